@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  DomainError,
+  LoginRequest,
+  RpcActor,
+  SESSION_LIFETIME_SECONDS,
+  SessionGrant,
+  SignupRequest,
+  UserView,
+} from '@svc/contracts';
+import { sha256Hex } from '@svc/domain';
+import { AuditRepository, SessionRepository, UserRepository } from '@svc/persistence';
+import { AUTH_CONTEXT, AuthContext } from '../auth-context';
+
+/** Sign-up, sign-in with a password, sessions. */
+@Injectable()
+export class AccountsService {
+  private readonly users: UserRepository;
+  private readonly sessions: SessionRepository;
+  private readonly audit: AuditRepository;
+
+  constructor(@Inject(AUTH_CONTEXT) private readonly ctx: AuthContext) {
+    this.users = new UserRepository(ctx.infra.db);
+    this.sessions = new SessionRepository(ctx.infra.db);
+    this.audit = new AuditRepository(ctx.infra.db);
+  }
+
+  async signup(body: SignupRequest): Promise<Pick<UserView, 'id' | 'email' | 'username' | 'status'>> {
+    const user = await this.users.create({
+      email: body.email,
+      username: body.username,
+      displayName: body.display_name,
+      passwordHash: await this.ctx.passwords.hash(body.password),
+      role: 'researcher',
+      status: 'pending',
+      intendedUse: body.intended_use,
+    });
+    await this.audit.append({
+      actorUserId: user.id,
+      action: 'signup',
+      target: user.id,
+      payload: { email: user.email },
+    });
+    return { id: user.id, email: user.email, username: user.username, status: user.status };
+  }
+
+  async login(body: LoginRequest, actor: RpcActor): Promise<SessionGrant> {
+    const found = await this.users.findCredentialsByEmail(body.email);
+    const valid = found !== null && (await this.ctx.passwords.verify(found.password_hash, body.password));
+    if (found === null || !valid) {
+      await this.audit.append({
+        actorUserId: found?.id ?? null,
+        action: 'login_fail',
+        target: found?.id ?? null,
+        payload: { reason: 'invalid_credentials', ip_hash: actor.ipHash },
+      });
+      throw new DomainError('unauthorized', 'invalid e-mail or password');
+    }
+    if (found.status !== 'active') {
+      const code = found.status === 'pending' ? 'account_pending_approval' : 'account_deactivated';
+      await this.audit.append({
+        actorUserId: found.id,
+        action: 'login_fail',
+        target: found.id,
+        payload: { reason: code },
+      });
+      throw new DomainError('forbidden', code, { code });
+    }
+    const grant = await this.openSession(found, actor);
+    await this.audit.append({
+      actorUserId: found.id,
+      action: 'login_ok',
+      target: found.id,
+      payload: { ip_hash: actor.ipHash },
+    });
+    return grant;
+  }
+
+  /** Creates the user_session row and signs its cookie token. */
+  async openSession(user: UserView, actor: RpcActor): Promise<SessionGrant> {
+    const jti = randomUUID();
+    const token = this.ctx.jwt.sign(
+      { sub: user.id, jti, role: user.role, status: user.status },
+      SESSION_LIFETIME_SECONDS,
+    );
+    await this.sessions.create({
+      userId: user.id,
+      jti,
+      tokenHash: sha256Hex(token),
+      expiresAt: new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000),
+      userAgent: actor.userAgent,
+      clientIpHash: actor.ipHash,
+    });
+    await this.users.recordLogin(user.id);
+    return {
+      token,
+      max_age_seconds: SESSION_LIFETIME_SECONDS,
+      user: {
+        id: user.id,
+        email: user.email,
+        username: user.username,
+        display_name: user.display_name,
+        role: user.role,
+        status: user.status,
+      },
+    };
+  }
+
+  async logout(body: { jti: string | null }, actor: RpcActor): Promise<{ revoked: boolean }> {
+    if (body.jti === null) return { revoked: false };
+    const revoked = await this.sessions.revoke(body.jti);
+    if (revoked)
+      await this.audit.append({ actorUserId: actor.userId, action: 'logout', target: actor.userId });
+    return { revoked };
+  }
+
+  /** The profile behind a session; 401 when the session is revoked, expired or unknown. */
+  async me(body: { jti: string | null }, actor: RpcActor): Promise<UserView> {
+    if (actor.userId === null) throw new DomainError('unauthorized', 'not signed in');
+    if (body.jti !== null) {
+      const state = await this.sessions.state(body.jti);
+      if (state === null || state.revoked || state.expired)
+        throw new DomainError('unauthorized', 'session revoked or expired');
+      await this.sessions.touch(body.jti);
+    }
+    const user = await this.users.findById(actor.userId);
+    if (user === null) throw new DomainError('unauthorized', 'account no longer exists');
+    return user;
+  }
+}

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { AuditRepository, UserRepository } from '@svc/persistence';
+import { AUTH_CONTEXT, AuthContext } from '../auth-context';
+
+/**
+ * First-start administrator: when SVC_BOOTSTRAP_ADMIN_EMAIL is set and no active administrator
+ * exists, creates one (password from SVC_BOOTSTRAP_ADMIN_PASSWORD, or generated and printed once to
+ * standard error). Idempotent: an existing e-mail is left as it is.
+ */
+@Injectable()
+export class BootstrapService {
+  constructor(@Inject(AUTH_CONTEXT) private readonly ctx: AuthContext) {}
+
+  async ensureAdmin(): Promise<'created' | 'exists' | 'skipped'> {
+    const email = this.ctx.infra.config.bootstrapAdminEmail;
+    if (email === null) return 'skipped';
+    const users = new UserRepository(this.ctx.infra.db);
+    if ((await users.countAdmins()) > 0 || (await users.findByEmail(email)) !== null) return 'exists';
+    const given = this.ctx.infra.config.bootstrapAdminPassword;
+    const password = given ?? randomBytes(18).toString('base64url');
+    const username = email.split('@')[0]?.replace(/[^A-Za-z0-9_.-]/g, '') || 'admin';
+    const admin = await users.create({
+      email,
+      username: username.length >= 3 ? username : 'admin',
+      displayName: 'Administrator',
+      passwordHash: await this.ctx.passwords.hash(password),
+      role: 'admin',
+      status: 'active',
+      intendedUse: 'bootstrap administrator',
+    });
+    await new AuditRepository(this.ctx.infra.db).append({
+      actorUserId: null,
+      action: 'signup',
+      target: admin.id,
+      payload: { bootstrap: true, email },
+    });
+    if (given === null)
+      process.stderr.write(`bootstrap administrator ${email} created with password: ${password}\n`);
+    this.ctx.infra.logger.info('bootstrap administrator created', { email });
+    return 'created';
+  }
+}

@@ -1,0 +1,28 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { WorkerHttpModule } from '@svc/jobs';
+import { AccountsService } from './accounts/accounts.service';
+import { EmailFlowsService } from './accounts/email-flows.service';
+import { AdminService } from './admin/admin.service';
+import { BootstrapService } from './admin/bootstrap.service';
+import { AUTH_CONTEXT, AuthContext } from './auth-context';
+import { ApiKeysService } from './keys/api-keys.service';
+import { AuthRpcController } from './rpc/auth-rpc.controller';
+
+@Module({})
+export class AuthModule {
+  static forRoot(context: AuthContext): DynamicModule {
+    return {
+      module: AuthModule,
+      imports: [WorkerHttpModule.forRoot(context.infra)],
+      controllers: [AuthRpcController],
+      providers: [
+        { provide: AUTH_CONTEXT, useValue: context },
+        AccountsService,
+        ApiKeysService,
+        AdminService,
+        BootstrapService,
+        EmailFlowsService,
+      ],
+    };
+  }
+}

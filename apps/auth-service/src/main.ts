@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runServiceMain } from '@svc/jobs';
+import { startAuthService } from './auth-service';
+
+runServiceMain('auth-service', (config) => startAuthService(config));

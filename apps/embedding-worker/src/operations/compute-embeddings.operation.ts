@@ -1,0 +1,51 @@
+import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload } from '@svc/contracts';
+import { defineOperation, deferTo, JobError } from '@svc/jobs';
+import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
+import { EMBEDDINGS_BATCH } from './embeddings-batch.step';
+
+/**
+ * Coordinator: lists the sequences to embed (a query set, or every protein; already embedded ones
+ * skipped when asked), splits them into batches of `sequences_per_job` on svc.embeddings.batch and
+ * returns deferred. The write steps tick progress by sequences; the last tick closes the job.
+ */
+export const computeEmbeddingsOperation = defineOperation<ComputeEmbeddingsPayload>({
+  spec: COMPUTE_EMBEDDINGS,
+  async execute({ payload, emit, db, dispatch, setProgress }) {
+    const embeddings = new EmbeddingRepository(db);
+    const config = await embeddings.findConfig(payload.embedding_config_id);
+    if (config === null)
+      throw new JobError(
+        'embedding_config_not_found',
+        `embedding config ${payload.embedding_config_id} does not exist`,
+      );
+    if (payload.query_set_id !== undefined) {
+      await new QuerySetRepository(db).detail(payload.query_set_id).catch(() => {
+        throw new JobError('query_set_not_found', `query set ${payload.query_set_id} does not exist`);
+      });
+    }
+    const sequenceIds = await embeddings.sequencesToEmbed({
+      configId: config.id,
+      querySetId: payload.query_set_id ?? null,
+      skipExisting: payload.skip_existing ?? true,
+    });
+    const perJob = payload.sequences_per_job ?? 200;
+    const batches = Math.ceil(sequenceIds.length / perJob);
+    await emit('compute_embeddings.planned', null, {
+      embedding_config_id: config.id,
+      model_backend: config.model_backend,
+      sequences: sequenceIds.length,
+      batches,
+      device: 'cpu',
+    });
+    if (sequenceIds.length === 0) return { embedding_config_id: config.id, sequences: 0, batches: 0 };
+    await setProgress(0, sequenceIds.length);
+    for (let start = 0; start < sequenceIds.length; start += perJob) {
+      await dispatch('svc.embeddings.batch', EMBEDDINGS_BATCH, {
+        embedding_config_id: config.id,
+        sequence_ids: sequenceIds.slice(start, start + perJob),
+        batch_size: payload.batch_size ?? 16,
+      });
+    }
+    return deferTo(sequenceIds.length);
+  },
+});

@@ -1,0 +1,33 @@
+import { EmbeddingsWritePayload } from '@svc/contracts';
+import { defineStep } from '@svc/jobs';
+import { decodeVector, EmbeddingRepository, encodeVector } from '@svc/persistence';
+
+export const EMBEDDINGS_WRITE = 'compute_embeddings_write';
+
+export function vectorToBase64(vector: Float32Array): string {
+  return encodeVector(vector).toString('base64');
+}
+
+export function vectorFromBase64(text: string): Float32Array {
+  const bytes = Buffer.from(text, 'base64');
+  return decodeVector(bytes, bytes.length / 4);
+}
+
+/** Stores one batch's vectors (a sequence already embedded for the config is kept) and ticks progress. */
+export const embeddingsWriteStep = defineStep<EmbeddingsWritePayload>({
+  name: EMBEDDINGS_WRITE,
+  queue: 'svc.embeddings.write',
+  payload: EmbeddingsWritePayload,
+  async execute({ payload, db, tick, throwIfCancelled }) {
+    await throwIfCancelled();
+    const vectors = payload.items.flatMap((item) =>
+      item.chunks.map((chunk, chunkIndex) => ({
+        sequenceId: item.sequence_id,
+        chunkIndex,
+        vector: vectorFromBase64(chunk),
+      })),
+    );
+    await new EmbeddingRepository(db).writeVectors(payload.embedding_config_id, vectors);
+    await tick(payload.sequence_count);
+  },
+});

@@ -1,0 +1,97 @@
+import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  ApproveUserRequest,
+  AuditEntryView,
+  AUTH_RPC,
+  ListAuditQuery,
+  ListUsersQuery,
+  UpdateUserRequest,
+  UserView,
+} from '@svc/contracts';
+import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { actorOf, AuthRpcClient } from './auth-rpc.client';
+import { AUTH_RPC_CLIENT, checkUuid } from './auth.controller';
+import { GATEWAY_AUTH, GatewayAuth } from './guards';
+
+@ApiTags('admin')
+@Controller('admin')
+export class AdminController {
+  constructor(
+    @Inject(AUTH_RPC_CLIENT) private readonly rpc: AuthRpcClient,
+    @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
+  ) {}
+
+  @Get('audit')
+  @Roles('admin')
+  audit(@ValidQuery() query: ListAuditQuery, @CurrentPrincipal() who: Principal): Promise<AuditEntryView[]> {
+    return this.rpc.call(AUTH_RPC.listAudit, query, actorOf(who, undefined));
+  }
+
+  @Get('users')
+  @Roles('admin')
+  users(@ValidQuery() query: ListUsersQuery, @CurrentPrincipal() who: Principal): Promise<UserView[]> {
+    return this.rpc.call(AUTH_RPC.listUsers, query, actorOf(who, undefined));
+  }
+
+  @Post('users/:id/approve')
+  @HttpCode(200)
+  @Roles('admin')
+  approve(
+    @Param('id') id: string,
+    @ValidBody() body: ApproveUserRequest,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<UserView> {
+    return this.rpc.call(
+      AUTH_RPC.approveUser,
+      { ...body, id: checkUuid(id, 'User') },
+      actorOf(who, undefined),
+    );
+  }
+
+  @Patch('users/:id')
+  @Roles('admin')
+  async update(
+    @Param('id') id: string,
+    @ValidBody() body: UpdateUserRequest,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<UserView> {
+    const user = await this.rpc.call<UserView>(
+      AUTH_RPC.updateUser,
+      { ...body, id: checkUuid(id, 'User') },
+      actorOf(who, undefined),
+    );
+    this.auth.gate.invalidate();
+    return user;
+  }
+
+  @Post('reset-db')
+  @HttpCode(200)
+  @Roles('admin')
+  async resetDb(@CurrentPrincipal() who: Principal) {
+    const result = await this.rpc.call(AUTH_RPC.resetDb, {}, actorOf(who, undefined));
+    this.auth.gate.invalidate();
+    return result;
+  }
+}
+
+@ApiTags('admin')
+@Controller('users')
+export class UsersController {
+  constructor(
+    @Inject(AUTH_RPC_CLIENT) private readonly rpc: AuthRpcClient,
+    @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
+  ) {}
+
+  @Delete(':id')
+  @Roles('admin')
+  async remove(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
+    const result = await this.rpc.call(
+      AUTH_RPC.deleteUser,
+      { id: checkUuid(id, 'User') },
+      actorOf(who, undefined),
+    );
+    this.auth.gate.invalidate();
+    return result;
+  }
+}

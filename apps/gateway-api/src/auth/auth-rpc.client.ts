@@ -1,0 +1,46 @@
+import { ClientRMQ } from '@nestjs/microservices';
+import { firstValueFrom, timeout } from 'rxjs';
+import { AUTH_RPC_QUEUE, AuthRpcPattern, DomainError, RpcActor, RpcReply } from '@svc/contracts';
+import { AppConfig, Principal } from '@svc/platform';
+
+export function actorOf(principal: Principal | undefined, userAgent: string | undefined): RpcActor {
+  return {
+    userId: principal?.userId ?? null,
+    role: principal?.role ?? 'guest',
+    ipHash: principal?.addressHash ?? null,
+    userAgent: userAgent ?? null,
+  };
+}
+
+/** Request/reply to auth-service over AMQP; its domain errors are raised again here unchanged. */
+export class AuthRpcClient {
+  private readonly client: ClientRMQ;
+
+  constructor(private readonly config: AppConfig) {
+    this.client = new ClientRMQ({
+      urls: [config.amqpUrl],
+      queue: `${config.queuePrefix}${AUTH_RPC_QUEUE}`,
+      queueOptions: { durable: true },
+    });
+  }
+
+  async call<T>(pattern: AuthRpcPattern, body: unknown, actor: RpcActor): Promise<T> {
+    let reply: RpcReply<T>;
+    try {
+      reply = await firstValueFrom(
+        this.client.send<RpcReply<T>>(pattern, { actor, body }).pipe(timeout(this.config.rpcTimeoutMs)),
+      );
+    } catch (error) {
+      throw new DomainError(
+        'service_unavailable',
+        `auth-service did not answer (${(error as Error).message || 'timeout'})`,
+      );
+    }
+    if (!reply.ok) throw new DomainError(reply.error.code, reply.error.message, reply.error.extra);
+    return reply.value;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}

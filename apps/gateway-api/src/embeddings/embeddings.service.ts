@@ -1,0 +1,96 @@
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import {
+  BUILT_IN_EMBEDDING_BACKENDS,
+  COMPUTE_EMBEDDINGS,
+  ComputeEmbeddingsPayload,
+  DomainError,
+  isUuid,
+  notFound,
+  PluginListResponse,
+} from '@svc/contracts';
+import { canonicalizeEmbeddingConfig } from '@svc/domain';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { EmbeddingConfigView, EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
+import { Principal } from '@svc/platform';
+import { CachedValue } from '../common/cached-value';
+import { JobsService } from '../jobs/jobs.service';
+
+/** Embedding configs (immutable recipes), their cached list with counts, and compute requests. */
+@Injectable()
+export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
+  private readonly embeddings: EmbeddingRepository;
+  private readonly configs: CachedValue<{ items: EmbeddingConfigView[] }>;
+
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    private readonly jobs: JobsService,
+  ) {
+    this.embeddings = new EmbeddingRepository(infra.db);
+    this.configs = new CachedValue(
+      'embedding_configs',
+      async () => ({ items: await this.embeddings.listConfigs() }),
+      5 * 60 * 1000,
+      infra.logger.child('gateway.cache'),
+    );
+  }
+
+  onModuleInit(): void {
+    this.configs.start();
+  }
+
+  onModuleDestroy(): void {
+    this.configs.stop();
+  }
+
+  async listConfigs(): Promise<EmbeddingConfigView[]> {
+    return (await this.configs.get()).items;
+  }
+
+  /** Validates every rule at once (422 lists them) and returns the canonical config with defaults. */
+  async createConfig(body: unknown): Promise<{ config: EmbeddingConfigView; created: boolean }> {
+    const result = canonicalizeEmbeddingConfig(body);
+    if ('errors' in result) {
+      throw new DomainError(
+        'validation_error',
+        `invalid embedding config: ${result.errors.join('; ')}`,
+        { messages: result.errors },
+        result.errors.map((message) => ({ path: /^(\w+)/.exec(message)?.[1] ?? '', message })),
+      );
+    }
+    const saved = await this.embeddings.saveConfig(result.config);
+    this.configs.invalidate();
+    return saved;
+  }
+
+  getConfig(id: string): Promise<EmbeddingConfigView> {
+    if (!isUuid(id)) throw notFound('Embedding config');
+    return this.embeddings.getConfig(id);
+  }
+
+  async deleteConfig(id: string): Promise<Record<string, unknown>> {
+    if (!isUuid(id)) throw notFound('Embedding config');
+    const result = await this.embeddings.deleteConfig(id);
+    this.configs.invalidate();
+    return result;
+  }
+
+  /** Checks the references before queueing, so a typo is a 404 now rather than a failed job later. */
+  async compute(payload: ComputeEmbeddingsPayload, principal: Principal | undefined) {
+    await this.embeddings.getConfig(payload.embedding_config_id);
+    if (payload.query_set_id !== undefined)
+      await new QuerySetRepository(this.infra.db).detail(payload.query_set_id);
+    return this.jobs.dispatch(COMPUTE_EMBEDDINGS, payload, principal);
+  }
+
+  backends(): PluginListResponse {
+    return { group: 'embedding_backends', plugins: [...BUILT_IN_EMBEDDING_BACKENDS] };
+  }
+
+  countUnindexed(): Promise<number> {
+    return this.embeddings.countUnindexed();
+  }
+
+  deleteUnindexed(): Promise<number> {
+    return this.embeddings.deleteUnindexed();
+  }
+}

@@ -1,0 +1,64 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { ProblemFilter, RoleFloorGuard } from '@svc/platform';
+import { AdminController, UsersController } from './auth/admin.controller';
+import { AuthRpcClient } from './auth/auth-rpc.client';
+import { AUTH_RPC_CLIENT, AuthController } from './auth/auth.controller';
+import { CredentialGateGuard, GATEWAY_AUTH, GatewayAuth, RateLimitGuard } from './auth/guards';
+import {
+  EmbeddingBackendsController,
+  EmbeddingMaintenanceController,
+  EmbeddingsController,
+} from './embeddings/embeddings.controller';
+import { EmbeddingsService } from './embeddings/embeddings.service';
+import { HealthController } from './health/health.controller';
+import { JobsController } from './jobs/jobs.controller';
+import { JobsService } from './jobs/jobs.service';
+import { MetricsController } from './metrics/metrics.controller';
+import {
+  AnnotationsController,
+  MaintenanceController,
+  ProteinsController,
+  QuerySetsController,
+} from './reference/reference.controllers';
+import { ReferenceService } from './reference/reference.service';
+import { WorkersController } from './workers/workers.controller';
+
+@Module({})
+export class GatewayModule {
+  static forRoot(infra: Infrastructure, auth: GatewayAuth, rpc: AuthRpcClient): DynamicModule {
+    return {
+      module: GatewayModule,
+      controllers: [
+        HealthController,
+        MetricsController,
+        JobsController,
+        WorkersController,
+        AuthController,
+        AdminController,
+        UsersController,
+        ProteinsController,
+        AnnotationsController,
+        QuerySetsController,
+        MaintenanceController,
+        EmbeddingsController,
+        EmbeddingBackendsController,
+        EmbeddingMaintenanceController,
+      ],
+      providers: [
+        { provide: INFRASTRUCTURE, useValue: infra },
+        { provide: GATEWAY_AUTH, useValue: auth },
+        { provide: AUTH_RPC_CLIENT, useValue: rpc },
+        { provide: APP_FILTER, useFactory: () => new ProblemFilter(infra.logger.child('gateway.errors')) },
+        // Order matters: rate limiter, then credential gate, then the route's role floor.
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: CredentialGateGuard },
+        { provide: APP_GUARD, useClass: RoleFloorGuard },
+        JobsService,
+        ReferenceService,
+        EmbeddingsService,
+      ],
+    };
+  }
+}

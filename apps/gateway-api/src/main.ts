@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runServiceMain } from '@svc/jobs';
+import { createGateway } from './app.factory';
+
+runServiceMain('gateway-api', (config) => createGateway(config));

@@ -1,0 +1,26 @@
+import { BUILD_GO_COOCCURRENCE, BuildGoCooccurrencePayload } from '@svc/contracts';
+import { defineOperation, JobError } from '@svc/jobs';
+import { AnnotationRepository } from '@svc/persistence';
+
+/** Term pair counts within the proteins of an annotation set (for association features), then ANALYZE. */
+export const buildGoCooccurrenceOperation = defineOperation<BuildGoCooccurrencePayload>({
+  spec: BUILD_GO_COOCCURRENCE,
+  async execute({ payload, emit, db }) {
+    const started = Date.now();
+    const annotations = new AnnotationRepository(db);
+    if ((await annotations.findById(payload.annotation_set_id)) === null) {
+      throw new JobError(
+        'annotation_set_not_found',
+        `annotation set ${payload.annotation_set_id} does not exist`,
+      );
+    }
+    const counts = await annotations.buildCooccurrence(payload.annotation_set_id);
+    const result = {
+      annotation_set_id: payload.annotation_set_id,
+      ...counts,
+      elapsed_s: Number(((Date.now() - started) / 1000).toFixed(2)),
+    };
+    await emit('build_go_cooccurrence.done', null, result);
+    return result;
+  },
+});

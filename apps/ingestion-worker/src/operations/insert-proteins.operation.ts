@@ -1,0 +1,132 @@
+import { INSERT_PROTEINS, InsertProteinsPayload } from '@svc/contracts';
+import { md5Hex, parseFasta, parseUniProtFastaHeader, parseUniProtTsv, UniProtEntry } from '@svc/domain';
+import { defineOperation, JobError } from '@svc/jobs';
+import { ProteinInput, ProteinRepository } from '@svc/persistence';
+import { readText } from '@svc/platform';
+import { DataSource } from 'typeorm';
+import { sourceFailure } from './source-failure';
+import { uniprotSearchPages } from './uniprot-search';
+
+const SEARCH_FIELDS =
+  'accession,id,reviewed,protein_name,gene_primary,organism_name,organism_id,length,sequence';
+
+interface Entry extends UniProtEntry {
+  sequence: string | null;
+  length: number | null;
+}
+
+/** Upserts one page of entries: sequences by MD5, proteins by accession, in one transaction. */
+async function storeEntries(
+  db: DataSource,
+  entries: Entry[],
+  includeIsoforms: boolean,
+): Promise<{ proteins: number; sequences: number; skipped: number }> {
+  const kept = entries.filter((e) => e.accession !== null && (includeIsoforms || e.isCanonical !== false));
+  const proteins = new ProteinRepository(db);
+  return db.transaction(async (tx) => {
+    const withSequence = kept.filter((e) => e.sequence !== null && e.sequence !== '');
+    const ids = await proteins.upsertSequences(
+      tx,
+      withSequence.map((e) => ({ sequence: e.sequence!, hash: md5Hex(e.sequence!) })),
+    );
+    const rows: ProteinInput[] = kept.map((e) => ({
+      accession: e.accession!,
+      canonicalAccession: e.canonicalAccession ?? e.accession!,
+      isCanonical: e.isCanonical ?? true,
+      isoformIndex: e.isoformIndex,
+      sequenceId: e.sequence ? (ids.get(md5Hex(e.sequence)) ?? null) : null,
+      entryName: e.entryName,
+      geneName: e.geneName,
+      organism: e.organism,
+      taxonomyId: e.taxonomyId,
+      length: e.length ?? (e.sequence ? e.sequence.length : null),
+      reviewed: e.reviewed,
+    }));
+    await proteins.upsertProteins(tx, rows);
+    return { proteins: rows.length, sequences: ids.size, skipped: entries.length - kept.length };
+  });
+}
+
+/** Entries of a UniProt FASTA or TSV export (format told by its first line). */
+function entriesOfExport(text: string): {
+  entries: Entry[];
+  problems: { lineNumber: number; message: string }[];
+} {
+  const first = text.split('\n').find((line) => line.trim() !== '') ?? '';
+  if (first.startsWith('>')) {
+    const parsed = parseFasta(text);
+    const entries = parsed.records.map((record) => {
+      const header = parseUniProtFastaHeader(record.header);
+      return {
+        ...header,
+        accession: header.accession ?? record.identifier,
+        sequence: record.sequence,
+        length: record.sequence.length,
+      };
+    });
+    return { entries, problems: parsed.problems };
+  }
+  const parsed = parseUniProtTsv(text);
+  return { entries: parsed.records, problems: parsed.problems };
+}
+
+/**
+ * Loads reference proteins either from a UniProt search (REST protocol: `query`, `format=tsv`,
+ * `size` up to 500, cursor paging by the Link header, retries on 429/5xx; base URL from
+ * SVC_UNIPROT_BASE_URL) or from a FASTA/TSV export at `source_url`. Safe to run again.
+ */
+export const insertProteinsOperation = defineOperation<InsertProteinsPayload>({
+  spec: INSERT_PROTEINS,
+  async execute({ payload, emit, db, config, throwIfCancelled, setProgress }) {
+    const includeIsoforms = payload.include_isoforms ?? false;
+    const totals = { proteins: 0, sequences: 0, skipped: 0, pages: 0, problems: 0 };
+    const problemSamples: { lineNumber: number; message: string }[] = [];
+    if (payload.source_url !== undefined) {
+      let text: string;
+      try {
+        text = await readText(payload.source_url, { baseDir: config.dataDir ?? undefined });
+      } catch (error) {
+        throw sourceFailure(error);
+      }
+      const { entries, problems } = entriesOfExport(text);
+      if (entries.length === 0)
+        throw new JobError(
+          'empty_source',
+          `no protein entries in ${payload.source_url}${problems[0] ? ` (${problems[0].message})` : ''}`,
+        );
+      const stored = await storeEntries(db, entries, includeIsoforms);
+      Object.assign(totals, { ...stored, pages: 1, problems: problems.length });
+      problemSamples.push(...problems.slice(0, 100));
+    } else {
+      const query = new URLSearchParams({
+        query: payload.search_criteria ?? '',
+        format: 'tsv',
+        fields: SEARCH_FIELDS,
+        size: String(payload.page_size ?? 500),
+      });
+      if (includeIsoforms) query.set('includeIsoform', 'true');
+      let total: number | null = null;
+      for await (const page of uniprotSearchPages(config.uniprotBaseUrl, query)) {
+        total ??= page.totalResults;
+        const parsed = parseUniProtTsv(page.text);
+        const stored = await storeEntries(db, parsed.records, includeIsoforms);
+        totals.proteins += stored.proteins;
+        totals.sequences += stored.sequences;
+        totals.skipped += stored.skipped;
+        totals.problems += parsed.problems.length;
+        totals.pages += 1;
+        problemSamples.push(...parsed.problems.slice(0, 100 - problemSamples.length));
+        if (Number.isFinite(total)) await setProgress(totals.proteins + totals.skipped, total);
+        await emit('insert_proteins.page', null, {
+          page: totals.pages,
+          proteins: totals.proteins,
+          total_results: total,
+        });
+        await throwIfCancelled();
+      }
+    }
+    const result = { ...totals, problem_samples: problemSamples };
+    await emit('insert_proteins.done', null, { ...totals });
+    return result;
+  },
+});

@@ -1,0 +1,127 @@
+import { LOAD_GOA_ANNOTATIONS, LoadGoaAnnotationsPayload } from '@svc/contracts';
+import { GafReader } from '@svc/domain';
+import { defineOperation, JobError } from '@svc/jobs';
+import { AnnotationRow, AnnotationRepository, OntologyRepository } from '@svc/persistence';
+import { readLines } from '@svc/platform';
+import { AnnotationResolver, LineProblems } from './annotation-resolver';
+import { sourceFailure } from './source-failure';
+
+const BATCH = 5000;
+const DEFAULT_MAX_ERROR_RATIO = 0.05;
+
+function gafDate(yyyymmdd: string): string | null {
+  return /^\d{8}$/.test(yyyymmdd)
+    ? `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`
+    : null;
+}
+
+/**
+ * Streams a GAF 2.1/2.2 file into a new annotation set, in batches, inside one transaction: the set
+ * and all its rows commit together or not at all. Unknown and obsolete GO ids are counted and skipped;
+ * malformed lines are reported with their line numbers, and the job fails only above the error ratio.
+ */
+export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPayload>({
+  spec: LOAD_GOA_ANNOTATIONS,
+  async execute({ job, payload, emit, db, config, throwIfCancelled }) {
+    const started = Date.now();
+    const snapshot = await new OntologyRepository(db).findById(payload.ontology_snapshot_id);
+    if (snapshot === null)
+      throw new JobError(
+        'snapshot_not_found',
+        `ontology snapshot ${payload.ontology_snapshot_id} does not exist`,
+      );
+    const resolver = new AnnotationResolver(await new OntologyRepository(db).termIndex(snapshot.id));
+    const problems = new LineProblems();
+    const reader = new GafReader();
+    let records = 0;
+    const { value, set } = await new AnnotationRepository(db).withinLoad(
+      {
+        source: 'goa',
+        sourceVersion: payload.source_version,
+        snapshotId: snapshot.id,
+        sourceUrl: payload.gaf_url,
+        jobId: job.id,
+      },
+      async (load) => {
+        let batch: AnnotationRow[] = [];
+        let lineNumber = 0;
+        try {
+          for await (const line of readLines(payload.gaf_url, { baseDir: config.dataDir ?? undefined })) {
+            lineNumber += 1;
+            const parsed = reader.push(line);
+            if (parsed.kind === 'error') {
+              problems.add(parsed.lineNumber, parsed.message);
+              continue;
+            }
+            if (parsed.kind !== 'record') continue;
+            records += 1;
+            const r = parsed.record;
+            const term = resolver.resolve(r.goId);
+            if (term === null) continue;
+            batch.push({
+              proteinAccession: r.dbObjectId,
+              goTermId: term.id,
+              goId: term.go_id,
+              aspect: term.aspect ?? r.aspect,
+              qualifier: r.qualifier === '' ? null : r.qualifier,
+              isNot: r.isNot,
+              evidenceCode: r.evidenceCode,
+              db: r.db,
+              dbObjectSymbol: r.dbObjectSymbol,
+              dbReference: r.dbReference,
+              withFrom: r.withFrom,
+              taxonId: r.taxa[0] ?? null,
+              annotationDate: gafDate(r.date),
+              assignedBy: r.assignedBy,
+              annotationExtension: r.annotationExtension,
+              geneProductFormId: r.geneProductFormId,
+            });
+            if (batch.length >= BATCH) {
+              await load.insert(batch);
+              batch = [];
+              if (load.count % 100_000 < BATCH) {
+                await emit('load_goa_annotations.progress', null, { lines: lineNumber, rows: load.count });
+                await throwIfCancelled();
+              }
+            }
+          }
+        } catch (error) {
+          throw sourceFailure(error);
+        }
+        await load.insert(batch);
+        const examined = records + problems.count;
+        if (examined === 0) throw new JobError('empty_source', 'the GAF file holds no annotation line');
+        const ratio = problems.count / examined;
+        if (ratio > (payload.max_error_ratio ?? DEFAULT_MAX_ERROR_RATIO)) {
+          throw new JobError(
+            'too_many_malformed_lines',
+            `${problems.count} of ${examined} lines are malformed (first: ${problems.samples
+              .slice(0, 5)
+              .map((p) => p.message)
+              .join('; ')})`,
+          );
+        }
+        const stats = {
+          gaf_version: reader.header.version,
+          lines: lineNumber,
+          records,
+          malformed_lines: problems.count,
+          ...resolver.stats(),
+        };
+        return { value: stats, stats };
+      },
+    );
+    const result = {
+      annotation_set_id: set.id,
+      annotation_count: set.annotation_count,
+      ...value,
+      malformed_line_samples: problems.samples,
+      elapsed_s: Number(((Date.now() - started) / 1000).toFixed(2)),
+    };
+    await emit('load_goa_annotations.done', null, {
+      ...result,
+      malformed_line_samples: problems.samples.slice(0, 10),
+    });
+    return result;
+  },
+});

@@ -1,0 +1,49 @@
+import { LOAD_INTERPRO_GO_MAPPING, LoadInterproGoMappingPayload } from '@svc/contracts';
+import { parseInterpro2Go } from '@svc/domain';
+import { defineOperation, JobError } from '@svc/jobs';
+import { bulkInsert } from '@svc/persistence';
+import { readText } from '@svc/platform';
+import { sourceFailure } from './source-failure';
+
+/** Loads the public interpro2go file; a pair seen before is updated to the new source version. */
+export const loadInterproGoMappingOperation = defineOperation<LoadInterproGoMappingPayload>({
+  spec: LOAD_INTERPRO_GO_MAPPING,
+  async execute({ payload, emit, db, config }) {
+    let text: string;
+    try {
+      text = await readText(payload.url, { baseDir: config.dataDir ?? undefined });
+    } catch (error) {
+      throw sourceFailure(error);
+    }
+    const parsed = parseInterpro2Go(text);
+    if (parsed.mappings.length === 0)
+      throw new JobError('empty_source', 'the file holds no InterPro to GO mapping line');
+    const version = parsed.sourceVersion ?? 'unknown';
+    const unique = [...new Map(parsed.mappings.map((m) => [`${m.iprAccession}|${m.goId}`, m])).values()];
+    await db.transaction(async (tx) => {
+      await bulkInsert(tx, {
+        table: 'interpro_go_mapping',
+        columns: [
+          { name: 'ipr_accession', type: 'text' },
+          { name: 'go_id', type: 'text' },
+          { name: 'evidence', type: 'text' },
+          { name: 'source_version', type: 'text' },
+        ],
+        rows: unique.map((m) => [m.iprAccession, m.goId, 'IEA', version]),
+        onConflict:
+          'ON CONFLICT (ipr_accession, go_id) DO UPDATE SET source_version = EXCLUDED.source_version',
+      });
+    });
+    const result = {
+      source_version: parsed.sourceVersion,
+      mappings: unique.length,
+      malformed_lines: parsed.errors.length,
+      malformed_line_samples: parsed.errors.slice(0, 100),
+    };
+    await emit('load_interpro_go_mapping.done', null, {
+      ...result,
+      malformed_line_samples: parsed.errors.slice(0, 10),
+    });
+    return result;
+  },
+});

@@ -1,0 +1,25 @@
+import { WorkerDefinition } from '@svc/jobs';
+import { buildGoCooccurrenceOperation } from './operations/build-go-cooccurrence.operation';
+import { fetchUniprotMetadataOperation } from './operations/fetch-uniprot-metadata.operation';
+import { insertProteinsOperation } from './operations/insert-proteins.operation';
+import { loadGoaAnnotationsOperation } from './operations/load-goa-annotations.operation';
+import { loadInterproGoMappingOperation } from './operations/load-interpro-go-mapping.operation';
+import { loadOntologySnapshotOperation } from './operations/load-ontology-snapshot.operation';
+import { loadQuickGoAnnotationsOperation } from './operations/load-quickgo-annotations.operation';
+import { pingOperation } from './operations/ping.operation';
+
+/** Reference data loading (svc.jobs) and the ping probe (svc.ping). */
+export const INGESTION_WORKER: WorkerDefinition = {
+  name: 'ingestion-worker',
+  jobQueues: ['svc.ping', 'svc.jobs'],
+  operations: [
+    pingOperation,
+    loadOntologySnapshotOperation,
+    loadGoaAnnotationsOperation,
+    loadQuickGoAnnotationsOperation,
+    insertProteinsOperation,
+    fetchUniprotMetadataOperation,
+    buildGoCooccurrenceOperation,
+    loadInterproGoMappingOperation,
+  ],
+};

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runWorkerMain } from '@svc/jobs';
+import { PREDICTION_WORKER } from './worker.definition';
+
+runWorkerMain(PREDICTION_WORKER);

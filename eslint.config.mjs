@@ -1,0 +1,135 @@
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+const frameworkAndDrivers = [
+  '@nestjs/core',
+  '@nestjs/platform-fastify',
+  '@nestjs/testing',
+  'typeorm',
+  'pg',
+  'amqplib',
+  'amqp-connection-manager',
+  '@aws-sdk/*',
+  'onnxruntime-node',
+  'fastify',
+  '@fastify/*',
+  'prom-client',
+  'pino',
+];
+
+const depConstraints = [
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: [
+      'type:contracts',
+      'type:domain',
+      'type:persistence',
+      'type:platform',
+      'type:jobs',
+      'type:inference',
+    ],
+  },
+  {
+    sourceTag: 'type:domain',
+    onlyDependOnLibsWithTags: ['type:domain'],
+    bannedExternalImports: [...frameworkAndDrivers, '@nestjs/*', 'class-validator', 'class-transformer'],
+  },
+  {
+    sourceTag: 'type:contracts',
+    onlyDependOnLibsWithTags: ['type:contracts'],
+    bannedExternalImports: frameworkAndDrivers,
+  },
+  {
+    sourceTag: 'type:persistence',
+    onlyDependOnLibsWithTags: ['type:persistence', 'type:domain', 'type:contracts'],
+  },
+  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
+  {
+    sourceTag: 'type:jobs',
+    onlyDependOnLibsWithTags: [
+      'type:jobs',
+      'type:persistence',
+      'type:platform',
+      'type:contracts',
+      'type:domain',
+    ],
+  },
+  {
+    sourceTag: 'type:inference',
+    onlyDependOnLibsWithTags: ['type:inference', 'type:domain', 'type:contracts', 'type:platform'],
+  },
+  {
+    sourceTag: 'type:testing',
+    onlyDependOnLibsWithTags: [
+      'type:contracts',
+      'type:domain',
+      'type:persistence',
+      'type:platform',
+      'type:jobs',
+      'type:inference',
+    ],
+  },
+  { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared'] },
+  { sourceTag: 'scope:worker', onlyDependOnLibsWithTags: ['scope:shared'] },
+];
+
+// Spec files may also use the testing library.
+const specDepConstraints = depConstraints.map((c) =>
+  c.sourceTag.startsWith('type:') && c.sourceTag !== 'type:domain' && c.sourceTag !== 'type:contracts'
+    ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'type:testing'] }
+    : c,
+);
+
+export default [
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      'var/**',
+      'tmp/**',
+      '.nx/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  { plugins: { '@nx': nx } },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-extraneous-class': 'off',
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { enforceBuildableLibDependency: false, allow: [], depConstraints },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        { enforceBuildableLibDependency: false, allow: [], depConstraints: specDepConstraints },
+      ],
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  prettier,
+];

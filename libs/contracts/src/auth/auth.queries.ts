@@ -1,0 +1,45 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, Min, MinLength } from 'class-validator';
+import { parseIntegerParam } from '../transforms';
+
+export const AUDIT_ACTIONS = [
+  'signup',
+  'login_ok',
+  'login_fail',
+  'logout',
+  'admin_approve',
+  'role_change',
+  'deactivate',
+  'api_key_mint',
+  'api_key_revoke',
+  'sessions_revoked',
+  'db_reset',
+  'user_deleted',
+  'password_reset',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export class ListAuditQuery {
+  @ApiPropertyOptional({ enum: AUDIT_ACTIONS }) @IsOptional() @IsIn(AUDIT_ACTIONS) action?: AuditAction;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() actor_user_id?: string;
+  @ApiPropertyOptional({ default: 100, maximum: 1000 })
+  @IsOptional()
+  @Transform(parseIntegerParam)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsISO8601({ strict: true }) after?: string;
+}
+
+export class ListUsersQuery {
+  @ApiPropertyOptional({ enum: ['pending', 'active', 'deactivated'] })
+  @IsOptional()
+  @IsIn(['pending', 'active', 'deactivated'])
+  status?: 'pending' | 'active' | 'deactivated';
+}
+
+export class ConsumeTokenQuery {
+  @ApiPropertyOptional() @IsString() @MinLength(16) token!: string;
+}

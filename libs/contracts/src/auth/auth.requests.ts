@@ -1,0 +1,97 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { ROLES, Role } from '../roles';
+import { trimString } from '../transforms';
+
+export const PASSWORD_MIN_LENGTH = 10;
+export const API_KEY_TTL_DEFAULT_SECONDS = 3600;
+export const API_KEY_TTL_MIN_SECONDS = 60;
+export const API_KEY_TTL_MAX_SECONDS = 86_400;
+
+export class SignupRequest {
+  @ApiProperty() @Transform(trimString) @IsEmail() @MaxLength(320) email!: string;
+  @ApiProperty({ pattern: '^[A-Za-z0-9_.-]{3,40}$' })
+  @Transform(trimString)
+  @Matches(/^[A-Za-z0-9_.-]{3,40}$/, {
+    message: 'username must be 3-40 letters, digits, dot, dash or underscore',
+  })
+  username!: string;
+  @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
+  @ApiProperty({ minLength: PASSWORD_MIN_LENGTH })
+  @IsString()
+  @MinLength(PASSWORD_MIN_LENGTH)
+  @MaxLength(1000)
+  password!: string;
+  @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(4000) intended_use!: string;
+}
+
+export class LoginRequest {
+  @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(320) email!: string;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(1000) password!: string;
+}
+
+export class CreateApiKeyRequest {
+  @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(200) name!: string;
+  @ApiPropertyOptional({ enum: ROLES, description: 'Bounded by the owner role; defaults to it' })
+  @IsOptional()
+  @IsIn(ROLES)
+  role?: Role;
+  @ApiPropertyOptional({ format: 'uuid', description: 'Admins only: create the key for this user' })
+  @IsOptional()
+  @Matches(/^[0-9a-f-]{36}$/)
+  user_id?: string;
+}
+
+export class ApiKeyLoginRequest {
+  @ApiProperty() @IsString() @MinLength(8) @MaxLength(200) api_key!: string;
+  @ApiPropertyOptional({
+    default: API_KEY_TTL_DEFAULT_SECONDS,
+    minimum: API_KEY_TTL_MIN_SECONDS,
+    maximum: API_KEY_TTL_MAX_SECONDS,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(API_KEY_TTL_MIN_SECONDS)
+  @Max(API_KEY_TTL_MAX_SECONDS)
+  ttl_seconds?: number;
+}
+
+export class ApproveUserRequest {
+  @ApiPropertyOptional({ enum: ['researcher', 'operator'] })
+  @IsOptional()
+  @IsIn(['researcher', 'operator'])
+  role?: 'researcher' | 'operator';
+}
+
+export class UpdateUserRequest {
+  @ApiPropertyOptional({ enum: ROLES }) @IsOptional() @IsIn(ROLES) role?: Role;
+  @ApiPropertyOptional({ enum: ['active', 'deactivated'] })
+  @IsOptional()
+  @IsIn(['active', 'deactivated'])
+  status?: 'active' | 'deactivated';
+}
+
+export class EmailRequest {
+  @ApiProperty() @Transform(trimString) @IsEmail() @MaxLength(320) email!: string;
+}
+
+export class PasswordResetConsumeRequest {
+  @ApiProperty() @IsString() @MinLength(16) @MaxLength(200) token!: string;
+  @ApiProperty({ minLength: PASSWORD_MIN_LENGTH })
+  @IsString()
+  @MinLength(PASSWORD_MIN_LENGTH)
+  @MaxLength(1000)
+  new_password!: string;
+}

@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsArray, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { trimString } from '../transforms';
+
+export class CreateJobRequest {
+  @ApiProperty({ description: 'Registered operation name', example: 'ping' })
+  @Transform(trimString)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  operation!: string;
+
+  @ApiProperty({ description: 'Queue the job id is published to', example: 'svc.ping' })
+  @Transform(trimString)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  queue_name!: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {} })
+  @IsOptional()
+  @IsObject()
+  payload?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {} })
+  @IsOptional()
+  @IsObject()
+  meta?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: String, nullable: true })
+  @IsOptional()
+  @IsString()
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: [String], default: [] })
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  tags?: string[];
+}

@@ -1,0 +1,81 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
+import { JOB_STATUSES, JobStatus } from '../job-status';
+import { parseBooleanParam, parseIntegerParam } from '../transforms';
+
+export const JOB_LIST_DEFAULT_LIMIT = 50;
+export const JOB_LIST_MAX_LIMIT = 500;
+
+export class ListJobsQuery {
+  @ApiPropertyOptional({ enum: JOB_STATUSES })
+  @IsOptional()
+  @IsIn(JOB_STATUSES)
+  status?: JobStatus;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  operation?: string;
+
+  @ApiPropertyOptional({ type: Boolean, default: false })
+  @IsOptional()
+  @Transform(parseBooleanParam)
+  @IsBoolean()
+  include_children?: boolean;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID()
+  parent_job_id?: string;
+
+  @ApiPropertyOptional({ type: Number, default: JOB_LIST_DEFAULT_LIMIT, maximum: JOB_LIST_MAX_LIMIT })
+  @IsOptional()
+  @Transform(parseIntegerParam)
+  @IsInt()
+  @Min(1)
+  @Max(JOB_LIST_MAX_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'Only rows strictly older than this created_at', format: 'date-time' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  after?: string;
+}
+
+export const JOB_EVENTS_DEFAULT_LIMIT = 200;
+export const JOB_EVENTS_MAX_LIMIT = 2000;
+export const JOB_COMMENTS_MAX_LIMIT = 2000;
+
+export class ListJobEventsQuery {
+  @ApiPropertyOptional({ type: Number, default: JOB_EVENTS_DEFAULT_LIMIT, maximum: JOB_EVENTS_MAX_LIMIT })
+  @IsOptional()
+  @Transform(parseIntegerParam)
+  @IsInt()
+  @Min(1)
+  @Max(JOB_EVENTS_MAX_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'Only events strictly older than this ts' })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  after?: string;
+}
+
+export class ListJobCommentsQuery {
+  @ApiPropertyOptional({ type: Number, default: JOB_COMMENTS_MAX_LIMIT, maximum: JOB_COMMENTS_MAX_LIMIT })
+  @IsOptional()
+  @Transform(parseIntegerParam)
+  @IsInt()
+  @Min(1)
+  @Max(JOB_COMMENTS_MAX_LIMIT)
+  limit?: number;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'Only comments strictly newer than this created_at',
+  })
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  after?: string;
+}

@@ -1,0 +1,89 @@
+import { QueueName } from '../queues';
+import { Role } from '../roles';
+import { PingPayload } from './ping.payload';
+import {
+  BuildGoCooccurrencePayload,
+  FetchUniprotMetadataPayload,
+  InsertProteinsPayload,
+  LoadGoaAnnotationsPayload,
+  LoadInterproGoMappingPayload,
+  LoadOntologySnapshotPayload,
+  LoadQuickGoAnnotationsPayload,
+} from './reference-data.payloads';
+import { ComputeEmbeddingsPayload } from './embedding.payloads';
+
+export type PayloadClass = new () => object;
+
+/**
+ * What the gateway and the workers agree on for one operation: its payload schema, the queue it is
+ * published to by default, the role a caller needs to queue it through POST /jobs, and whether it is a
+ * tracked job (job queues) or a step of a coordinator (operation queues).
+ */
+export interface OperationSpec {
+  readonly name: string;
+  readonly queue: QueueName;
+  readonly roleFloor: Role;
+  readonly kind: 'job' | 'step';
+  readonly payload: PayloadClass;
+  /** Subject to the per-user daily quota of heavy operations. */
+  readonly quota?: 'jobs';
+}
+
+export const PING: OperationSpec = {
+  name: 'ping',
+  queue: 'svc.ping',
+  roleFloor: 'researcher',
+  kind: 'job',
+  payload: PingPayload,
+};
+
+const referenceData = (name: string, payload: PayloadClass, roleFloor: Role = 'operator'): OperationSpec => ({
+  name,
+  queue: 'svc.jobs',
+  roleFloor,
+  kind: 'job',
+  payload,
+});
+
+export const LOAD_ONTOLOGY_SNAPSHOT = referenceData('load_ontology_snapshot', LoadOntologySnapshotPayload);
+export const LOAD_GOA_ANNOTATIONS = referenceData('load_goa_annotations', LoadGoaAnnotationsPayload);
+export const LOAD_QUICKGO_ANNOTATIONS = referenceData(
+  'load_quickgo_annotations',
+  LoadQuickGoAnnotationsPayload,
+);
+export const INSERT_PROTEINS = referenceData('insert_proteins', InsertProteinsPayload);
+export const FETCH_UNIPROT_METADATA = referenceData(
+  'fetch_uniprot_metadata',
+  FetchUniprotMetadataPayload,
+  'researcher',
+);
+export const BUILD_GO_COOCCURRENCE = referenceData('build_go_cooccurrence', BuildGoCooccurrencePayload);
+export const LOAD_INTERPRO_GO_MAPPING = referenceData(
+  'load_interpro_go_mapping',
+  LoadInterproGoMappingPayload,
+);
+
+export const COMPUTE_EMBEDDINGS: OperationSpec = {
+  name: 'compute_embeddings',
+  queue: 'svc.embeddings',
+  roleFloor: 'operator',
+  kind: 'job',
+  payload: ComputeEmbeddingsPayload,
+};
+
+/** Every operation that some worker of this build hosts. POST /jobs rejects other names with 422. */
+export const OPERATION_CATALOG: readonly OperationSpec[] = [
+  PING,
+  LOAD_ONTOLOGY_SNAPSHOT,
+  LOAD_GOA_ANNOTATIONS,
+  LOAD_QUICKGO_ANNOTATIONS,
+  INSERT_PROTEINS,
+  FETCH_UNIPROT_METADATA,
+  BUILD_GO_COOCCURRENCE,
+  LOAD_INTERPRO_GO_MAPPING,
+  COMPUTE_EMBEDDINGS,
+];
+
+export function findOperationSpec(name: string): OperationSpec | undefined {
+  return OPERATION_CATALOG.find((spec) => spec.name === name);
+}

@@ -1,0 +1,165 @@
+import { Transform } from 'class-transformer';
+import { parseBooleanParam, parseIntegerParam } from '../transforms';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class LoadOntologySnapshotPayload {
+  @ApiProperty({ description: 'http(s), file:// or a path on the worker; gzip recognised' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  obo_url!: string;
+}
+
+export class LoadGoaAnnotationsPayload {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() ontology_snapshot_id!: string;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(2000) gaf_url!: string;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(200) source_version!: string;
+  @ApiPropertyOptional({ description: 'Fail when more than this share of lines is malformed', default: 0.05 })
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  max_error_ratio?: number;
+}
+
+export class LoadQuickGoAnnotationsPayload {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() ontology_snapshot_id!: string;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(200) source_version!: string;
+  @ApiPropertyOptional({ type: [String], description: 'Gene products, e.g. UniProtKB:P12345' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(500)
+  @IsString({ each: true })
+  gene_product_ids?: string[];
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(50) taxon_id?: string;
+  @ApiPropertyOptional({ description: 'Comma-separated evidence codes, e.g. EXP,IDA' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  go_evidence?: string;
+  @ApiPropertyOptional({ default: 100 }) @IsOptional() @IsInt() @Min(1) @Max(200) page_size?: number;
+  @ApiPropertyOptional({ description: 'Stop after this many pages' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  max_pages?: number;
+}
+
+export class InsertProteinsPayload {
+  @ApiPropertyOptional({ description: 'UniProt query, e.g. organism_id:9606 AND reviewed:true' })
+  @ValidateIf((p: InsertProteinsPayload) => p.source_url === undefined)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  search_criteria?: string;
+  @ApiPropertyOptional({
+    description: 'Instead of a search: a UniProt FASTA or TSV export (http(s), file://, path; gzip)',
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  source_url?: string;
+  @ApiPropertyOptional({ default: 500 }) @IsOptional() @IsInt() @Min(1) @Max(500) page_size?: number;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() include_isoforms?: boolean;
+}
+
+export class FetchUniprotMetadataPayload {
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(2000) search_criteria!: string;
+  @ApiPropertyOptional({ default: 500 }) @IsOptional() @IsInt() @Min(1) @Max(500) page_size?: number;
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() commit_every_page?: boolean;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() update_protein_core?: boolean;
+}
+
+export class BuildGoCooccurrencePayload {
+  @ApiProperty({ format: 'uuid' }) @IsUUID() annotation_set_id!: string;
+}
+
+export class LoadInterproGoMappingPayload {
+  @ApiProperty({ description: 'interpro2go file (http(s), file://, path; gzip)' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  url!: string;
+}
+
+/** Body of PATCH /annotations/snapshots/{id}/ia-url. */
+export class SetIaUrlRequest {
+  @ApiProperty({ nullable: true, type: String, description: 'An empty string clears it' })
+  @ValidateIf((_, v) => v !== null)
+  @IsString()
+  @MaxLength(2000)
+  ia_url!: string | null;
+}
+
+export class ListProteinsQuery {
+  @ApiPropertyOptional({ description: 'Accession, entry name, gene name or organism' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+  @ApiPropertyOptional({ type: Boolean })
+  @IsOptional()
+  @Transform(parseBooleanParam)
+  @IsBoolean()
+  reviewed?: boolean;
+  @ApiPropertyOptional({ type: Boolean, default: true })
+  @IsOptional()
+  @Transform(parseBooleanParam)
+  @IsBoolean()
+  canonical_only?: boolean;
+  @ApiPropertyOptional({ default: 50, maximum: 1000 })
+  @IsOptional()
+  @Transform(parseIntegerParam)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  limit?: number;
+  @ApiPropertyOptional({ default: 0 })
+  @IsOptional()
+  @Transform(parseIntegerParam)
+  @IsInt()
+  @Min(0)
+  offset?: number;
+}
+
+export class ProteinAnnotationsQuery {
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() annotation_set_id?: string;
+}
+
+export class ListAnnotationSetsQuery {
+  @ApiPropertyOptional({ enum: ['goa', 'quickgo'] }) @IsOptional() @IsIn(['goa', 'quickgo']) source?:
+    'goa' | 'quickgo';
+}
+
+export class SubgraphQuery {
+  @ApiProperty({ description: 'GO ids separated by commas or white space' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(20_000)
+  go_ids!: string;
+  @ApiPropertyOptional({ default: 3, maximum: 50 })
+  @IsOptional()
+  @Transform(parseIntegerParam)
+  @IsInt()
+  @Min(0)
+  @Max(50)
+  depth?: number;
+}

@@ -1,0 +1,2 @@
+export * from './uuid-v5';
+export * from './embedding-config';

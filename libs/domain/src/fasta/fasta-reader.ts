@@ -1,0 +1,142 @@
+import { invalidResidueCharacters } from './amino-acids';
+import { splitFastaHeader } from './fasta-header';
+import type { FastaOptions, FastaProblem, FastaRecord, FastaResult } from './fasta-record';
+
+interface PendingRecord {
+  lineNumber: number;
+  header: string;
+  identifier: string;
+  description: string;
+  chunks: string[];
+  /** Whether the record already has a problem (it is then left out of the records). */
+  rejected: boolean;
+  /** Line whose trailing '*' is only fine if no residues follow it. */
+  stopLine: number | null;
+}
+
+/**
+ * Streaming FASTA reader: push lines in order, then finish(). Every problem is collected with its line
+ * number instead of stopping at the first, so an upload can be rejected with the full list. Records
+ * with a problem are left out of `records`.
+ */
+export class FastaReader {
+  private lineNumber = 0;
+  private headerCount = 0;
+  private current: PendingRecord | null = null;
+  private strayTextReported = false;
+  private stopped = false;
+  private result: FastaResult | null = null;
+  private readonly records: FastaRecord[] = [];
+  private readonly problems: FastaProblem[] = [];
+  private readonly firstSeen = new Map<string, number>();
+  private readonly maxRecords: number | undefined;
+
+  constructor(options: FastaOptions = {}) {
+    const { maxRecords } = options;
+    if (maxRecords !== undefined && (!Number.isInteger(maxRecords) || maxRecords < 1)) {
+      throw new RangeError(`maxRecords must be a positive integer, got ${maxRecords}`);
+    }
+    this.maxRecords = maxRecords;
+  }
+
+  push(line: string): void {
+    if (this.result !== null) throw new Error('FastaReader: push() after finish()');
+    this.lineNumber += 1;
+    if (this.stopped) return;
+    const text = (this.lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line).replace(/[\r\n]+$/, '');
+
+    if (text.startsWith('>')) {
+      this.closeRecord();
+      this.openRecord(text.slice(1));
+      return;
+    }
+    const residues = text.replace(/\s+/g, '');
+    if (residues === '') return;
+    if (this.current === null) {
+      // Report only the first stray line: a file without headers would otherwise give one per line.
+      if (!this.strayTextReported) this.problem(this.lineNumber, 'expected a header line starting with >');
+      this.strayTextReported = true;
+      return;
+    }
+    this.addResidues(this.current, residues);
+  }
+
+  finish(): FastaResult {
+    if (this.result !== null) return this.result;
+    this.closeRecord();
+    if (this.headerCount === 0) this.problems.push({ lineNumber: 0, message: 'no FASTA records' });
+    // A record's empty-sequence problem is only known when it ends; keep the list in line order.
+    const problems = [...this.problems].sort((a, b) => a.lineNumber - b.lineNumber);
+    this.result = { records: this.records, problems };
+    return this.result;
+  }
+
+  private openRecord(headerText: string): void {
+    this.headerCount += 1;
+    if (this.maxRecords !== undefined && this.headerCount > this.maxRecords) {
+      this.problem(this.lineNumber, `more than ${this.maxRecords} records`);
+      this.stopped = true;
+      return;
+    }
+    const header = headerText.trim();
+    const { identifier, description } = splitFastaHeader(header);
+    const record: PendingRecord = {
+      lineNumber: this.lineNumber,
+      header,
+      identifier,
+      description,
+      chunks: [],
+      rejected: false,
+      stopLine: null,
+    };
+    if (identifier === '') {
+      this.reject(record, this.lineNumber, 'header has no identifier');
+    } else {
+      const first = this.firstSeen.get(identifier);
+      if (first === undefined) {
+        this.firstSeen.set(identifier, this.lineNumber);
+      } else {
+        this.reject(record, this.lineNumber, `duplicate identifier ${identifier} (first at line ${first})`);
+      }
+    }
+    this.current = record;
+  }
+
+  private addResidues(record: PendingRecord, residues: string): void {
+    if (record.stopLine !== null) {
+      this.reject(record, record.stopLine, "'*' is only allowed at the end of a sequence");
+      record.stopLine = null;
+    }
+    // A trailing '*' is a stop codon left by translation tools; anywhere else it is an error.
+    const body = residues.replace(/\*+$/, '');
+    if (body.length < residues.length) record.stopLine = this.lineNumber;
+    const invalid = invalidResidueCharacters(body);
+    if (invalid !== '') {
+      this.reject(record, this.lineNumber, `invalid residue letters '${invalid}'`);
+      return;
+    }
+    record.chunks.push(body.toUpperCase());
+  }
+
+  private closeRecord(): void {
+    const record = this.current;
+    this.current = null;
+    if (record === null) return;
+    const sequence = record.chunks.join('');
+    if (sequence === '' && !record.rejected) {
+      this.reject(record, record.lineNumber, `record ${record.identifier} has no sequence`);
+    }
+    if (record.rejected) return;
+    const { lineNumber, header, identifier, description } = record;
+    this.records.push({ lineNumber, header, identifier, description, sequence });
+  }
+
+  private reject(record: PendingRecord, lineNumber: number, message: string): void {
+    record.rejected = true;
+    this.problem(lineNumber, message);
+  }
+
+  private problem(lineNumber: number, message: string): void {
+    this.problems.push({ lineNumber, message: `line ${lineNumber}: ${message}` });
+  }
+}

@@ -1,0 +1,28 @@
+export interface FastaRecord {
+  /** Line of the '>' header. */
+  lineNumber: number;
+  /** The header line without '>' (and without surrounding white space). */
+  header: string;
+  /** First token of the header; the accession for UniProt 'sp|ACC|NAME' / 'tr|ACC|NAME' headers. */
+  identifier: string;
+  /** The header after the first token. */
+  description: string;
+  /** Upper case, white space removed, a trailing '*' (stop) removed. */
+  sequence: string;
+}
+
+export interface FastaProblem {
+  /** 0 when the problem concerns the input as a whole. */
+  lineNumber: number;
+  message: string;
+}
+
+export interface FastaOptions {
+  /** Stop, with a problem, at the header of record maxRecords + 1 (upload limits). */
+  maxRecords?: number;
+}
+
+export interface FastaResult {
+  records: FastaRecord[];
+  problems: FastaProblem[];
+}

@@ -1,0 +1,4 @@
+export * from './kmer-alphabet';
+export * from './background-frequencies';
+export * from './kmer-spectrum-spec';
+export * from './kmer-spectrum';

@@ -1,0 +1,4 @@
+export * from './obo-types';
+export * from './go-aspect';
+export * from './obo-parser';
+export * from './go-graph';

@@ -1,0 +1,207 @@
+import { EMPTY_UNIPROT_ENTRY } from './uniprot-entry';
+import { parseSpeciesTags, parseUniProtFastaHeader } from './uniprot-fasta-header';
+
+describe('parseUniProtFastaHeader', () => {
+  it('reads an isoform header', () => {
+    expect(
+      parseUniProtFastaHeader(
+        'sp|P12345-2|ABC_HUMAN Isoform 2 of Protein X OS=Homo sapiens OX=9606 GN=ABC PE=1 SV=2',
+      ),
+    ).toEqual({
+      accession: 'P12345-2',
+      canonicalAccession: 'P12345',
+      isCanonical: false,
+      isoformIndex: 2,
+      entryName: 'ABC_HUMAN',
+      reviewed: true,
+      proteinName: 'Isoform 2 of Protein X',
+      organism: 'Homo sapiens',
+      taxonomyId: '9606',
+      geneName: 'ABC',
+    });
+  });
+
+  it.each([
+    {
+      name: 'Swiss-Prot canonical',
+      header: '>sp|P04637|P53_HUMAN Cellular tumor antigen p53 OS=Homo sapiens OX=9606 GN=TP53 PE=1 SV=4',
+      expected: {
+        accession: 'P04637',
+        canonicalAccession: 'P04637',
+        isCanonical: true,
+        isoformIndex: null,
+        entryName: 'P53_HUMAN',
+        reviewed: true,
+        proteinName: 'Cellular tumor antigen p53',
+        organism: 'Homo sapiens',
+        taxonomyId: '9606',
+        geneName: 'TP53',
+      },
+    },
+    {
+      name: 'TrEMBL without a gene name',
+      header:
+        'tr|A0A024R161|A0A024R161_HUMAN Guanine nucleotide-binding protein subunit gamma OS=Homo sapiens OX=9606 PE=3 SV=1',
+      expected: {
+        accession: 'A0A024R161',
+        canonicalAccession: 'A0A024R161',
+        isCanonical: true,
+        isoformIndex: null,
+        entryName: 'A0A024R161_HUMAN',
+        reviewed: false,
+        proteinName: 'Guanine nucleotide-binding protein subunit gamma',
+        organism: 'Homo sapiens',
+        taxonomyId: '9606',
+        geneName: null,
+      },
+    },
+    {
+      name: 'organism with strain in parentheses',
+      header:
+        'sp|P0A7V8|RS4_ECOLI Small ribosomal subunit protein uS4 OS=Escherichia coli (strain K12) OX=83333 GN=rpsD PE=1 SV=2',
+      expected: {
+        accession: 'P0A7V8',
+        canonicalAccession: 'P0A7V8',
+        isCanonical: true,
+        isoformIndex: null,
+        entryName: 'RS4_ECOLI',
+        reviewed: true,
+        proteinName: 'Small ribosomal subunit protein uS4',
+        organism: 'Escherichia coli (strain K12)',
+        taxonomyId: '83333',
+        geneName: 'rpsD',
+      },
+    },
+    {
+      name: 'pre-2019 header without OX',
+      header:
+        'sp|P12345|AATM_RABIT Aspartate aminotransferase, mitochondrial OS=Oryctolagus cuniculus GN=GOT2 PE=1 SV=2',
+      expected: {
+        accession: 'P12345',
+        canonicalAccession: 'P12345',
+        isCanonical: true,
+        isoformIndex: null,
+        entryName: 'AATM_RABIT',
+        reviewed: true,
+        proteinName: 'Aspartate aminotransferase, mitochondrial',
+        organism: 'Oryctolagus cuniculus',
+        taxonomyId: null,
+        geneName: 'GOT2',
+      },
+    },
+    {
+      name: 'no description at all',
+      header: 'sp|P12345|AATM_RABIT',
+      expected: {
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: 'P12345',
+        canonicalAccession: 'P12345',
+        isCanonical: true,
+        entryName: 'AATM_RABIT',
+        reviewed: true,
+      },
+    },
+    {
+      name: 'empty entry name',
+      header: 'tr|Q9Y6K9|',
+      expected: {
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: 'Q9Y6K9',
+        canonicalAccession: 'Q9Y6K9',
+        isCanonical: true,
+        reviewed: false,
+      },
+    },
+    {
+      name: "'=' inside the protein name is not a tag",
+      header: 'sp|P12345|X_HUMAN Protein pH=7 sensor OS=Homo sapiens OX=9606',
+      expected: {
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: 'P12345',
+        canonicalAccession: 'P12345',
+        isCanonical: true,
+        entryName: 'X_HUMAN',
+        reviewed: true,
+        proteinName: 'Protein pH=7 sensor',
+        organism: 'Homo sapiens',
+        taxonomyId: '9606',
+      },
+    },
+    {
+      name: 'plain accession',
+      header: 'P12345',
+      expected: {
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: 'P12345',
+        canonicalAccession: 'P12345',
+        isCanonical: true,
+      },
+    },
+    {
+      name: 'plain accession with text',
+      header: '>P12345 some text',
+      expected: {
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: 'P12345',
+        canonicalAccession: 'P12345',
+        isCanonical: true,
+      },
+    },
+    {
+      name: 'plain isoform accession',
+      header: 'Q9Y6K9-3',
+      expected: {
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: 'Q9Y6K9-3',
+        canonicalAccession: 'Q9Y6K9',
+        isCanonical: false,
+        isoformIndex: 3,
+      },
+    },
+    {
+      name: 'plain accession with species tags (query-set uploads)',
+      header: 'A0A183 Late cornified envelope protein OS=Homo sapiens OX=9606 GN=LCE6A',
+      expected: {
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: 'A0A183',
+        canonicalAccession: 'A0A183',
+        isCanonical: true,
+        organism: 'Homo sapiens',
+        taxonomyId: '9606',
+        geneName: 'LCE6A',
+      },
+    },
+    { name: 'not an accession', header: 'my_protein_1 from the lab', expected: EMPTY_UNIPROT_ENTRY },
+    { name: 'lower-case accession', header: 'p12345', expected: EMPTY_UNIPROT_ENTRY },
+    { name: 'empty header', header: '', expected: EMPTY_UNIPROT_ENTRY },
+    { name: 'only >', header: '>', expected: EMPTY_UNIPROT_ENTRY },
+  ])('$name', ({ header, expected }) => {
+    expect(parseUniProtFastaHeader(header)).toEqual(expected);
+  });
+});
+
+describe('parseSpeciesTags', () => {
+  it.each([
+    {
+      description: 'Protein X OS=Homo sapiens OX=9606 GN=ABC PE=1 SV=2',
+      organism: 'Homo sapiens',
+      taxonomyId: '9606',
+    },
+    { description: 'OS=Mus musculus OX=10090', organism: 'Mus musculus', taxonomyId: '10090' },
+    { description: 'OX=9606 OS=Homo sapiens', organism: 'Homo sapiens', taxonomyId: '9606' },
+    {
+      description: 'Protein X OS=Saccharomyces cerevisiae (strain ATCC 204508 / S288c)',
+      organism: 'Saccharomyces cerevisiae (strain ATCC 204508 / S288c)',
+      taxonomyId: null,
+    },
+    { description: 'Protein X', organism: null, taxonomyId: null },
+    { description: '', organism: null, taxonomyId: null },
+    { description: 'OS= OX=', organism: null, taxonomyId: null },
+    { description: 'OS=Homo sapiens OX=human', organism: 'Homo sapiens', taxonomyId: null },
+    { description: 'OS=Homo sapiens OX=9606 OX=10090', organism: 'Homo sapiens', taxonomyId: '9606' },
+    { description: 'XOS=Homo sapiens', organism: null, taxonomyId: null },
+    { description: 'Protein\tOS=Homo sapiens\tOX=9606', organism: 'Homo sapiens', taxonomyId: '9606' },
+  ])('$description', ({ description, organism, taxonomyId }) => {
+    expect(parseSpeciesTags(description)).toEqual({ organism, taxonomyId });
+  });
+});

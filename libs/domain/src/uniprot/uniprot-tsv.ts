@@ -1,0 +1,175 @@
+import { isUniProtAccession, splitIsoform } from './uniprot-accession';
+import { EMPTY_UNIPROT_ENTRY, type UniProtEntry } from './uniprot-entry';
+
+export interface UniProtTsvRecord extends UniProtEntry {
+  lineNumber: number;
+  length: number | null;
+  sequence: string | null;
+}
+
+export interface UniProtTsvProblem {
+  /** 0 when the problem concerns the input as a whole. */
+  lineNumber: number;
+  message: string;
+}
+
+type Field =
+  | 'accession'
+  | 'entryName'
+  | 'reviewed'
+  | 'proteinName'
+  | 'geneNames'
+  | 'primaryGeneName'
+  | 'organism'
+  | 'taxonomyId'
+  | 'length'
+  | 'sequence';
+
+/**
+ * Column labels of UniProt REST `format=tsv`, keyed in normalised form (lower case, single spaces, no
+ * space before ')'), plus the labels of the legacy www.uniprot.org export ('Status', 'Organism ID',
+ * 'Gene names  (primary )'), which older scripts still produce.
+ */
+const COLUMNS: ReadonlyMap<string, Field> = new Map<string, Field>([
+  ['entry', 'accession'],
+  ['entry name', 'entryName'],
+  ['reviewed', 'reviewed'],
+  ['status', 'reviewed'],
+  ['protein names', 'proteinName'],
+  ['gene names', 'geneNames'],
+  ['gene names (primary)', 'primaryGeneName'],
+  ['organism', 'organism'],
+  ['organism (id)', 'taxonomyId'],
+  ['organism id', 'taxonomyId'],
+  ['length', 'length'],
+  ['sequence', 'sequence'],
+]);
+
+// Maps, not object literals: a label or value such as 'constructor' must not find Object.prototype.
+const REVIEWED: ReadonlyMap<string, boolean> = new Map([
+  ['reviewed', true],
+  ['unreviewed', false],
+]);
+
+function normaliseLabel(label: string): string {
+  return label.trim().toLowerCase().replace(/\s+/g, ' ').replace(/ \)/g, ')');
+}
+
+function linesOf(input: string | Iterable<string>): Iterable<string> {
+  return typeof input === 'string' ? input.split(/\r\n|\r|\n/) : input;
+}
+
+/**
+ * Reads UniProt REST `format=tsv` output: a header row of column labels, then one entry per row.
+ * Columns are found by label, in any order; unknown ones are ignored and absent ones give null.
+ * Rows with a problem are reported (with their line number) and left out of the records.
+ */
+export function parseUniProtTsv(input: string | Iterable<string>): {
+  records: UniProtTsvRecord[];
+  problems: UniProtTsvProblem[];
+} {
+  const records: UniProtTsvRecord[] = [];
+  const problems: UniProtTsvProblem[] = [];
+  const firstSeen = new Map<string, number>();
+  let columns: Partial<Record<Field, number>> | null = null;
+  let width = 0;
+  let lineNumber = 0;
+
+  for (const rawLine of linesOf(input)) {
+    lineNumber += 1;
+    const line = (lineNumber === 1 ? rawLine.replace(/^\uFEFF/, '') : rawLine).replace(/[\r\n]+$/, '');
+    if (line.trim() === '') continue;
+    const cells = line.split('\t');
+
+    if (columns === null) {
+      columns = {};
+      width = cells.length;
+      for (const [index, label] of cells.entries()) {
+        const field = COLUMNS.get(normaliseLabel(label));
+        if (field !== undefined) columns[field] ??= index;
+      }
+      if (columns.accession === undefined) {
+        problems.push({ lineNumber, message: `line ${lineNumber}: no Entry column in the header row` });
+        return { records, problems };
+      }
+      continue;
+    }
+
+    const rowProblems: string[] = [];
+    if (cells.length !== width) {
+      rowProblems.push(`expected ${width} tab-separated columns, found ${cells.length}`);
+    } else {
+      const record = readRow(cells, columns, lineNumber, rowProblems);
+      if (record !== null && rowProblems.length === 0 && record.accession !== null) {
+        const first = firstSeen.get(record.accession);
+        if (first === undefined) {
+          firstSeen.set(record.accession, lineNumber);
+          records.push(record);
+        } else {
+          rowProblems.push(`duplicate entry ${record.accession} (first at line ${first})`);
+        }
+      }
+    }
+    for (const message of rowProblems)
+      problems.push({ lineNumber, message: `line ${lineNumber}: ${message}` });
+  }
+
+  if (columns === null) problems.push({ lineNumber: 0, message: 'no header row' });
+  return { records, problems };
+}
+
+function readRow(
+  cells: string[],
+  columns: Partial<Record<Field, number>>,
+  lineNumber: number,
+  problems: string[],
+): UniProtTsvRecord | null {
+  const cell = (field: Field): string | null => {
+    const index = columns[field];
+    const value = index === undefined ? undefined : cells[index]?.trim();
+    return value === undefined || value === '' ? null : value;
+  };
+
+  const accession = cell('accession');
+  if (accession === null) problems.push('Entry is empty');
+  else if (!isUniProtAccession(accession)) problems.push(`Entry '${accession}' is not a UniProt accession`);
+
+  const reviewedText = cell('reviewed');
+  const reviewed = reviewedText === null ? null : REVIEWED.get(reviewedText.toLowerCase());
+  if (reviewed === undefined) problems.push(`Reviewed '${reviewedText}' is neither reviewed nor unreviewed`);
+
+  const taxonomyId = cell('taxonomyId');
+  if (taxonomyId !== null && !/^\d+$/.test(taxonomyId)) {
+    problems.push(`Organism (ID) '${taxonomyId}' is not a taxonomy id`);
+  }
+
+  const lengthText = cell('length');
+  const length = lengthText !== null && /^\d+$/.test(lengthText) ? Number(lengthText) : null;
+  if (lengthText !== null && length === null) problems.push(`Length '${lengthText}' is not a number`);
+
+  const sequence = cell('sequence');
+  if (sequence !== null && length !== null && sequence.length !== length) {
+    problems.push(`Length ${length} does not match the sequence (${sequence.length} residues)`);
+  }
+
+  if (problems.length > 0 || accession === null || reviewed === undefined) return null;
+  const { canonicalAccession, isoformIndex } = splitIsoform(accession);
+  // 'Gene Names' lists the primary name first, then synonyms and ORF names, separated by spaces.
+  const geneName = cell('primaryGeneName')?.split(/[\s;]+/)[0] ?? cell('geneNames')?.split(/\s+/)[0] ?? null;
+  return {
+    ...EMPTY_UNIPROT_ENTRY,
+    lineNumber,
+    accession,
+    canonicalAccession,
+    isCanonical: isoformIndex === null,
+    isoformIndex,
+    entryName: cell('entryName'),
+    reviewed,
+    proteinName: cell('proteinName'),
+    organism: cell('organism'),
+    taxonomyId,
+    geneName,
+    length,
+    sequence,
+  };
+}

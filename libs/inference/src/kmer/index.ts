@@ -1,0 +1,2 @@
+export * from './kmer-recipes';
+export * from './kmer-embedding-backend';

@@ -1,0 +1,67 @@
+import { DataSource } from 'typeorm';
+import { createDataSource, poolInUse } from '@svc/persistence';
+import { AmqpBroker, AppConfig, createLogger, Logger, Metrics } from '@svc/platform';
+
+/** What every process of the service holds: config, logger, database, broker and metrics. */
+export interface Infrastructure {
+  name: string;
+  config: AppConfig;
+  logger: Logger;
+  db: DataSource;
+  broker: AmqpBroker;
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+export async function openInfrastructure(name: string, config: AppConfig): Promise<Infrastructure> {
+  const logger = createLogger({ name, format: config.logFormat, level: config.logLevel });
+  const db = createDataSource({ url: config.dbUrl, poolSize: config.dbPoolSize, applicationName: name });
+  await db.initialize();
+  const broker = new AmqpBroker({
+    url: config.amqpUrl,
+    prefix: config.queuePrefix,
+    publishTimeoutMs: config.jobs.publishTimeoutMs,
+    logger: logger.child(`${name}.broker`),
+    connectionName: name,
+  });
+  const metrics = new Metrics();
+  metrics.setPoolProbe(() => poolInUse(db));
+  return {
+    name,
+    config,
+    logger,
+    db,
+    broker,
+    metrics,
+    async close() {
+      await broker.close();
+      if (db.isInitialized) await db.destroy();
+    },
+  };
+}
+
+export interface ReadinessReport {
+  ready: boolean;
+  checks: { database: 'ok' | 'down'; broker: 'ok' | 'down' };
+  failing: string[];
+}
+
+/** Readiness: the database answers a query and the broker connection is up. */
+export async function checkReadiness(db: DataSource, broker: AmqpBroker): Promise<ReadinessReport> {
+  let database: 'ok' | 'down' = 'down';
+  try {
+    await Promise.race([
+      db.query('SELECT 1'),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 3000).unref()),
+    ]);
+    database = 'ok';
+  } catch {
+    database = 'down';
+  }
+  const brokerState: 'ok' | 'down' = broker.isConnected() ? 'ok' : 'down';
+  const checks = { database, broker: brokerState };
+  const failing = Object.entries(checks)
+    .filter(([, state]) => state === 'down')
+    .map(([part]) => part);
+  return { ready: failing.length === 0, checks, failing };
+}

@@ -1,0 +1,110 @@
+import type { OperationSpec, PayloadClass } from '@svc/contracts';
+import type { DataSource } from 'typeorm';
+import type { AppConfig, Logger } from '@svc/platform';
+import type { JobRecord } from '@svc/persistence';
+
+export type EmitFn = (
+  event: string,
+  message?: string | null,
+  fields?: Record<string, unknown>,
+  level?: 'debug' | 'info' | 'warning' | 'error',
+) => Promise<void>;
+
+export type DispatchFn = (
+  queue: string,
+  operation: string,
+  payload: Record<string, unknown>,
+) => Promise<void>;
+
+interface CommonContext {
+  /** Appends a JobEvent; numeric `progress_current` / `progress_total` fields also update the job's progress. */
+  emit: EmitFn;
+  /** Fires when the job is cancelled, its lease is lost, or the worker shuts down. */
+  signal: AbortSignal;
+  /** Reads the job's status now (a database round trip) and throws JobAbortedError if it was cancelled. */
+  throwIfCancelled: () => Promise<void>;
+  /** Publishes a step of this job to an operation queue. */
+  dispatch: DispatchFn;
+  logger: Logger;
+  /** The process's database and settings; operations build the repositories they need from them. */
+  db: DataSource;
+  config: AppConfig;
+}
+
+export interface JobContext<P> extends CommonContext {
+  job: JobRecord;
+  payload: P;
+  setProgress: (current: number | null, total: number | null) => Promise<void>;
+}
+
+export interface StepContext<P> extends CommonContext {
+  parentJobId: string;
+  payload: P;
+  /** Adds to the parent's `progress_current`; the tick that reaches `progress_total` closes the parent. */
+  tick: (amount?: number) => Promise<void>;
+}
+
+/** A coordinator's "the job goes on in its steps" answer. */
+export interface Deferred {
+  readonly deferred: true;
+  readonly progressTotal: number;
+}
+
+export function deferTo(progressTotal: number): Deferred {
+  return { deferred: true, progressTotal };
+}
+
+export function isDeferred(value: unknown): value is Deferred {
+  return typeof value === 'object' && value !== null && (value as Deferred).deferred === true;
+}
+
+export type JobResult = Record<string, unknown> | Deferred | void;
+
+export interface JobOperation<P extends object = object> {
+  readonly kind: 'job';
+  readonly spec: OperationSpec;
+  execute(context: JobContext<P>): Promise<JobResult>;
+}
+
+export interface StepOperation<P extends object = object> {
+  readonly kind: 'step';
+  readonly name: string;
+  readonly queue: string;
+  readonly payload: PayloadClass;
+  execute(context: StepContext<P>): Promise<void>;
+}
+
+export function defineOperation<P extends object>(definition: {
+  spec: OperationSpec;
+  execute(context: JobContext<P>): Promise<JobResult>;
+}): JobOperation<P> {
+  return { kind: 'job', ...definition };
+}
+
+export function defineStep<P extends object>(definition: {
+  name: string;
+  queue: string;
+  payload: PayloadClass;
+  execute(context: StepContext<P>): Promise<void>;
+}): StepOperation<P> {
+  return { kind: 'step', ...definition };
+}
+
+/** Sleeps, waking early with JobAbortedError when the signal fires. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason as Error);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,374 @@
+import { DataSource } from 'typeorm';
+import { parseJobMessage, parseOperationMessage } from '@svc/contracts';
+import { JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
+import { AmqpBroker, AppConfig, Delivery, DeliveryOutcome, Logger, Metrics } from '@svc/platform';
+import { JobAbortedError, errorCodeOf, errorMessageOf } from './job-error';
+import { JobExecution } from './job-execution';
+import { EmitFn, isDeferred, JobOperation, StepOperation } from './operation';
+import { validatePayload } from './validate-payload';
+
+export interface WorkerTiming {
+  leaseSeconds: number;
+  heartbeatSeconds: number;
+  reaperIntervalSeconds: number;
+  reaperMaxRequeues: number;
+}
+
+export interface WorkerRuntimeOptions {
+  name: string;
+  db: DataSource;
+  config: AppConfig;
+  broker: AmqpBroker;
+  logger: Logger;
+  metrics: Metrics;
+  timing: WorkerTiming;
+  /** Job queues this worker consumes and the operations it hosts on them. */
+  jobQueues: readonly string[];
+  operations: readonly JobOperation[];
+  /** Operation (step) queues this worker consumes and the steps it hosts. */
+  stepQueues?: readonly string[];
+  steps?: readonly StepOperation[];
+  /** Run the lease reaper in this process (every worker does; an advisory lock keeps passes exclusive). */
+  runReaper?: boolean;
+}
+
+/**
+ * The job runtime every worker shares: consumes its queues, claims jobs, runs operations with a
+ * heartbeat and an emit() callback, records the outcome, reaps expired leases and shuts down
+ * gracefully (running jobs go back to QUEUED and are published again).
+ */
+export class WorkerRuntime {
+  private readonly jobs: JobRepository;
+  private readonly events: JobEventRepository;
+  private readonly operations = new Map<string, JobOperation>();
+  private readonly steps = new Map<string, StepOperation>();
+  private readonly running = new Map<string, { execution: JobExecution; done: Promise<unknown> }>();
+  private readonly stopConsumers: (() => Promise<void>)[] = [];
+  private reaperTimer: NodeJS.Timeout | undefined;
+  private reaping: Promise<void> | null = null;
+  private stopping = false;
+
+  constructor(private readonly options: WorkerRuntimeOptions) {
+    this.jobs = new JobRepository(options.db);
+    this.events = new JobEventRepository(options.db);
+    for (const op of options.operations) this.operations.set(op.spec.name, op);
+    for (const step of options.steps ?? []) this.steps.set(step.name, step);
+  }
+
+  get runningJobIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  async start(): Promise<void> {
+    for (const queue of this.options.jobQueues) {
+      this.stopConsumers.push(await this.options.broker.consume(queue, (d) => this.onJobDelivery(queue, d)));
+    }
+    for (const queue of this.options.stepQueues ?? []) {
+      this.stopConsumers.push(await this.options.broker.consume(queue, (d) => this.onStepDelivery(d)));
+    }
+    if (this.options.runReaper !== false) {
+      this.reaperTimer = setInterval(() => {
+        this.reaping ??= this.reapOnce().finally(() => (this.reaping = null));
+      }, this.options.timing.reaperIntervalSeconds * 1000);
+      this.reaperTimer.unref();
+    }
+    this.options.logger.info('worker started', {
+      worker: this.options.name,
+      job_queues: this.options.jobQueues,
+      step_queues: this.options.stepQueues ?? [],
+      operations: [...this.operations.keys()],
+      steps: [...this.steps.keys()],
+    });
+  }
+
+  /** Stops taking messages, hands running jobs back to their queues, and waits for handlers to settle. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (this.reaperTimer !== undefined) clearInterval(this.reaperTimer);
+    await Promise.all(this.stopConsumers.map((stop) => stop()));
+    const pending = [...this.running.values()];
+    for (const { execution } of pending) {
+      execution.abort('shutdown');
+      await this.handBack(execution);
+    }
+    await Promise.race([
+      Promise.allSettled(pending.map((p) => p.done)),
+      new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
+    ]);
+    await this.reaping;
+    this.options.logger.info('worker stopped', { worker: this.options.name, handed_back: pending.length });
+  }
+
+  /** Logs a failure that escaped every handler, without ending the process. */
+  logFailure(what: string, reason: unknown): void {
+    this.options.logger.error(what, {
+      error: reason instanceof Error ? reason.message : String(reason),
+      stack: (reason as Error)?.stack,
+    });
+  }
+
+  /** One reaper pass; exposed for operators' tools and tests. */
+  async reapOnce(): Promise<void> {
+    try {
+      const reaped = await this.jobs.reapExpired({
+        maxRequeues: this.options.timing.reaperMaxRequeues,
+        leaseSeconds: this.options.timing.leaseSeconds,
+      });
+      for (const job of reaped) {
+        this.options.logger.warn('reaper', { job_id: job.id, outcome: job.outcome });
+        if (job.outcome === 'failed') {
+          this.options.metrics.jobsTotal.inc({ operation: 'unknown', status: 'FAILED' });
+          continue;
+        }
+        await this.publishAndConfirm(job.id, job.queue_name);
+      }
+    } catch (error) {
+      this.options.logger.warn('reaper pass failed', { error: (error as Error).message });
+    }
+  }
+
+  private async handBack(execution: JobExecution): Promise<void> {
+    try {
+      const requeued = await this.jobs.requeueForShutdown(execution.jobId, this.options.timing.leaseSeconds);
+      if (requeued === null) return;
+      await this.events.append(
+        execution.jobId,
+        'job.requeued',
+        'worker shutting down; job handed back to its queue',
+        {
+          worker: this.options.name,
+        },
+      );
+      await this.publishAndConfirm(execution.jobId, requeued.queue_name);
+    } catch (error) {
+      this.options.logger.warn('could not hand back job', {
+        job_id: execution.jobId,
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  private async publishAndConfirm(jobId: string, queue: string): Promise<void> {
+    try {
+      await this.options.broker.publishJob(queue, { job_id: jobId });
+      await this.jobs.markDispatched(jobId);
+    } catch (error) {
+      // The dispatch deadline stays on the row, so a later reaper pass publishes it again.
+      this.options.logger.warn('republish failed; the reaper will retry', {
+        job_id: jobId,
+        error: (error as Error).message,
+      });
+    }
+  }
+
+  private async onJobDelivery(queue: string, delivery: Delivery): Promise<DeliveryOutcome> {
+    const message = delivery.malformed ? null : parseJobMessage(delivery.body);
+    if (message === null) {
+      this.options.logger.warn('malformed job message dead-lettered', { queue });
+      return 'reject';
+    }
+    if (this.stopping) return 'requeue';
+    const current = await this.jobs.findById(message.job_id);
+    if (current === null) {
+      this.options.logger.warn('message for an unknown job dropped', { job_id: message.job_id, queue });
+      return 'ack';
+    }
+    if (current.status === 'CANCELLED') return 'reject';
+    const job = await this.jobs.claim(message.job_id, this.options.timing.leaseSeconds);
+    if (job === null) {
+      this.options.logger.info('duplicate delivery ignored', {
+        job_id: message.job_id,
+        status: current.status,
+      });
+      return 'ack';
+    }
+    const execution = new JobExecution(job.id, queue, this.jobs, this.options.logger, this.options.timing);
+    const done = this.runJob(job, execution, delivery.traceparent);
+    this.running.set(job.id, { execution, done });
+    try {
+      return await done;
+    } finally {
+      this.running.delete(job.id);
+    }
+  }
+
+  private async runJob(
+    job: JobRecord,
+    execution: JobExecution,
+    traceparent: string | null,
+  ): Promise<DeliveryOutcome> {
+    const started = process.hrtime.bigint();
+    const logger = this.options.logger.child('job', {
+      job_id: job.id,
+      operation: job.operation,
+      traceparent,
+    });
+    const finish = (status: string): void => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      this.options.metrics.jobsTotal.inc({ operation: job.operation, status });
+      this.options.metrics.jobDurationSeconds.observe({ operation: job.operation, status }, seconds);
+      logger.info('job finished', { status, duration_s: Number(seconds.toFixed(3)) });
+    };
+    const operation = this.operations.get(job.operation);
+    if (operation === undefined) {
+      await this.fail(
+        job.id,
+        'operation_not_hosted',
+        `operation '${job.operation}' is not hosted by ${this.options.name} (queue ${job.queue_name})`,
+      );
+      finish('FAILED');
+      return 'reject';
+    }
+    await this.events.append(job.id, 'job.started', null, { worker: this.options.name, pid: process.pid });
+    execution.startHeartbeat();
+    try {
+      const payload = await validatePayload(operation.spec.payload, job.payload);
+      const emit = this.emitter(job.id);
+      const result = await operation.execute({
+        job,
+        payload,
+        emit,
+        signal: execution.signal,
+        throwIfCancelled: () => execution.throwIfCancelled(),
+        dispatch: (queue, name, stepPayload) =>
+          this.options.broker.publishOperation(
+            queue,
+            { operation: name, job_id: job.id, payload: stepPayload },
+            traceparent,
+          ),
+        setProgress: (current, total) => this.jobs.setProgress(job.id, current, total),
+        logger,
+        db: this.options.db,
+        config: this.options.config,
+      });
+      if (execution.abortReason !== null) return this.aborted(job.id, execution, finish);
+      if (isDeferred(result)) {
+        const deferred = await this.jobs.markDeferred(job.id, result.progressTotal);
+        if (deferred === null) {
+          // Cancelled, or failed by one of its steps, while the coordinator was still running.
+          finish((await this.jobs.getStatus(job.id)) ?? 'CANCELLED');
+          return 'ack';
+        }
+        await this.events.append(job.id, 'job.deferred', null, { progress_total: result.progressTotal });
+        if (deferred.closed) {
+          // The steps had already ticked up to the total: nothing is left to close the job later.
+          await this.events.append(job.id, 'job.succeeded', null, {
+            progress_current: deferred.progress_current,
+          });
+          finish('SUCCEEDED');
+        } else {
+          finish('DEFERRED');
+        }
+        return 'ack';
+      }
+      const succeeded = await this.jobs.markSucceeded(job.id, result ?? null);
+      if (succeeded) await this.events.append(job.id, 'job.succeeded', null, {});
+      finish(succeeded ? 'SUCCEEDED' : 'CANCELLED');
+      return 'ack';
+    } catch (error) {
+      if (error instanceof JobAbortedError || execution.abortReason !== null)
+        return this.aborted(job.id, execution, finish);
+      await this.fail(job.id, errorCodeOf(error), errorMessageOf(error));
+      if (errorCodeOf(error) === 'internal_error')
+        logger.error('operation crashed', { error: errorMessageOf(error), stack: (error as Error).stack });
+      finish('FAILED');
+      return 'reject';
+    } finally {
+      execution.stopHeartbeat();
+    }
+  }
+
+  private async aborted(
+    jobId: string,
+    execution: JobExecution,
+    finish: (status: string) => void,
+  ): Promise<DeliveryOutcome> {
+    const reason = execution.abortReason ?? 'cancelled';
+    if (reason === 'cancelled')
+      await this.events.append(jobId, 'job.cancel_observed', 'the worker stopped the job', {});
+    finish(reason === 'cancelled' ? 'CANCELLED' : 'HANDED_BACK');
+    // A cancelled job's message is rejected (no requeue); a handed-back job was already republished.
+    return reason === 'cancelled' ? 'reject' : 'ack';
+  }
+
+  private async fail(jobId: string, code: string, message: string): Promise<void> {
+    const failed = await this.jobs.markFailed(jobId, code, message);
+    if (failed) await this.events.append(jobId, 'job.failed', message, { error_code: code }, 'error');
+  }
+
+  private emitter(jobId: string): EmitFn {
+    return async (event, message = null, fields = {}, level = 'info') => {
+      await this.events.append(jobId, event, message, fields, level);
+      const current = fields['progress_current'];
+      const total = fields['progress_total'];
+      if (typeof current === 'number' || typeof total === 'number') {
+        await this.jobs.setProgress(
+          jobId,
+          typeof current === 'number' ? current : null,
+          typeof total === 'number' ? total : null,
+        );
+      }
+    };
+  }
+
+  private async onStepDelivery(delivery: Delivery): Promise<DeliveryOutcome> {
+    const message = delivery.malformed ? null : parseOperationMessage(delivery.body);
+    if (message === null) {
+      this.options.logger.warn('malformed operation message dead-lettered');
+      return 'reject';
+    }
+    if (this.stopping) return 'requeue';
+    const parentId = message.job_id;
+    const status = await this.jobs.getStatus(parentId);
+    if (status !== 'RUNNING') {
+      // Soft cancel: steps of a cancelled (or already finished or deleted) parent are skipped.
+      this.options.logger.info('step skipped; parent not running', {
+        job_id: parentId,
+        operation: message.operation,
+        status,
+      });
+      return 'ack';
+    }
+    const step = this.steps.get(message.operation);
+    if (step === undefined) {
+      await this.fail(
+        parentId,
+        'operation_not_hosted',
+        `step '${message.operation}' is not hosted by ${this.options.name}`,
+      );
+      return 'reject';
+    }
+    const controller = new AbortController();
+    const logger = this.options.logger.child('step', { job_id: parentId, operation: step.name });
+    try {
+      const payload = await validatePayload(step.payload, message.payload);
+      await step.execute({
+        parentJobId: parentId,
+        payload,
+        emit: this.emitter(parentId),
+        signal: controller.signal,
+        throwIfCancelled: async () => {
+          if ((await this.jobs.getStatus(parentId)) !== 'RUNNING') throw new JobAbortedError('cancelled');
+        },
+        dispatch: (queue, name, stepPayload) =>
+          this.options.broker.publishOperation(
+            queue,
+            { operation: name, job_id: parentId, payload: stepPayload },
+            delivery.traceparent,
+          ),
+        tick: async (amount = 1) => {
+          await this.jobs.tickProgress(parentId, amount);
+        },
+        logger,
+        db: this.options.db,
+        config: this.options.config,
+      });
+      return 'ack';
+    } catch (error) {
+      if (error instanceof JobAbortedError) return 'ack';
+      await this.fail(parentId, errorCodeOf(error), `${step.name}: ${errorMessageOf(error)}`);
+      return 'reject';
+    }
+  }
+}

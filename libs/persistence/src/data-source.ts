@@ -1,0 +1,105 @@
+import { DataSource } from 'typeorm';
+import { JobCommentEntity } from './entities/job-comment.entity';
+import { JobEventEntity } from './entities/job-event.entity';
+import { JobEntity } from './entities/job.entity';
+import {
+  ApiKeyEntity,
+  AuditLogEntity,
+  AuthTokenEntity,
+  QuotaEntity,
+  ServiceSecretEntity,
+  UserEntity,
+  UserSessionEntity,
+  VisitorEventEntity,
+} from './entities/identity.entities';
+import {
+  OntologySnapshotEntity,
+  GoTermEntity,
+  GoTermAltIdEntity,
+  GoTermRelationshipEntity,
+  SequenceEntity,
+  ProteinEntity,
+  AnnotationSetEntity,
+  ProteinGoAnnotationEntity,
+  QuerySetEntity,
+  QuerySetEntryEntity,
+  InterProAnnotationEntity,
+  InterProGoMappingEntity,
+  EmbeddingConfigEntity,
+  EmbeddingEntity,
+} from './entities/reference.entities';
+import { CreateJobs1763800000000 } from './migrations/1763800000000-create-jobs';
+import { CreateIdentity1763900000000 } from './migrations/1763900000000-create-identity';
+import { CreateReferenceData1764000000000 } from './migrations/1764000000000-create-reference-data';
+import { CreateEmbeddings1764100000000 } from './migrations/1764100000000-create-embeddings';
+
+export const ENTITIES = [
+  JobEntity,
+  JobEventEntity,
+  JobCommentEntity,
+  UserEntity,
+  UserSessionEntity,
+  ApiKeyEntity,
+  AuthTokenEntity,
+  QuotaEntity,
+  AuditLogEntity,
+  VisitorEventEntity,
+  ServiceSecretEntity,
+  OntologySnapshotEntity,
+  GoTermEntity,
+  GoTermAltIdEntity,
+  GoTermRelationshipEntity,
+  SequenceEntity,
+  ProteinEntity,
+  AnnotationSetEntity,
+  ProteinGoAnnotationEntity,
+  QuerySetEntity,
+  QuerySetEntryEntity,
+  InterProAnnotationEntity,
+  InterProGoMappingEntity,
+  EmbeddingConfigEntity,
+  EmbeddingEntity,
+];
+export const MIGRATIONS = [
+  CreateJobs1763800000000,
+  CreateIdentity1763900000000,
+  CreateReferenceData1764000000000,
+  CreateEmbeddings1764100000000,
+];
+
+export interface DataSourceOptions {
+  url: string;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+/** The one DataSource factory: the schema only ever changes through migrations. */
+export function createDataSource(options: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+    extra: {
+      max: options.poolSize ?? 10,
+      application_name: options.applicationName ?? 'svc',
+      connectionTimeoutMillis: 10_000,
+    },
+  });
+}
+
+/** Connections checked out of the pool right now (for the db_pool_in_use gauge). */
+export function poolInUse(dataSource: DataSource): number {
+  const driver = dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number } };
+  const pool = driver.master;
+  return pool ? pool.totalCount - pool.idleCount : 0;
+}
+
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  const applied = await dataSource.runMigrations({ transaction: 'each' });
+  return applied.map((m) => m.name);
+}

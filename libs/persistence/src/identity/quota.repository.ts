@@ -1,0 +1,40 @@
+import { Db, queryOne } from '../sql';
+
+export interface QuotaConsumption {
+  allowed: boolean;
+  count: number;
+}
+
+export class QuotaRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Adds `amount` to the counter of (key, resource, period) unless that would pass `limit`; one
+   * statement, so concurrent requests on any gateway replica never overshoot.
+   */
+  async consume(input: {
+    key: string;
+    resource: string;
+    periodStart: Date;
+    limit: number;
+    amount: number;
+  }): Promise<QuotaConsumption> {
+    const row = await queryOne<{ count: number }>(
+      this.db,
+      `INSERT INTO quota (key, resource, period_start, count, "limit")
+       SELECT $1::text, $2::text, $3::timestamptz, $4::int, $5::int WHERE $4::int <= $5::int
+       ON CONFLICT (key, resource, period_start)
+       DO UPDATE SET count = quota.count + EXCLUDED.count, "limit" = EXCLUDED."limit"
+        WHERE quota.count + EXCLUDED.count <= EXCLUDED."limit"
+       RETURNING count`,
+      [input.key, input.resource, input.periodStart, input.amount, input.limit],
+    );
+    if (row !== null) return { allowed: true, count: row.count };
+    const current = await queryOne<{ count: number }>(
+      this.db,
+      `SELECT count FROM quota WHERE key = $1 AND resource = $2 AND period_start = $3`,
+      [input.key, input.resource, input.periodStart],
+    );
+    return { allowed: false, count: current?.count ?? 0 };
+  }
+}

@@ -1,0 +1,45 @@
+import { isoColumn, Db, queryRows } from '../sql';
+import { JobEventRecord } from './job.record';
+
+const EVENT_COLUMNS = [
+  'id::int AS id',
+  'job_id',
+  isoColumn('ts'),
+  'level',
+  'event',
+  'message',
+  'fields',
+].join(', ');
+
+export class JobEventRepository {
+  constructor(private readonly db: Db) {}
+
+  async append(
+    jobId: string,
+    event: string,
+    message: string | null,
+    fields: Record<string, unknown> = {},
+    level = 'info',
+  ): Promise<void> {
+    await queryRows(
+      this.db,
+      `INSERT INTO job_event (job_id, level, event, message, fields) VALUES ($1, $2, $3, $4, $5)`,
+      [jobId, level, event, message, JSON.stringify(fields)],
+    );
+  }
+
+  /** Newest first; `after` keeps only events strictly older than that timestamp. */
+  async list(jobId: string, limit: number, after?: string): Promise<JobEventRecord[]> {
+    const params: unknown[] = [jobId, limit];
+    let where = 'job_id = $1';
+    if (after !== undefined) {
+      params.push(after);
+      where += ' AND ts < $3::timestamptz';
+    }
+    return queryRows<JobEventRecord>(
+      this.db,
+      `SELECT ${EVENT_COLUMNS} FROM job_event WHERE ${where} ORDER BY ts DESC, id DESC LIMIT $2`,
+      params,
+    );
+  }
+}

@@ -1,0 +1,444 @@
+import { DataSource } from 'typeorm';
+import { DomainError, notFound } from '@svc/contracts';
+import { Db, isoColumn, isUniqueViolation, queryOne, queryRows } from '../sql';
+import { JobEventRepository } from './job-event.repository';
+import { JobRecord } from './job.record';
+
+const JOB_COLUMNS = [
+  'id',
+  'operation',
+  'queue_name',
+  'status',
+  'payload',
+  'meta',
+  'result',
+  'parent_job_id',
+  isoColumn('created_at'),
+  isoColumn('started_at'),
+  isoColumn('finished_at'),
+  'progress_current',
+  'progress_total',
+  'error_code',
+  'error_message',
+  'dedup_key',
+  isoColumn('leased_until'),
+  'requeue_count',
+  'description',
+  'findings',
+  'tags',
+].join(', ');
+
+export interface NewJob {
+  operation: string;
+  queueName: string;
+  payload: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  description: string | null;
+  tags: string[];
+  dedupKey: string | null;
+  parentJobId?: string | null;
+  /** Until the publish is confirmed the row carries a deadline; past it the reaper publishes again. */
+  dispatchDeadlineSeconds: number;
+}
+
+export interface JobListFilter {
+  status?: string;
+  operation?: string;
+  includeChildren: boolean;
+  parentJobId?: string;
+  limit: number;
+  after?: string;
+}
+
+export interface JobDeletion {
+  id: string;
+  deleted: boolean;
+  events_deleted: number;
+  comments_deleted: number;
+  children_deleted: number;
+}
+
+export interface ProgressTick {
+  progress_current: number;
+  progress_total: number | null;
+  status: string;
+  closed: boolean;
+}
+
+export interface ReapedJob {
+  id: string;
+  queue_name: string;
+  outcome: 'requeued' | 'redispatched' | 'failed';
+}
+
+const DEDUP_INDEX = 'job_dedup_active_uidx';
+const REAPER_LOCK_KEY = 'svc.job-reaper';
+
+/** Every state change of a job is one conditional statement, so concurrent workers cannot race. */
+export class JobRepository {
+  private readonly events: JobEventRepository;
+
+  constructor(private readonly db: DataSource) {
+    this.events = new JobEventRepository(db);
+  }
+
+  /** Inserts the QUEUED row and its `job.created` event in one transaction. */
+  async createQueued(job: NewJob): Promise<JobRecord> {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const row = await queryOne<JobRecord>(
+          tx,
+          `INSERT INTO job (operation, queue_name, status, payload, meta, description, tags, dedup_key, parent_job_id, leased_until)
+           VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8, clock_timestamp() + make_interval(secs => $9))
+           RETURNING ${JOB_COLUMNS}`,
+          [
+            job.operation,
+            job.queueName,
+            JSON.stringify(job.payload),
+            JSON.stringify(job.meta),
+            job.description,
+            job.tags,
+            job.dedupKey,
+            job.parentJobId ?? null,
+            job.dispatchDeadlineSeconds,
+          ],
+        );
+        if (row === null) throw new Error('insert returned no row');
+        await new JobEventRepository(tx).append(row.id, 'job.created', null, {
+          operation: job.operation,
+          queue_name: job.queueName,
+        });
+        return row;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, DEDUP_INDEX) && job.dedupKey !== null) {
+        const existing = await this.findActiveByDedupKey(job.dedupKey);
+        throw new DomainError(
+          'duplicate_job',
+          `an identical ${job.operation} job is already ${existing?.status.toLowerCase() ?? 'active'}`,
+          { existing_job_id: existing?.id ?? null },
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** The publish was confirmed by the broker: the row no longer needs a dispatch deadline. */
+  async markDispatched(id: string): Promise<void> {
+    await queryRows(this.db, `UPDATE job SET leased_until = NULL WHERE id = $1 AND status = 'QUEUED'`, [id]);
+  }
+
+  /** Compensation when a freshly created job could not be published: nothing is left behind. */
+  async deleteUndispatched(id: string): Promise<boolean> {
+    const rows = await queryRows(
+      this.db,
+      `DELETE FROM job WHERE id = $1 AND status = 'QUEUED' RETURNING id`,
+      [id],
+    );
+    return rows.length === 1;
+  }
+
+  async findById(id: string, db: Db = this.db): Promise<JobRecord | null> {
+    return queryOne<JobRecord>(db, `SELECT ${JOB_COLUMNS} FROM job WHERE id = $1`, [id]);
+  }
+
+  async getById(id: string): Promise<JobRecord> {
+    const job = await this.findById(id);
+    if (job === null) throw notFound('Job');
+    return job;
+  }
+
+  async findActiveByDedupKey(dedupKey: string): Promise<JobRecord | null> {
+    return queryOne<JobRecord>(
+      this.db,
+      `SELECT ${JOB_COLUMNS} FROM job WHERE dedup_key = $1 AND status IN ('QUEUED','RUNNING') LIMIT 1`,
+      [dedupKey],
+    );
+  }
+
+  async list(filter: JobListFilter): Promise<JobRecord[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (clause: string, value: unknown): void => {
+      params.push(value);
+      where.push(clause.replace('?', `$${params.length}`));
+    };
+    if (filter.status !== undefined) add('status = ?', filter.status);
+    if (filter.operation !== undefined) add('operation = ?', filter.operation);
+    if (filter.parentJobId !== undefined) add('parent_job_id = ?', filter.parentJobId);
+    else if (!filter.includeChildren) where.push('parent_job_id IS NULL');
+    if (filter.after !== undefined) add('created_at < ?::timestamptz', filter.after);
+    params.push(filter.limit);
+    return queryRows<JobRecord>(
+      this.db,
+      `SELECT ${JOB_COLUMNS} FROM job ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      params,
+    );
+  }
+
+  /** QUEUED -> RUNNING, once: a second delivery of the same job finds no QUEUED row and gets null. */
+  async claim(id: string, leaseSeconds: number): Promise<JobRecord | null> {
+    return queryOne<JobRecord>(
+      this.db,
+      `UPDATE job SET status = 'RUNNING', started_at = clock_timestamp(),
+              leased_until = clock_timestamp() + make_interval(secs => $2)
+        WHERE id = $1 AND status = 'QUEUED' RETURNING ${JOB_COLUMNS}`,
+      [id, leaseSeconds],
+    );
+  }
+
+  /** Extends the lease of a running job; false when the job is no longer RUNNING (cancelled, reaped). */
+  async renewLease(id: string, leaseSeconds: number): Promise<boolean> {
+    const rows = await queryRows(
+      this.db,
+      `UPDATE job SET leased_until = clock_timestamp() + make_interval(secs => $2)
+        WHERE id = $1 AND status = 'RUNNING' AND leased_until IS NOT NULL RETURNING id`,
+      [id, leaseSeconds],
+    );
+    return rows.length === 1;
+  }
+
+  async getStatus(id: string): Promise<string | null> {
+    const row = await queryOne<{ status: string }>(this.db, `SELECT status FROM job WHERE id = $1`, [id]);
+    return row?.status ?? null;
+  }
+
+  async markSucceeded(id: string, result: Record<string, unknown> | null): Promise<boolean> {
+    const rows = await queryRows(
+      this.db,
+      `UPDATE job SET status = 'SUCCEEDED', finished_at = clock_timestamp(), leased_until = NULL, result = $2
+        WHERE id = $1 AND status = 'RUNNING' RETURNING id`,
+      [id, result === null ? null : JSON.stringify(result)],
+    );
+    return rows.length === 1;
+  }
+
+  async markFailed(id: string, errorCode: string, errorMessage: string): Promise<boolean> {
+    const rows = await queryRows(
+      this.db,
+      `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
+              error_code = $2, error_message = $3
+        WHERE id = $1 AND status IN ('QUEUED','RUNNING') RETURNING id`,
+      [id, errorCode, errorMessage],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * A coordinator handed its work to batch steps: the job stays RUNNING without a lease until the
+   * steps have ticked `progress_current` up to `progress_total`. Steps may outrun their coordinator
+   * (or there may be none): when the total is already reached, the job closes here instead.
+   * Null when the job is no longer RUNNING.
+   */
+  async markDeferred(id: string, progressTotal: number | null): Promise<ProgressTick | null> {
+    const row = await queryOne<{ progress_current: number; progress_total: number | null; status: string }>(
+      this.db,
+      `UPDATE job SET leased_until = NULL, progress_total = COALESCE($2, progress_total),
+              progress_current = COALESCE(progress_current, 0),
+              status = CASE WHEN COALESCE($2, progress_total) IS NOT NULL
+                             AND COALESCE(progress_current, 0) >= COALESCE($2, progress_total)
+                            THEN 'SUCCEEDED' ELSE status END,
+              finished_at = CASE WHEN COALESCE($2, progress_total) IS NOT NULL
+                                  AND COALESCE(progress_current, 0) >= COALESCE($2, progress_total)
+                                 THEN clock_timestamp() ELSE finished_at END
+        WHERE id = $1 AND status = 'RUNNING'
+        RETURNING progress_current, progress_total, status`,
+      [id, progressTotal],
+    );
+    if (row === null) return null;
+    return { ...row, closed: row.status === 'SUCCEEDED' };
+  }
+
+  async setProgress(id: string, current: number | null, total: number | null): Promise<void> {
+    await queryRows(
+      this.db,
+      `UPDATE job SET progress_current = COALESCE($2, progress_current), progress_total = COALESCE($3, progress_total)
+        WHERE id = $1 AND status = 'RUNNING'`,
+      [id, current, total],
+    );
+  }
+
+  /** Atomically adds to `progress_current`; the tick that reaches `progress_total` closes the job. */
+  async tickProgress(id: string, amount: number): Promise<ProgressTick | null> {
+    const row = await queryOne<{ progress_current: number; progress_total: number | null; status: string }>(
+      this.db,
+      `UPDATE job
+          SET progress_current = COALESCE(progress_current, 0) + $2,
+              status = CASE WHEN progress_total IS NOT NULL AND COALESCE(progress_current, 0) + $2 >= progress_total
+                            THEN 'SUCCEEDED' ELSE status END,
+              finished_at = CASE WHEN progress_total IS NOT NULL AND COALESCE(progress_current, 0) + $2 >= progress_total
+                                 THEN clock_timestamp() ELSE finished_at END
+        WHERE id = $1 AND status = 'RUNNING'
+        RETURNING progress_current, progress_total, status`,
+      [id, amount],
+    );
+    if (row === null) return null;
+    const closed = row.status === 'SUCCEEDED';
+    if (closed)
+      await this.events.append(id, 'job.succeeded', null, { progress_current: row.progress_current });
+    return { ...row, closed };
+  }
+
+  /** Cancels a QUEUED or RUNNING job and every non-terminal descendant; terminal jobs are returned as they are. */
+  async cancel(id: string): Promise<JobRecord> {
+    return this.db.transaction(async (tx) => {
+      const job = await queryOne<JobRecord>(tx, `SELECT ${JOB_COLUMNS} FROM job WHERE id = $1 FOR UPDATE`, [
+        id,
+      ]);
+      if (job === null) throw notFound('Job');
+      if (job.status !== 'QUEUED' && job.status !== 'RUNNING') return job;
+      const cancelled = await queryRows<{ id: string }>(
+        tx,
+        `WITH RECURSIVE tree AS (
+           SELECT id FROM job WHERE id = $1
+           UNION ALL SELECT c.id FROM job c JOIN tree t ON c.parent_job_id = t.id)
+         UPDATE job SET status = 'CANCELLED', finished_at = clock_timestamp(), leased_until = NULL
+          WHERE id IN (SELECT id FROM tree) AND status IN ('QUEUED','RUNNING') RETURNING id`,
+        [id],
+      );
+      const events = new JobEventRepository(tx);
+      for (const row of cancelled) {
+        await events.append(row.id, 'job.cancelled', null, {
+          requested_on: id,
+          previous_status: row.id === id ? job.status : undefined,
+        });
+      }
+      const updated = await this.findById(id, tx);
+      if (updated === null) throw notFound('Job');
+      return updated;
+    });
+  }
+
+  /** Removes a job with its events, comments and child jobs; a RUNNING job cannot be deleted. */
+  async delete(id: string): Promise<JobDeletion> {
+    return this.db.transaction(async (tx) => {
+      const job = await queryOne<{ status: string }>(tx, `SELECT status FROM job WHERE id = $1 FOR UPDATE`, [
+        id,
+      ]);
+      if (job === null) throw notFound('Job');
+      if (job.status === 'RUNNING')
+        throw new DomainError('conflict', 'a RUNNING job cannot be deleted; cancel it first');
+      const counts = await queryOne<{ events: string; comments: string; children: string }>(
+        tx,
+        `WITH RECURSIVE tree AS (
+           SELECT id FROM job WHERE id = $1
+           UNION ALL SELECT c.id FROM job c JOIN tree t ON c.parent_job_id = t.id)
+         SELECT (SELECT count(*) FROM job_event WHERE job_id IN (SELECT id FROM tree)) AS events,
+                (SELECT count(*) FROM job_comment WHERE job_id IN (SELECT id FROM tree)) AS comments,
+                (SELECT count(*) - 1 FROM tree) AS children`,
+        [id],
+      );
+      await queryRows(tx, `DELETE FROM job WHERE id = $1`, [id]);
+      return {
+        id,
+        deleted: true,
+        events_deleted: Number(counts?.events ?? 0),
+        comments_deleted: Number(counts?.comments ?? 0),
+        children_deleted: Number(counts?.children ?? 0),
+      };
+    });
+  }
+
+  /**
+   * Graceful shutdown: RUNNING -> QUEUED with a dispatch deadline. If the republish that follows fails,
+   * the reaper publishes the job again once the deadline has passed.
+   */
+  async requeueForShutdown(id: string, deadlineSeconds: number): Promise<JobRecord | null> {
+    return queryOne<JobRecord>(
+      this.db,
+      `UPDATE job SET status = 'QUEUED', started_at = NULL,
+              leased_until = clock_timestamp() + make_interval(secs => $2)
+        WHERE id = $1 AND status = 'RUNNING' RETURNING ${JOB_COLUMNS}`,
+      [id, deadlineSeconds],
+    );
+  }
+
+  /**
+   * One reaper pass, serialised across every worker by a transaction-scoped advisory lock:
+   * RUNNING jobs whose lease expired go back to QUEUED (at most `maxRequeues` times, then FAILED
+   * `lease_expired`); QUEUED jobs whose publish was never confirmed are published again.
+   * Returns the jobs the caller must publish (and the failed ones, for logging).
+   */
+  async reapExpired(options: {
+    maxRequeues: number;
+    leaseSeconds: number;
+    batch?: number;
+  }): Promise<ReapedJob[]> {
+    return this.db.transaction(async (tx) => {
+      const lock = await queryOne<{ locked: boolean }>(
+        tx,
+        `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`,
+        [REAPER_LOCK_KEY],
+      );
+      if (lock?.locked !== true) return [];
+      const expired = await queryRows<{
+        id: string;
+        status: string;
+        requeue_count: number;
+        queue_name: string;
+      }>(
+        tx,
+        `SELECT id, status, requeue_count, queue_name FROM job
+          WHERE leased_until < clock_timestamp() AND status IN ('QUEUED','RUNNING')
+          ORDER BY leased_until LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [options.batch ?? 500],
+      );
+      const events = new JobEventRepository(tx);
+      const out: ReapedJob[] = [];
+      for (const job of expired) {
+        if (job.status === 'QUEUED') {
+          await queryRows(
+            tx,
+            `UPDATE job SET leased_until = clock_timestamp() + make_interval(secs => $2) WHERE id = $1`,
+            [job.id, options.leaseSeconds],
+          );
+          await events.append(
+            job.id,
+            'job.redispatched',
+            'publish was not confirmed; publishing again',
+            {},
+            'warning',
+          );
+          out.push({ id: job.id, queue_name: job.queue_name, outcome: 'redispatched' });
+        } else if (job.requeue_count < options.maxRequeues) {
+          await queryRows(
+            tx,
+            `UPDATE job SET status = 'QUEUED', started_at = NULL, requeue_count = requeue_count + 1,
+                    leased_until = clock_timestamp() + make_interval(secs => $2) WHERE id = $1`,
+            [job.id, options.leaseSeconds],
+          );
+          await events.append(
+            job.id,
+            'job.requeued',
+            'lease expired; job put back on its queue',
+            {
+              requeue_count: job.requeue_count + 1,
+            },
+            'warning',
+          );
+          out.push({ id: job.id, queue_name: job.queue_name, outcome: 'requeued' });
+        } else {
+          await queryRows(
+            tx,
+            `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
+                    error_code = 'lease_expired', error_message = $2 WHERE id = $1`,
+            [
+              job.id,
+              `lease expired after ${job.requeue_count} requeues; the worker running it stopped responding`,
+            ],
+          );
+          await events.append(
+            job.id,
+            'job.lease_expired',
+            null,
+            { requeue_count: job.requeue_count },
+            'error',
+          );
+          out.push({ id: job.id, queue_name: job.queue_name, outcome: 'failed' });
+        }
+      }
+      return out;
+    });
+  }
+}

@@ -1,0 +1,257 @@
+import { DataSource } from 'typeorm';
+import { DomainError, notFound } from '@svc/contracts';
+import { bulkInsert } from '../bulk';
+import { Db, isoColumn, queryOne, queryRows } from '../sql';
+
+export interface AnnotationSetView {
+  id: string;
+  source: 'goa' | 'quickgo';
+  source_version: string;
+  ontology_snapshot_id: string;
+  obo_version: string;
+  source_url: string | null;
+  job_id: string | null;
+  annotation_count: number;
+  stats: Record<string, unknown>;
+  created_at: string;
+}
+
+const SET_COLUMNS = [
+  's.id',
+  's.source',
+  's.source_version',
+  's.ontology_snapshot_id',
+  'o.obo_version',
+  's.source_url',
+  's.job_id',
+  's.annotation_count',
+  's.stats',
+  isoColumn('s.created_at', 'created_at'),
+].join(', ');
+
+/** One annotation as stored: GAF / QuickGO fields verbatim, GO id resolved to the snapshot's term. */
+export interface AnnotationRow {
+  proteinAccession: string;
+  goTermId: number;
+  goId: string;
+  aspect: string | null;
+  qualifier: string | null;
+  isNot: boolean;
+  evidenceCode: string;
+  db: string | null;
+  dbObjectSymbol: string | null;
+  dbReference: string | null;
+  withFrom: string | null;
+  taxonId: string | null;
+  annotationDate: string | null;
+  assignedBy: string | null;
+  annotationExtension: string | null;
+  geneProductFormId: string | null;
+}
+
+export const ANNOTATION_COLUMNS = [
+  { name: 'annotation_set_id', type: 'uuid' },
+  { name: 'protein_accession', type: 'text' },
+  { name: 'go_term_id', type: 'int' },
+  { name: 'go_id', type: 'text' },
+  { name: 'aspect', type: 'text' },
+  { name: 'qualifier', type: 'text' },
+  { name: 'is_not', type: 'bool' },
+  { name: 'evidence_code', type: 'text' },
+  { name: 'db', type: 'text' },
+  { name: 'db_object_symbol', type: 'text' },
+  { name: 'db_reference', type: 'text' },
+  { name: 'with_from', type: 'text' },
+  { name: 'taxon_id', type: 'text' },
+  { name: 'annotation_date', type: 'date' },
+  { name: 'assigned_by', type: 'text' },
+  { name: 'annotation_extension', type: 'text' },
+  { name: 'gene_product_form_id', type: 'text' },
+];
+
+/**
+ * A load writes its set and all of its rows in one transaction: the caller opens it with
+ * `withinLoad`, streams batches through `insert`, and commits by returning.
+ */
+export class AnnotationLoad {
+  count = 0;
+
+  constructor(
+    private readonly tx: Db,
+    readonly setId: string,
+  ) {}
+
+  async insert(rows: AnnotationRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await bulkInsert(this.tx, {
+      table: 'protein_go_annotation',
+      columns: ANNOTATION_COLUMNS,
+      rows: rows.map((r) => [
+        this.setId,
+        r.proteinAccession,
+        r.goTermId,
+        r.goId,
+        r.aspect,
+        r.qualifier,
+        r.isNot,
+        r.evidenceCode,
+        r.db,
+        r.dbObjectSymbol,
+        r.dbReference,
+        r.withFrom,
+        r.taxonId,
+        r.annotationDate,
+        r.assignedBy,
+        r.annotationExtension,
+        r.geneProductFormId,
+      ]),
+    });
+    this.count += rows.length;
+  }
+}
+
+export class AnnotationRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async withinLoad<T>(
+    set: {
+      source: 'goa' | 'quickgo';
+      sourceVersion: string;
+      snapshotId: string;
+      sourceUrl: string | null;
+      jobId: string | null;
+    },
+    work: (load: AnnotationLoad) => Promise<{ value: T; stats: Record<string, unknown> }>,
+  ): Promise<{ value: T; set: AnnotationSetView }> {
+    return this.db.transaction(async (tx) => {
+      const created = await queryOne<{ id: string }>(
+        tx,
+        `INSERT INTO annotation_set (source, source_version, ontology_snapshot_id, source_url, job_id) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [set.source, set.sourceVersion, set.snapshotId, set.sourceUrl, set.jobId],
+      );
+      const load = new AnnotationLoad(tx, created!.id);
+      const { value, stats } = await work(load);
+      await queryRows(tx, `UPDATE annotation_set SET annotation_count = $2, stats = $3 WHERE id = $1`, [
+        load.setId,
+        load.count,
+        JSON.stringify(stats),
+      ]);
+      const view = await this.findById(load.setId, tx);
+      return { value, set: view! };
+    });
+  }
+
+  findById(id: string, db: Db = this.db): Promise<AnnotationSetView | null> {
+    return queryOne<AnnotationSetView>(
+      db,
+      `SELECT ${SET_COLUMNS} FROM annotation_set s JOIN ontology_snapshot o ON o.id = s.ontology_snapshot_id WHERE s.id = $1`,
+      [id],
+    );
+  }
+
+  async getById(id: string): Promise<AnnotationSetView> {
+    const set = await this.findById(id);
+    if (set === null) throw notFound('Annotation set');
+    return set;
+  }
+
+  list(source?: string): Promise<AnnotationSetView[]> {
+    const where = source !== undefined ? 'WHERE s.source = $1' : '';
+    return queryRows<AnnotationSetView>(
+      this.db,
+      `SELECT ${SET_COLUMNS} FROM annotation_set s JOIN ontology_snapshot o ON o.id = s.ontology_snapshot_id ${where}
+       ORDER BY s.created_at DESC`,
+      source !== undefined ? [source] : [],
+    );
+  }
+
+  /** Deletes a set and its annotations; refused (409) while prediction sets still use it. */
+  async delete(id: string): Promise<{ id: string; deleted: boolean; annotations_deleted: number }> {
+    return this.db.transaction(async (tx) => {
+      const set = await queryOne<{ annotation_count: number }>(
+        tx,
+        `SELECT annotation_count FROM annotation_set WHERE id = $1 FOR UPDATE`,
+        [id],
+      );
+      if (set === null) throw notFound('Annotation set');
+      const hasPredictions = await queryOne<{ present: boolean }>(
+        tx,
+        `SELECT to_regclass('public.prediction_set') IS NOT NULL AS present`,
+      );
+      if (hasPredictions?.present) {
+        const users = await queryOne<{ n: number }>(
+          tx,
+          `SELECT count(*)::int AS n FROM prediction_set WHERE annotation_set_id = $1`,
+          [id],
+        );
+        if ((users?.n ?? 0) > 0)
+          throw new DomainError(
+            'conflict',
+            `${users?.n} prediction set(s) still reference this annotation set`,
+          );
+      }
+      const removed = await queryOne<{ n: number }>(
+        tx,
+        `WITH gone AS (DELETE FROM protein_go_annotation WHERE annotation_set_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+        [id],
+      );
+      await queryRows(tx, `DELETE FROM annotation_set WHERE id = $1`, [id]);
+      return { id, deleted: true, annotations_deleted: removed?.n ?? 0 };
+    });
+  }
+
+  /** Every annotation of a protein (all sets, or one), with term details and the set's source. */
+  forProtein(accession: string, annotationSetId?: string): Promise<Record<string, unknown>[]> {
+    const params: unknown[] = [accession];
+    let filter = '';
+    if (annotationSetId !== undefined) {
+      params.push(annotationSetId);
+      filter = 'AND a.annotation_set_id = $2';
+    }
+    return queryRows(
+      this.db,
+      `SELECT a.id::text AS id, a.annotation_set_id, s.source, s.source_version, a.protein_accession, a.go_id, t.name AS go_name,
+              t.aspect AS go_aspect, a.qualifier, a.is_not, a.evidence_code, a.db_reference, a.with_from, a.assigned_by,
+              to_char(a.annotation_date, 'YYYY-MM-DD') AS annotation_date, a.taxon_id
+         FROM protein_go_annotation a
+         JOIN annotation_set s ON s.id = a.annotation_set_id
+         JOIN go_term t ON t.id = a.go_term_id
+        WHERE a.protein_accession = $1 ${filter}
+        ORDER BY a.go_id, a.evidence_code`,
+      params,
+    );
+  }
+
+  /** Term pair and term counts over the proteins of a set (NOT annotations excluded), then ANALYZE. */
+  async buildCooccurrence(id: string): Promise<{ pairs: number; terms: number }> {
+    const result = await this.db.transaction(async (tx) => {
+      await queryRows(tx, `DELETE FROM go_cooccurrence WHERE annotation_set_id = $1`, [id]);
+      await queryRows(tx, `DELETE FROM go_term_frequency WHERE annotation_set_id = $1`, [id]);
+      const terms = await queryOne<{ n: number }>(
+        tx,
+        `WITH ins AS (
+           INSERT INTO go_term_frequency (annotation_set_id, go_term_id, protein_count)
+           SELECT $1, go_term_id, count(DISTINCT protein_accession) FROM protein_go_annotation
+            WHERE annotation_set_id = $1 AND NOT is_not GROUP BY go_term_id RETURNING 1)
+         SELECT count(*)::int AS n FROM ins`,
+        [id],
+      );
+      const pairs = await queryOne<{ n: number }>(
+        tx,
+        `WITH pt AS (SELECT DISTINCT protein_accession, go_term_id FROM protein_go_annotation WHERE annotation_set_id = $1 AND NOT is_not),
+         ins AS (
+           INSERT INTO go_cooccurrence (annotation_set_id, go_term_a, go_term_b, protein_count)
+           SELECT $1, a.go_term_id, b.go_term_id, count(*) FROM pt a JOIN pt b
+               ON a.protein_accession = b.protein_accession AND a.go_term_id < b.go_term_id
+            GROUP BY a.go_term_id, b.go_term_id RETURNING 1)
+         SELECT count(*)::int AS n FROM ins`,
+        [id],
+      );
+      return { pairs: pairs?.n ?? 0, terms: terms?.n ?? 0 };
+    });
+    // Without fresh statistics the planner scans these tables badly on reads.
+    await this.db.query('ANALYZE go_cooccurrence');
+    await this.db.query('ANALYZE go_term_frequency');
+    return result;
+  }
+}

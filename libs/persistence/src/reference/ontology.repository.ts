@@ -1,0 +1,221 @@
+import { DataSource } from 'typeorm';
+import { notFound } from '@svc/contracts';
+import type { OboDocument } from '@svc/domain';
+import { bulkInsert } from '../bulk';
+import { Db, isoColumn, queryOne, queryRows } from '../sql';
+
+export interface SnapshotView {
+  id: string;
+  obo_version: string;
+  obo_url: string;
+  loaded_at: string;
+  ia_url: string | null;
+  format_version: string | null;
+  term_count: number;
+  relationship_count: number;
+}
+
+const SNAPSHOT_COLUMNS = [
+  'id',
+  'obo_version',
+  'obo_url',
+  isoColumn('loaded_at'),
+  'ia_url',
+  'format_version',
+  'term_count',
+  'relationship_count',
+].join(', ');
+
+export interface SavedSnapshot {
+  snapshot: SnapshotView;
+  created: boolean;
+  skipped_relationships: number;
+  alt_ids: number;
+}
+
+export interface TermRef {
+  id: number;
+  go_id: string;
+  aspect: 'F' | 'P' | 'C' | null;
+  is_obsolete: boolean;
+}
+
+export interface SubgraphNode {
+  id: number;
+  go_id: string;
+  name: string | null;
+  aspect: string | null;
+  is_query: boolean;
+}
+
+export interface SubgraphEdge {
+  source: number;
+  target: number;
+  relation_type: string;
+}
+
+export class OntologyRepository {
+  constructor(private readonly db: DataSource) {}
+
+  findByVersion(oboVersion: string, db: Db = this.db): Promise<SnapshotView | null> {
+    return queryOne<SnapshotView>(
+      db,
+      `SELECT ${SNAPSHOT_COLUMNS} FROM ontology_snapshot WHERE obo_version = $1`,
+      [oboVersion],
+    );
+  }
+
+  findById(id: string): Promise<SnapshotView | null> {
+    return queryOne<SnapshotView>(
+      this.db,
+      `SELECT ${SNAPSHOT_COLUMNS} FROM ontology_snapshot WHERE id = $1`,
+      [id],
+    );
+  }
+
+  async getById(id: string): Promise<SnapshotView> {
+    const snapshot = await this.findById(id);
+    if (snapshot === null) throw notFound('Ontology snapshot');
+    return snapshot;
+  }
+
+  list(): Promise<SnapshotView[]> {
+    return queryRows<SnapshotView>(
+      this.db,
+      `SELECT ${SNAPSHOT_COLUMNS} FROM ontology_snapshot ORDER BY loaded_at DESC`,
+    );
+  }
+
+  async setIaUrl(id: string, iaUrl: string | null): Promise<SnapshotView> {
+    const row = await queryOne<SnapshotView>(
+      this.db,
+      `UPDATE ontology_snapshot SET ia_url = $2 WHERE id = $1 RETURNING ${SNAPSHOT_COLUMNS}`,
+      [id, iaUrl],
+    );
+    if (row === null) throw notFound('Ontology snapshot');
+    return row;
+  }
+
+  /**
+   * Stores a parsed release in one transaction: the snapshot, every term, alt ids and relationships.
+   * Idempotent by `data-version`: a release loaded before is returned as it is. Relationships whose
+   * parent is not a term of the file are skipped and counted.
+   */
+  async saveSnapshot(document: OboDocument, oboVersion: string, oboUrl: string): Promise<SavedSnapshot> {
+    return this.db.transaction(async (tx) => {
+      // Serialise concurrent loads of the same release.
+      await queryRows(tx, `SELECT pg_advisory_xact_lock(hashtext('ontology:' || $1))`, [oboVersion]);
+      const existing = await this.findByVersion(oboVersion, tx);
+      if (existing !== null)
+        return { snapshot: existing, created: false, skipped_relationships: 0, alt_ids: 0 };
+      const created = await queryOne<{ id: string }>(
+        tx,
+        `INSERT INTO ontology_snapshot (obo_version, obo_url, format_version) VALUES ($1, $2, $3) RETURNING id`,
+        [oboVersion, oboUrl, document.header.formatVersion],
+      );
+      const snapshotId = created!.id;
+      const terms = await bulkInsert<{ id: number; go_id: string }>(tx, {
+        table: 'go_term',
+        columns: [
+          { name: 'ontology_snapshot_id', type: 'uuid' },
+          { name: 'go_id', type: 'text' },
+          { name: 'name', type: 'text' },
+          { name: 'definition', type: 'text' },
+          { name: 'aspect', type: 'text' },
+          { name: 'is_obsolete', type: 'bool' },
+        ],
+        rows: document.terms.map((t) => [snapshotId, t.id, t.name, t.definition, t.aspect, t.isObsolete]),
+        returning: 'id, go_id',
+      });
+      const idOf = new Map(terms.map((t) => [t.go_id, t.id]));
+      const altRows: unknown[][] = [];
+      const seenAlt = new Set<string>();
+      for (const term of document.terms) {
+        for (const alt of term.altIds) {
+          // An alt id that is also a primary id, or listed twice, keeps its first meaning.
+          if (idOf.has(alt) || seenAlt.has(alt)) continue;
+          seenAlt.add(alt);
+          altRows.push([snapshotId, alt, idOf.get(term.id)]);
+        }
+      }
+      await bulkInsert(tx, {
+        table: 'go_term_alt_id',
+        columns: [
+          { name: 'ontology_snapshot_id', type: 'uuid' },
+          { name: 'alt_id', type: 'text' },
+          { name: 'go_term_id', type: 'int' },
+        ],
+        rows: altRows,
+      });
+      const edgeRows: unknown[][] = [];
+      let skipped = 0;
+      for (const term of document.terms) {
+        const child = idOf.get(term.id);
+        for (const parent of term.parents) {
+          const parentId = idOf.get(parent.id);
+          if (child === undefined || parentId === undefined) skipped += 1;
+          else edgeRows.push([snapshotId, child, parentId, parent.relation]);
+        }
+      }
+      await bulkInsert(tx, {
+        table: 'go_term_relationship',
+        columns: [
+          { name: 'ontology_snapshot_id', type: 'uuid' },
+          { name: 'child_go_term_id', type: 'int' },
+          { name: 'parent_go_term_id', type: 'int' },
+          { name: 'relation_type', type: 'text' },
+        ],
+        rows: edgeRows,
+      });
+      const snapshot = await queryOne<SnapshotView>(
+        tx,
+        `UPDATE ontology_snapshot SET term_count = $2, relationship_count = $3 WHERE id = $1 RETURNING ${SNAPSHOT_COLUMNS}`,
+        [snapshotId, terms.length, edgeRows.length],
+      );
+      return { snapshot: snapshot!, created: true, skipped_relationships: skipped, alt_ids: altRows.length };
+    });
+  }
+
+  /** Every id of a snapshot, alt ids included, mapped to its canonical term. */
+  async termIndex(snapshotId: string): Promise<Map<string, TermRef>> {
+    const rows = await queryRows<TermRef & { key: string }>(
+      this.db,
+      `SELECT go_id AS key, id, go_id, aspect, is_obsolete FROM go_term WHERE ontology_snapshot_id = $1
+       UNION ALL
+       SELECT a.alt_id AS key, t.id, t.go_id, t.aspect, t.is_obsolete
+         FROM go_term_alt_id a JOIN go_term t ON t.id = a.go_term_id WHERE a.ontology_snapshot_id = $1`,
+      [snapshotId],
+    );
+    return new Map(rows.map(({ key, ...ref }) => [key, ref]));
+  }
+
+  /** Upward breadth-first walk from the seed terms (alt ids resolved), at most `depth` steps. */
+  async subgraph(
+    snapshotId: string,
+    goIds: string[],
+    depth: number,
+  ): Promise<{ nodes: SubgraphNode[]; edges: SubgraphEdge[] }> {
+    const nodes = await queryRows<SubgraphNode>(
+      this.db,
+      `WITH RECURSIVE seeds AS (
+         SELECT id FROM go_term WHERE ontology_snapshot_id = $1 AND go_id = ANY($2::text[])
+         UNION SELECT go_term_id FROM go_term_alt_id WHERE ontology_snapshot_id = $1 AND alt_id = ANY($2::text[])),
+       walk(id, depth) AS (
+         SELECT id, 0 FROM seeds
+         UNION
+         SELECT r.parent_go_term_id, w.depth + 1 FROM walk w
+           JOIN go_term_relationship r ON r.child_go_term_id = w.id WHERE w.depth < $3)
+       SELECT t.id, t.go_id, t.name, t.aspect, t.id IN (SELECT id FROM seeds) AS is_query
+         FROM go_term t WHERE t.id IN (SELECT id FROM walk) ORDER BY t.go_id`,
+      [snapshotId, goIds, depth],
+    );
+    const ids = nodes.map((n) => n.id);
+    const edges = await queryRows<SubgraphEdge>(
+      this.db,
+      `SELECT child_go_term_id AS source, parent_go_term_id AS target, relation_type FROM go_term_relationship
+        WHERE child_go_term_id = ANY($1::int[]) AND parent_go_term_id = ANY($1::int[]) ORDER BY 1, 2, 3`,
+      [ids],
+    );
+    return { nodes, edges };
+  }
+}

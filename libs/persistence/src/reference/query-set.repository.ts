@@ -1,0 +1,93 @@
+import { DataSource } from 'typeorm';
+import { notFound } from '@svc/contracts';
+import { bulkInsert } from '../bulk';
+import { isoColumn, queryOne, queryRows } from '../sql';
+import { ProteinRepository } from './protein.repository';
+
+export interface QuerySetEntryInput {
+  accession: string;
+  sequence: string;
+  hash: string;
+  species: string | null;
+  taxonomyId: number | null;
+}
+
+export class QuerySetRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** One set, one sequence row per distinct amino-acid string, one entry per record; all in one transaction. */
+  async create(input: {
+    name: string;
+    description: string | null;
+    entries: QuerySetEntryInput[];
+  }): Promise<Record<string, unknown>> {
+    return this.db.transaction(async (tx) => {
+      const set = await queryOne<{ id: string }>(
+        tx,
+        `INSERT INTO query_set (name, description) VALUES ($1, $2) RETURNING id`,
+        [input.name, input.description],
+      );
+      const ids = await new ProteinRepository(this.db).upsertSequences(
+        tx,
+        input.entries.map((e) => ({ sequence: e.sequence, hash: e.hash })),
+      );
+      await bulkInsert(tx, {
+        table: 'query_set_entry',
+        columns: [
+          { name: 'query_set_id', type: 'uuid' },
+          { name: 'accession', type: 'text' },
+          { name: 'sequence_id', type: 'int' },
+          { name: 'species', type: 'text' },
+          { name: 'taxonomy_id', type: 'int' },
+        ],
+        rows: input.entries.map((e) => [set!.id, e.accession, ids.get(e.hash), e.species, e.taxonomyId]),
+      });
+      return {
+        id: set!.id,
+        name: input.name,
+        description: input.description,
+        entry_count: input.entries.length,
+        unique_sequences: ids.size,
+      };
+    });
+  }
+
+  list(): Promise<Record<string, unknown>[]> {
+    return queryRows(
+      this.db,
+      `SELECT q.id, q.name, q.description, ${isoColumn('q.created_at', 'created_at')},
+              (SELECT count(*)::int FROM query_set_entry e WHERE e.query_set_id = q.id) AS entry_count
+         FROM query_set q ORDER BY q.created_at DESC`,
+    );
+  }
+
+  async detail(id: string): Promise<Record<string, unknown>> {
+    const set = await queryOne<Record<string, unknown>>(
+      this.db,
+      `SELECT id, name, description, ${isoColumn('created_at')} FROM query_set WHERE id = $1`,
+      [id],
+    );
+    if (set === null) throw notFound('Query set');
+    const entries = await queryRows(
+      this.db,
+      `SELECT e.id, e.accession, e.sequence_id, e.species, e.taxonomy_id, length(s.sequence) AS length, s.sequence_hash,
+              ${isoColumn('e.created_at', 'created_at')}
+         FROM query_set_entry e JOIN sequence s ON s.id = e.sequence_id WHERE e.query_set_id = $1 ORDER BY e.id`,
+      [id],
+    );
+    return { ...set, entry_count: entries.length, entries };
+  }
+
+  async delete(id: string): Promise<{ id: string; deleted: boolean; entries_deleted: number }> {
+    return this.db.transaction(async (tx) => {
+      const entries = await queryOne<{ n: number }>(
+        tx,
+        `SELECT count(*)::int AS n FROM query_set_entry WHERE query_set_id = $1`,
+        [id],
+      );
+      const gone = await queryRows(tx, `DELETE FROM query_set WHERE id = $1 RETURNING id`, [id]);
+      if (gone.length === 0) throw notFound('Query set');
+      return { id, deleted: true, entries_deleted: entries?.n ?? 0 };
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './artifact-store';
+export * from './create-artifact-store';
+export * from './local-artifact-store';

@@ -1,0 +1,360 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../config/load-config';
+import {
+  ArtifactNotFoundError,
+  InvalidArtifactKeyError,
+  validateArtifactKey,
+  validateArtifactPrefix,
+} from './artifact-store';
+import { createArtifactStore } from './create-artifact-store';
+import { LocalArtifactStore } from './local-artifact-store';
+
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'artifacts-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Every file under `dir`, relative, with forward slashes. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      join(entry.parentPath, entry.name)
+        .slice(dir.length + 1)
+        .split('\\')
+        .join('/'),
+    )
+    .sort();
+}
+
+describe('validateArtifactKey', () => {
+  it.each([
+    'a',
+    'runs/1/result.json',
+    'a b/c d.txt',
+    '.hidden',
+    'a/..b',
+    'x/.../y',
+    'ünï/ключ',
+    'runs/1/.env',
+  ])('accepts %j', (key) => expect(() => validateArtifactKey(key)).not.toThrow());
+
+  const invalid: [string, string][] = [
+    ['', 'must not be empty'],
+    ['/runs/1', 'must not start with a slash'],
+    ['runs\\1', 'must use forward slashes'],
+    ['runs/1\0.json', 'must not contain NUL'],
+    ['runs//1', 'must not contain empty segments'],
+    ['runs/1/', 'must not contain empty segments'],
+    ['.', "must not contain a '.' segment"],
+    ['./runs', "must not contain a '.' segment"],
+    ['runs/./1', "must not contain a '.' segment"],
+    ['..', "must not contain a '..' segment"],
+    ['../escape', "must not contain a '..' segment"],
+    ['runs/../../escape', "must not contain a '..' segment"],
+  ];
+  it.each(invalid)('rejects %j: %s', (key, reason) => {
+    expect(() => validateArtifactKey(key)).toThrow(InvalidArtifactKeyError);
+    expect(() => validateArtifactKey(key)).toThrow(reason);
+  });
+
+  it('carries the offending key', () => {
+    expect(() => validateArtifactKey('../x')).toThrow(
+      expect.objectContaining({ key: '../x', name: 'InvalidArtifactKeyError' }),
+    );
+  });
+});
+
+describe('validateArtifactPrefix', () => {
+  it.each(['', 'runs', 'runs/', 'runs/1', 'runs/.', '.', 'runs/..x'])('accepts %j', (prefix) =>
+    expect(() => validateArtifactPrefix(prefix)).not.toThrow(),
+  );
+
+  it.each(['/', '/runs', '../', 'runs/../x', 'runs//', './', 'runs\\1', 'runs/\\', 'runs/\0'])(
+    'rejects %j',
+    (prefix) => expect(() => validateArtifactPrefix(prefix)).toThrow(InvalidArtifactKeyError),
+  );
+});
+
+describe('LocalArtifactStore', () => {
+  let root: string;
+  let store: LocalArtifactStore;
+
+  beforeEach(() => {
+    root = tempDir();
+    store = new LocalArtifactStore(root);
+  });
+
+  it('refuses a relative root', () => {
+    expect(() => new LocalArtifactStore('var/artifacts')).toThrow('absolute root');
+  });
+
+  it('reports its backend', () => expect(store.backend).toBe('local'));
+
+  const bodies: { name: string; body: () => Buffer | string | { path: string }; expected: Buffer }[] = [
+    { name: 'a buffer', body: () => Buffer.from([0, 1, 2, 255]), expected: Buffer.from([0, 1, 2, 255]) },
+    { name: 'a string as UTF-8', body: () => 'héllo ✓', expected: Buffer.from('héllo ✓', 'utf8') },
+    { name: 'an empty string', body: () => '', expected: Buffer.alloc(0) },
+    {
+      name: 'a copy of a file',
+      body: () => {
+        const source = join(tempDir(), 'source.bin');
+        writeFileSync(source, 'copied bytes');
+        return { path: source };
+      },
+      expected: Buffer.from('copied bytes'),
+    },
+  ];
+  it.each(bodies)('puts and gets $name', async ({ body, expected }) => {
+    const uri = await store.put('runs/42/output.bin', body());
+
+    expect(uri.startsWith('file:///')).toBe(true);
+    expect(fileURLToPath(uri)).toBe(join(root, 'runs', '42', 'output.bin'));
+    expect(readFileSync(fileURLToPath(uri))).toEqual(expected);
+    expect(await store.get('runs/42/output.bin')).toEqual(expected);
+    expect(await store.exists('runs/42/output.bin')).toBe(true);
+  });
+
+  it('leaves the source of a copied file in place', async () => {
+    const source = join(tempDir(), 'input.txt');
+    writeFileSync(source, 'keep me');
+    await store.put('inputs/input.txt', { path: source });
+    expect(readFileSync(source, 'utf8')).toBe('keep me');
+  });
+
+  it('replaces an existing artifact', async () => {
+    await store.put('runs/1/result.json', '{"v":1}');
+    await store.put('runs/1/result.json', '{"v":2}');
+    expect((await store.get('runs/1/result.json')).toString()).toBe('{"v":2}');
+  });
+
+  it('encodes unusual characters in the URI and still points at the file', async () => {
+    const uri = await store.put('runs/a b/#1 ü.txt', 'x');
+    expect(uri).not.toContain(' ');
+    expect(fileURLToPath(uri)).toBe(join(root, 'runs', 'a b', '#1 ü.txt'));
+  });
+
+  it('computes url() without touching the disk', () => {
+    const nowhere = new LocalArtifactStore(join(root, 'not-created-yet'));
+    const uri = nowhere.url('runs/1/result.json');
+    expect(uri.startsWith('file:///')).toBe(true);
+    expect(fileURLToPath(uri)).toBe(join(root, 'not-created-yet', 'runs', '1', 'result.json'));
+    expect(existsSync(join(root, 'not-created-yet'))).toBe(false);
+  });
+
+  it('returns from put() the same URI as url()', async () => {
+    expect(await store.put('a/b.txt', 'x')).toBe(store.url('a/b.txt'));
+  });
+
+  it('throws ArtifactNotFoundError for a missing key', async () => {
+    await expect(store.get('runs/404/result.json')).rejects.toThrow(ArtifactNotFoundError);
+    await expect(store.get('runs/404/result.json')).rejects.toMatchObject({ key: 'runs/404/result.json' });
+  });
+
+  it('treats a key that names a directory as absent', async () => {
+    await store.put('runs/1/result.json', 'x');
+    await expect(store.get('runs/1')).rejects.toThrow(ArtifactNotFoundError);
+    await expect(store.get('runs/1/result.json/deeper')).rejects.toThrow(ArtifactNotFoundError);
+    expect(await store.exists('runs/1')).toBe(false);
+    expect(await store.delete('runs/1')).toBe(false);
+    expect(existsSync(join(root, 'runs', '1', 'result.json'))).toBe(true);
+  });
+
+  it('reports existence', async () => {
+    expect(await store.exists('a/b.txt')).toBe(false);
+    await store.put('a/b.txt', 'x');
+    expect(await store.exists('a/b.txt')).toBe(true);
+  });
+
+  it('deletes idempotently: true, then false', async () => {
+    await store.put('a/b.txt', 'x');
+    expect(await store.delete('a/b.txt')).toBe(true);
+    expect(await store.delete('a/b.txt')).toBe(false);
+    expect(await store.exists('a/b.txt')).toBe(false);
+    expect(await store.delete('never/there.txt')).toBe(false);
+  });
+
+  describe('list', () => {
+    const keys = [
+      'runs/1/a.json',
+      'runs/1/b.json',
+      'runs/10/c.json',
+      'runs/2/d.json',
+      'other/x.txt',
+      'top.txt',
+    ];
+
+    beforeEach(async () => {
+      // Written out of order so the sort is the store's doing.
+      for (const key of [...keys].reverse()) await store.put(key, key);
+    });
+
+    const cases: { prefix: string; expected: string[] }[] = [
+      {
+        prefix: '',
+        expected: [
+          'other/x.txt',
+          'runs/1/a.json',
+          'runs/1/b.json',
+          'runs/10/c.json',
+          'runs/2/d.json',
+          'top.txt',
+        ],
+      },
+      { prefix: 'runs/', expected: ['runs/1/a.json', 'runs/1/b.json', 'runs/10/c.json', 'runs/2/d.json'] },
+      { prefix: 'runs/1/', expected: ['runs/1/a.json', 'runs/1/b.json'] },
+      { prefix: 'runs/1', expected: ['runs/1/a.json', 'runs/1/b.json', 'runs/10/c.json'] },
+      { prefix: 'runs/1/a', expected: ['runs/1/a.json'] },
+      { prefix: 'runs/1/a.json', expected: ['runs/1/a.json'] },
+      { prefix: 't', expected: ['top.txt'] },
+      { prefix: 'missing/', expected: [] },
+      { prefix: 'top.txt/', expected: [] },
+    ];
+    it.each(cases)('lists keys under $prefix', async ({ prefix, expected }) => {
+      expect(await store.list(prefix)).toEqual(expected);
+    });
+
+    it('lists nothing when the root does not exist yet', async () => {
+      expect(await new LocalArtifactStore(join(root, 'absent')).list('')).toEqual([]);
+    });
+
+    it('hides in-flight writes', async () => {
+      writeFileSync(join(root, 'runs', '1', '.c.json.0f8fad5b-d9cb-469f-a165-70867728950e.partial'), 'half');
+      expect(await store.list('runs/1/')).toEqual(['runs/1/a.json', 'runs/1/b.json']);
+    });
+
+    it('rejects a malformed prefix', async () => {
+      await expect(store.list('../')).rejects.toThrow(InvalidArtifactKeyError);
+    });
+  });
+
+  describe('atomic put', () => {
+    it('leaves no temporary files behind', async () => {
+      await store.put('runs/1/a.bin', Buffer.alloc(1024 * 1024, 7));
+      await store.put('runs/1/b.txt', 'text');
+      await store.put('runs/1/a.bin', 'replaced');
+      expect(filesUnder(root)).toEqual(['runs/1/a.bin', 'runs/1/b.txt']);
+    });
+
+    it('ends with one whole body when writers race', async () => {
+      const contents = Array.from({ length: 12 }, (_, i) => String(i).repeat(64 * 1024));
+      await Promise.all(contents.map((body) => store.put('shared/result.txt', body)));
+      expect(contents).toContain((await store.get('shared/result.txt')).toString());
+      expect(filesUnder(root)).toEqual(['shared/result.txt']);
+    });
+
+    it('cleans up and keeps the old artifact when the copy source is missing', async () => {
+      await store.put('runs/1/a.txt', 'old');
+      await expect(store.put('runs/1/a.txt', { path: join(root, 'no-such-file') })).rejects.toMatchObject({
+        code: 'ENOENT',
+      });
+      expect(filesUnder(root)).toEqual(['runs/1/a.txt']);
+      expect((await store.get('runs/1/a.txt')).toString()).toBe('old');
+    });
+  });
+
+  describe('key validation', () => {
+    const operations: { name: string; run: (s: LocalArtifactStore) => Promise<unknown> }[] = [
+      { name: 'put', run: (s) => s.put('../escape.txt', 'x') },
+      { name: 'get', run: (s) => s.get('../escape.txt') },
+      { name: 'exists', run: (s) => s.exists('../escape.txt') },
+      { name: 'delete', run: (s) => s.delete('../escape.txt') },
+    ];
+    it.each(operations)('$name rejects a key that leaves the root', async ({ run }) => {
+      await expect(run(store)).rejects.toThrow(InvalidArtifactKeyError);
+      expect(existsSync(join(root, '..', 'escape.txt'))).toBe(false);
+    });
+
+    it('url rejects a bad key synchronously', () => {
+      expect(() => store.url('/etc/passwd')).toThrow(InvalidArtifactKeyError);
+    });
+  });
+});
+
+describe('createArtifactStore', () => {
+  const base = {
+    SVC_DB_URL: 'postgresql://db/svc',
+    SVC_AMQP_URL: 'amqp://mq',
+    SVC_ARTIFACTS_DIR: 'var/artifacts',
+  };
+  const complete = {
+    SVC_OBJECT_STORE_ENDPOINT: 'http://minio:9000',
+    SVC_OBJECT_STORE_ACCESS_KEY: 'access',
+    SVC_OBJECT_STORE_SECRET_KEY: 'secret',
+  };
+
+  function setup(env: Record<string, string>): {
+    store: ReturnType<typeof createArtifactStore>;
+    warnings: string[];
+    root: string;
+  } {
+    const root = tempDir();
+    const config = loadConfig({ env: { ...base, ...env }, rootDir: root, onWarning: () => undefined });
+    const warnings: string[] = [];
+    const store = createArtifactStore(config, (message) => warnings.push(message));
+    return { store, warnings, root };
+  }
+
+  const local: { name: string; env: Record<string, string>; rootUnder: string }[] = [
+    { name: 'the artifacts dir by default', env: {}, rootUnder: 'var/artifacts' },
+    { name: 'the storage root when set', env: { SVC_STORAGE_ROOT: 'var/store' }, rootUnder: 'var/store' },
+    {
+      name: 'the local backend even with object store settings',
+      env: { ...complete, SVC_STORAGE_BACKEND: 'local' },
+      rootUnder: 'var/artifacts',
+    },
+  ];
+  it.each(local)('uses $name', ({ env, rootUnder }) => {
+    const { store, warnings, root } = setup(env);
+    expect(store).toBeInstanceOf(LocalArtifactStore);
+    expect((store as LocalArtifactStore).rootDir).toBe(join(root, rootUnder));
+    expect(warnings).toEqual([]);
+  });
+
+  const incomplete: { name: string; env: Record<string, string>; missing: string }[] = [
+    {
+      name: 'minio with nothing set',
+      env: { SVC_STORAGE_BACKEND: 'minio' },
+      missing: 'SVC_OBJECT_STORE_ENDPOINT, SVC_OBJECT_STORE_ACCESS_KEY, SVC_OBJECT_STORE_SECRET_KEY',
+    },
+    {
+      name: 's3 without a secret key',
+      env: { ...complete, SVC_STORAGE_BACKEND: 's3', SVC_OBJECT_STORE_SECRET_KEY: '' },
+      missing: 'SVC_OBJECT_STORE_SECRET_KEY',
+    },
+    {
+      name: 'minio without an endpoint, with a storage root',
+      env: {
+        ...complete,
+        SVC_STORAGE_BACKEND: 'minio',
+        SVC_OBJECT_STORE_ENDPOINT: '',
+        SVC_STORAGE_ROOT: 'var/store',
+      },
+      missing: 'SVC_OBJECT_STORE_ENDPOINT',
+    },
+  ];
+  it.each(incomplete)('falls back to the local store for $name, with a warning', ({ env, missing }) => {
+    const { store, warnings } = setup(env);
+    expect(store).toBeInstanceOf(LocalArtifactStore);
+    const localRoot = (store as LocalArtifactStore).rootDir;
+    expect(warnings).toEqual([
+      `object store settings incomplete (missing ${missing}); using the local artifact store at ${localRoot}`,
+    ]);
+  });
+
+  it.each(['minio', 's3'])('refuses a complete %s configuration until the S3 backend exists', (backend) => {
+    expect(() => setup({ ...complete, SVC_STORAGE_BACKEND: backend })).toThrow(
+      'the S3 artifact backend is not available in this build',
+    );
+  });
+});

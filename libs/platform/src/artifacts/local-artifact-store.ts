@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { Dirent } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  ArtifactNotFoundError,
+  ArtifactStore,
+  validateArtifactKey,
+  validateArtifactPrefix,
+} from './artifact-store';
+
+// In-flight writes sit next to their target so the final rename stays on one file system; list() hides them.
+const TEMP_FILE_RE = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.partial$/;
+
+/** Codes meaning "no artifact at this key", including a key whose path runs through or onto a directory. */
+const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+// Checked by shape, not `instanceof Error`: errors from node:fs can come from another realm (as under Jest).
+function isMissing(error: unknown): boolean {
+  const code: unknown =
+    typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && MISSING_CODES.has(code);
+}
+
+/** Artifacts as plain files under one directory, a key's segments becoming nested directories. */
+export class LocalArtifactStore implements ArtifactStore {
+  readonly backend = 'local' as const;
+  readonly rootDir: string;
+
+  constructor(rootDir: string) {
+    // A relative root would silently follow the process's working directory.
+    if (!isAbsolute(rootDir))
+      throw new Error(`the local artifact store needs an absolute root, got '${rootDir}'`);
+    this.rootDir = resolve(rootDir);
+  }
+
+  async put(key: string, body: Buffer | string | { path: string }): Promise<string> {
+    const target = this.pathOf(key);
+    const dir = dirname(target);
+    await mkdir(dir, { recursive: true });
+    // Readers see the old artifact or the new one, never a half-written file.
+    const temp = join(dir, `.${basename(target)}.${randomUUID()}.partial`);
+    try {
+      if (typeof body === 'string' || Buffer.isBuffer(body)) await writeFile(temp, body);
+      else await copyFile(body.path, temp);
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return this.url(key);
+  }
+
+  async get(key: string): Promise<Buffer> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (error) {
+      if (isMissing(error)) throw new ArtifactNotFoundError(key);
+      throw error;
+    }
+  }
+
+  url(key: string): string {
+    return pathToFileURL(this.pathOf(key)).href;
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(key))).isFile();
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
+  // Empty parent directories are left in place: removing them could race a concurrent put into them.
+  async delete(key: string): Promise<boolean> {
+    // A directory is not an artifact, and unlink() on one fails differently per platform.
+    if (!(await this.exists(key))) return false;
+    try {
+      await unlink(this.pathOf(key));
+      return true;
+    } catch (error) {
+      // Someone else deleted it between the check and the unlink.
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    validateArtifactPrefix(prefix);
+    const lastSlash = prefix.lastIndexOf('/');
+    const keyDir = lastSlash === -1 ? '' : prefix.slice(0, lastSlash);
+    const namePrefix = prefix.slice(lastSlash + 1);
+    const start = keyDir === '' ? this.rootDir : join(this.rootDir, ...keyDir.split('/'));
+    const keys: string[] = [];
+    await collectKeys(start, keyDir, namePrefix, keys);
+    return keys.sort();
+  }
+
+  private pathOf(key: string): string {
+    validateArtifactKey(key);
+    return join(this.rootDir, ...key.split('/'));
+  }
+}
+
+/** Walks `dir`, whose key is `keyDir`, adding every file key; only entries starting with `namePrefix` at the top. */
+async function collectKeys(dir: string, keyDir: string, namePrefix: string, out: string[]): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    if (!entry.name.startsWith(namePrefix)) continue;
+    const key = keyDir === '' ? entry.name : `${keyDir}/${entry.name}`;
+    if (entry.isDirectory()) await collectKeys(join(dir, entry.name), key, '', out);
+    else if (entry.isFile() && !TEMP_FILE_RE.test(entry.name)) out.push(key);
+  }
+}

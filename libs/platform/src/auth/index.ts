@@ -1,0 +1,3 @@
+export * from './jwt-codec';
+export * from './password-hasher';
+export * from './mailer';

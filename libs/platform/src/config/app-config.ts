@@ -1,0 +1,75 @@
+export type StorageBackend = 'local' | 'minio' | 's3';
+export type LogFormat = 'json' | 'text';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** The validated, frozen runtime configuration. Only the config loader reads the environment. */
+export interface AppConfig {
+  readonly dbUrl: string;
+  readonly amqpUrl: string;
+  readonly artifactsDir: string;
+  readonly storageBackend: StorageBackend;
+  readonly storageRoot: string | null;
+  readonly objectStore: {
+    readonly endpoint: string | null;
+    readonly accessKey: string | null;
+    readonly secretKey: string | null;
+    readonly bucket: string;
+    readonly secure: boolean;
+  };
+  readonly allowedOrigins: readonly string[];
+  readonly termEmbeddingPath: string | null;
+  readonly anonQuotaPerDay: number;
+  readonly userQuotaPerDay: Readonly<Record<string, number>>;
+  readonly smtp: {
+    readonly enabled: boolean;
+    readonly host: string | null;
+    readonly port: number;
+    readonly user: string | null;
+    readonly password: string | null;
+    readonly fromAddr: string | null;
+    /** Verify the SMTP server's TLS certificate (turn off only for a private test relay). */
+    readonly tlsVerify: boolean;
+  };
+  readonly authnRequired: boolean;
+  readonly jwtSecret: string | null;
+  /** `SVC_RATELIMIT_<RESOURCE>=100/minute`, keyed by the lower-case resource name. */
+  readonly rateLimits: Readonly<Record<string, string>>;
+  readonly bootstrapAdminEmail: string | null;
+  readonly bootstrapAdminPassword: string | null;
+  readonly codehostToken: string | null;
+  readonly otel: {
+    readonly enabled: boolean;
+    readonly endpoint: string | null;
+    readonly serviceName: string | null;
+    readonly sampleRatio: number;
+  };
+  readonly pairFeatureWorkers: number | null;
+  readonly alignCacheDir: string | null;
+  readonly host: string;
+  readonly port: number;
+  readonly metricsPort: number | null;
+  readonly logFormat: LogFormat;
+  readonly logLevel: LogLevel;
+  readonly queuePrefix: string;
+  readonly jobs: {
+    readonly leaseSeconds: number;
+    readonly heartbeatSeconds: number;
+    readonly reaperIntervalSeconds: number;
+    readonly reaperMaxRequeues: number;
+    readonly publishTimeoutMs: number;
+  };
+  readonly dbPoolSize: number;
+  /** Base address used in links the service sends (e-mail flows). */
+  readonly publicUrl: string;
+  readonly rpcTimeoutMs: number;
+  /** Base address of the UniProt REST API (a mirror or a test server can stand in). */
+  readonly uniprotBaseUrl: string;
+  /** Base address of the QuickGO REST services. */
+  readonly quickgoBaseUrl: string;
+  /** Folder that relative file paths in load payloads resolve against (default: the working directory). */
+  readonly dataDir: string | null;
+  /** Folder holding one sub-folder per protein language model (`<model_name>/model.onnx` + tokenizer). */
+  readonly modelsDir: string;
+  /** Role quotas and rate limits from the YAML file's `auth.quotas` mapping. */
+  readonly authQuotas: Readonly<Record<string, Readonly<Record<string, number | string | null>>>>;
+}

@@ -1,0 +1,137 @@
+/**
+ * Every runtime setting: its key in the YAML file and in code, its environment variable, its type and
+ * default. The loader validates all of them at once and lists every problem.
+ */
+export type SettingType = 'string' | 'path' | 'int' | 'float' | 'bool' | 'list' | 'intMap' | 'enum';
+
+export interface SettingDef {
+  readonly key: string;
+  readonly env: string;
+  readonly type: SettingType;
+  readonly required?: boolean;
+  readonly default?: unknown;
+  readonly values?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  /** Other environment variables accepted for the same setting, lowest precedence first. */
+  readonly aliases?: readonly { env: string; deprecated: boolean }[];
+}
+
+const DEV_ORIGINS = [
+  'http://localhost:3000',
+  'http://127.0.0.1:3000',
+  'http://localhost:8000',
+  'http://127.0.0.1:8000',
+];
+
+export const SETTINGS: readonly SettingDef[] = [
+  // Specification, "Runtime configuration", first table.
+  {
+    key: 'db_url',
+    env: 'SVC_DB_URL',
+    type: 'string',
+    required: true,
+    aliases: [{ env: 'DATABASE_URL', deprecated: true }],
+  },
+  {
+    key: 'amqp_url',
+    env: 'SVC_AMQP_URL',
+    type: 'string',
+    required: true,
+    aliases: [{ env: 'AMQP_URL', deprecated: true }],
+  },
+  { key: 'artifacts_dir', env: 'SVC_ARTIFACTS_DIR', type: 'path', required: true },
+  {
+    key: 'storage_backend',
+    env: 'SVC_STORAGE_BACKEND',
+    type: 'enum',
+    values: ['local', 'minio', 's3'],
+    default: 'local',
+  },
+  { key: 'storage_root', env: 'SVC_STORAGE_ROOT', type: 'path', default: null },
+  { key: 'object_store_endpoint', env: 'SVC_OBJECT_STORE_ENDPOINT', type: 'string', default: null },
+  { key: 'object_store_access_key', env: 'SVC_OBJECT_STORE_ACCESS_KEY', type: 'string', default: null },
+  { key: 'object_store_secret_key', env: 'SVC_OBJECT_STORE_SECRET_KEY', type: 'string', default: null },
+  { key: 'object_store_bucket', env: 'SVC_OBJECT_STORE_BUCKET', type: 'string', default: 'svc' },
+  { key: 'object_store_secure', env: 'SVC_OBJECT_STORE_SECURE', type: 'bool', default: false },
+  { key: 'allowed_origins', env: 'SVC_ALLOWED_ORIGINS', type: 'list', default: DEV_ORIGINS },
+  { key: 'term_embedding_path', env: 'SVC_TERM_EMBEDDING_PATH', type: 'path', default: null },
+  { key: 'anon_quota_per_day', env: 'SVC_ANON_QUOTA_PER_DAY', type: 'int', min: 0, default: 1_000_000_000 },
+  { key: 'user_quota_per_day', env: 'SVC_USER_QUOTA_PER_DAY', type: 'intMap', default: {} },
+  { key: 'smtp_enabled', env: 'SVC_SMTP_ENABLED', type: 'bool', default: false },
+  { key: 'smtp_host', env: 'SVC_SMTP_HOST', type: 'string', default: null },
+  { key: 'smtp_port', env: 'SVC_SMTP_PORT', type: 'int', min: 1, max: 65535, default: 587 },
+  { key: 'smtp_user', env: 'SVC_SMTP_USER', type: 'string', default: null },
+  { key: 'smtp_password', env: 'SVC_SMTP_PASSWORD', type: 'string', default: null },
+  { key: 'smtp_from_addr', env: 'SVC_SMTP_FROM_ADDR', type: 'string', default: null },
+  { key: 'smtp_tls_verify', env: 'SVC_SMTP_TLS_VERIFY', type: 'bool', default: true },
+  // Specification, "Runtime configuration", second table.
+  { key: 'authn_required', env: 'SVC_AUTHN_REQUIRED', type: 'bool', default: true },
+  { key: 'jwt_secret', env: 'SVC_JWT_SECRET', type: 'string', default: null },
+  { key: 'bootstrap_admin_email', env: 'SVC_BOOTSTRAP_ADMIN_EMAIL', type: 'string', default: null },
+  { key: 'bootstrap_admin_password', env: 'SVC_BOOTSTRAP_ADMIN_PASSWORD', type: 'string', default: null },
+  {
+    key: 'codehost_token',
+    env: 'SVC_CODEHOST_TOKEN',
+    type: 'string',
+    default: null,
+    aliases: [
+      { env: 'GH_TOKEN', deprecated: false },
+      { env: 'GITHUB_TOKEN', deprecated: false },
+    ],
+  },
+  { key: 'otel_enabled', env: 'SVC_OTEL_ENABLED', type: 'bool', default: false },
+  { key: 'otel_endpoint', env: 'SVC_OTEL_ENDPOINT', type: 'string', default: null },
+  { key: 'otel_service_name', env: 'SVC_OTEL_SERVICE_NAME', type: 'string', default: null },
+  { key: 'otel_sample_ratio', env: 'SVC_OTEL_SAMPLE_RATIO', type: 'float', min: 0, max: 1, default: 1.0 },
+  {
+    key: 'pair_feature_workers',
+    env: 'SVC_PAIR_FEATURE_WORKERS',
+    type: 'int',
+    min: 1,
+    max: 256,
+    default: null,
+  },
+  { key: 'align_cache_dir', env: 'SVC_ALIGN_CACHE_DIR', type: 'path', default: null },
+  // Decisions of DESIGN.md and operational knobs.
+  { key: 'host', env: 'SVC_HOST', type: 'string', default: '127.0.0.1' },
+  { key: 'port', env: 'SVC_PORT', type: 'int', min: 0, max: 65535, default: 8000 },
+  { key: 'metrics_port', env: 'SVC_METRICS_PORT', type: 'int', min: 0, max: 65535, default: null },
+  { key: 'log_format', env: 'SVC_LOG_FORMAT', type: 'enum', values: ['json', 'text'], default: 'json' },
+  {
+    key: 'log_level',
+    env: 'SVC_LOG_LEVEL',
+    type: 'enum',
+    values: ['debug', 'info', 'warn', 'error'],
+    default: 'info',
+  },
+  { key: 'queue_prefix', env: 'SVC_QUEUE_PREFIX', type: 'string', default: '' },
+  { key: 'job_lease_seconds', env: 'SVC_JOB_LEASE_SECONDS', type: 'float', min: 0.5, default: 120 },
+  { key: 'job_heartbeat_seconds', env: 'SVC_JOB_HEARTBEAT_SECONDS', type: 'float', min: 0.1, default: 30 },
+  {
+    key: 'reaper_interval_seconds',
+    env: 'SVC_REAPER_INTERVAL_SECONDS',
+    type: 'float',
+    min: 0.1,
+    default: 30,
+  },
+  { key: 'reaper_max_requeues', env: 'SVC_REAPER_MAX_REQUEUES', type: 'int', min: 0, default: 3 },
+  { key: 'publish_timeout_ms', env: 'SVC_PUBLISH_TIMEOUT_MS', type: 'int', min: 100, default: 5000 },
+  {
+    key: 'uniprot_base_url',
+    env: 'SVC_UNIPROT_BASE_URL',
+    type: 'string',
+    default: 'https://rest.uniprot.org',
+  },
+  {
+    key: 'quickgo_base_url',
+    env: 'SVC_QUICKGO_BASE_URL',
+    type: 'string',
+    default: 'https://www.ebi.ac.uk/QuickGO/services',
+  },
+  { key: 'models_dir', env: 'SVC_MODELS_DIR', type: 'path', default: 'models' },
+  { key: 'data_dir', env: 'SVC_DATA_DIR', type: 'path', default: null },
+  { key: 'public_url', env: 'SVC_PUBLIC_URL', type: 'string', default: 'http://127.0.0.1:8000' },
+  { key: 'rpc_timeout_ms', env: 'SVC_RPC_TIMEOUT_MS', type: 'int', min: 100, default: 10000 },
+  { key: 'db_pool_size', env: 'SVC_DB_POOL_SIZE', type: 'int', min: 1, max: 500, default: 10 },
+];

@@ -1,0 +1,4 @@
+export * from './problem-mapping';
+export * from './problem.filter';
+export * from './validation';
+export * from './roles';

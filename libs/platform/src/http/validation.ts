@@ -1,0 +1,51 @@
+import { ArgumentMetadata, Body, Injectable, PipeTransform, Query } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { validate, ValidationError } from 'class-validator';
+import { DomainError, FieldError } from '@svc/contracts';
+
+function flatten(errors: ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = Object.values(error.constraints ?? {}).map((message) => ({ path, message }));
+    return [...own, ...flatten(error.children ?? [], path)];
+  });
+}
+
+/**
+ * Validates a body or query against its DTO class. Bodies must be JSON objects and reject unknown
+ * keys; queries drop unknown parameters (caches and browsers add their own). Failures are 422 with
+ * every offending field path listed.
+ */
+@Injectable()
+export class DtoValidationPipe implements PipeTransform {
+  constructor(private readonly mode: 'body' | 'query') {}
+
+  async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const cls = metadata.metatype;
+    if (cls === undefined || [String, Number, Boolean, Object, Array].includes(cls as never)) return value;
+    if (this.mode === 'body' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      throw new DomainError('validation_error', 'the request body must be a JSON object', {}, [
+        { path: '', message: 'expected a JSON object' },
+      ]);
+    }
+    const instance = plainToInstance(cls, value ?? {}) as object;
+    const errors = await validate(instance, {
+      whitelist: true,
+      forbidNonWhitelisted: this.mode === 'body',
+      forbidUnknownValues: true,
+    });
+    if (errors.length > 0) {
+      const fieldErrors = flatten(errors);
+      throw new DomainError(
+        'validation_error',
+        fieldErrors.map((e) => `${e.path}: ${e.message}`).join('; '),
+        {},
+        fieldErrors,
+      );
+    }
+    return instance;
+  }
+}
+
+export const ValidBody = (): ParameterDecorator => Body(new DtoValidationPipe('body'));
+export const ValidQuery = (): ParameterDecorator => Query(new DtoValidationPipe('query'));

@@ -1,0 +1,2 @@
+export * from './text-source';
+export * from './http-json';

@@ -1,0 +1,2 @@
+require('../../../tools/register.js');
+module.exports = require('./global-teardown.ts').default;

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig, loadConfig } from '@svc/platform';
+
+export const WORKSPACE_ROOT = join(__dirname, '..', '..', '..');
+/** Set by the global setup; Jest's test processes inherit it, so concurrent runs never share a world. */
+const RUN_VARIABLE = 'SVC_TEST_RUN';
+
+/** The fresh world of one test run: its own database and queue prefix. */
+export interface TestRun {
+  dbUrl: string;
+  amqpUrl: string;
+  queuePrefix: string;
+  artifactsDir: string;
+}
+
+export function newTestRun(): TestRun {
+  const id = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const adminUrl = process.env['SVC_TEST_DB_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dbUrl = new URL(adminUrl);
+  dbUrl.pathname = `/svc_test_${id}`;
+  return {
+    dbUrl: dbUrl.toString(),
+    amqpUrl: process.env['SVC_TEST_AMQP_URL'] ?? 'amqp://guest:guest@127.0.0.1:5672',
+    queuePrefix: `test.${id}.`,
+    artifactsDir: join(WORKSPACE_ROOT, 'tmp', `artifacts-${id}`),
+  };
+}
+
+export function saveTestRun(run: TestRun): void {
+  mkdirSync(run.artifactsDir, { recursive: true });
+  process.env[RUN_VARIABLE] = JSON.stringify(run);
+}
+
+export function currentTestRun(): TestRun {
+  const value = process.env[RUN_VARIABLE];
+  if (value === undefined)
+    throw new Error(`${RUN_VARIABLE} is not set: run integration tests through jest (global setup)`);
+  return JSON.parse(value) as TestRun;
+}
+
+/** Environment variables that point a process at this run's database and queues. */
+export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  const run = currentTestRun();
+  return {
+    SVC_DB_URL: run.dbUrl,
+    SVC_AMQP_URL: run.amqpUrl,
+    SVC_QUEUE_PREFIX: run.queuePrefix,
+    SVC_ARTIFACTS_DIR: run.artifactsDir,
+    SVC_AUTHN_REQUIRED: 'false',
+    SVC_HOST: '127.0.0.1',
+    SVC_PORT: '0',
+    SVC_LOG_LEVEL: 'warn',
+    SVC_JOB_LEASE_SECONDS: '4',
+    SVC_JOB_HEARTBEAT_SECONDS: '1',
+    SVC_REAPER_INTERVAL_SECONDS: '1',
+    SVC_PUBLISH_TIMEOUT_MS: '3000',
+    SVC_CONFIG_FILE: join(WORKSPACE_ROOT, 'libs', 'testing', 'src', 'empty-config.yaml'),
+    ...overrides,
+  };
+}
+
+/** The service configuration for an in-process component of this run. */
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  return loadConfig({ env: testEnv(overrides), rootDir: join(WORKSPACE_ROOT, 'libs', 'testing', 'src') });
+}

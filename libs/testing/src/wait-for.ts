@@ -1,0 +1,37 @@
+/** Polls until `probe` returns a value other than undefined, or fails with the last value seen. */
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `timed out waiting for ${options.what ?? 'condition'}${last instanceof Error ? `: ${last.message}` : ''}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 100));
+  }
+}
+
+/** Polls GET /v1/jobs/{id} until the job is SUCCEEDED, FAILED or CANCELLED. */
+export async function waitForJobEnd<T extends { status: string }>(
+  api: { get<R>(path: string): Promise<{ body: R }> },
+  id: string,
+  timeoutMs = 120_000,
+): Promise<T> {
+  return waitFor(
+    async () => {
+      const job = (await api.get<T>(`/v1/jobs/${id}`)).body;
+      return ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(job.status) ? job : undefined;
+    },
+    { timeoutMs, intervalMs: 200, what: `job ${id} to finish` },
+  );
+}

@@ -1,0 +1,18 @@
+// Runs the TypeScript sources directly: SWC transpiles (with decorator metadata) and the workspace
+// path aliases (@svc/<lib>) resolve to each library's src/index.ts.
+const path = require('node:path');
+const Module = require('node:module');
+
+const root = path.join(__dirname, '..');
+process.env.SWC_NODE_PROJECT ??= path.join(root, 'tsconfig.base.json');
+
+const ALIAS = /^@svc\/(contracts|domain|persistence|jobs|platform|inference|testing)$/;
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function resolveWorkspaceAlias(request, ...rest) {
+  const match = ALIAS.exec(request);
+  const target = match ? path.join(root, 'libs', match[1], 'src', 'index.ts') : request;
+  return resolveFilename.call(this, target, ...rest);
+};
+
+require('reflect-metadata');
+require('@swc-node/register');

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// `npm start`: installs dependencies if missing, creates and migrates the database, then runs the
+// gateway (port 8000) and every worker in this terminal with prefixed logs. Ctrl-C stops them all.
+const { spawn, spawnSync } = require('node:child_process');
+const { existsSync } = require('node:fs');
+const path = require('node:path');
+
+const root = path.join(__dirname, '..', '..');
+const register = path.join(root, 'tools', 'register.js');
+
+const APPS = [
+  { name: 'gateway-api', color: 36 },
+  { name: 'auth-service', color: 35, metricsPort: 9100 },
+  { name: 'ingestion-worker', color: 32, metricsPort: 9101 },
+  { name: 'embedding-worker', color: 33, metricsPort: 9102 },
+  { name: 'prediction-worker', color: 34, metricsPort: 9103 },
+  { name: 'evaluation-worker', color: 31, metricsPort: 9104 },
+  { name: 'dataset-exporter', color: 37, metricsPort: 9105 },
+];
+const MAX_RESTARTS = 5;
+
+function log(message) {
+  process.stdout.write(`[start] ${message}\n`);
+}
+
+function ensureDependencies() {
+  if (existsSync(path.join(root, 'node_modules', '.package-lock.json'))) return;
+  log('installing dependencies (npm ci)');
+  const result = spawnSync('npm', ['ci'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function migrate() {
+  log('creating the database if missing and applying migrations');
+  const result = spawnSync(process.execPath, ['-r', register, path.join(root, 'tools', 'db', 'migrate.ts')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) {
+    log('migration failed: is PostgreSQL running? (see README: docker compose up -d postgres rabbitmq)');
+    process.exit(result.status ?? 1);
+  }
+}
+
+function prefixLines(stream, label, color, out) {
+  let buffer = '';
+  stream.on('data', (chunk) => {
+    buffer += chunk.toString();
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) out.write(`\x1b[${color}m[${label}]\x1b[0m ${line}\n`);
+  });
+  stream.on('end', () => {
+    if (buffer) out.write(`\x1b[${color}m[${label}]\x1b[0m ${buffer}\n`);
+  });
+}
+
+const children = new Map();
+let stopping = false;
+
+function startApp(app, restarts = 0) {
+  const env = { ...process.env };
+  if (app.metricsPort !== undefined && env.SVC_METRICS_PORT === undefined)
+    env.SVC_METRICS_PORT = String(app.metricsPort);
+  if (app.metricsPort !== undefined) delete env.SVC_PORT;
+  const child = spawn(
+    process.execPath,
+    ['-r', register, path.join(root, 'apps', app.name, 'src', 'main.ts')],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  prefixLines(child.stdout, app.name, app.color, process.stdout);
+  prefixLines(child.stderr, app.name, app.color, process.stderr);
+  children.set(app.name, child);
+  const startedAt = Date.now();
+  child.on('exit', (code, signal) => {
+    children.delete(app.name);
+    if (stopping) {
+      if (children.size === 0) process.exit(0);
+      return;
+    }
+    log(`${app.name} exited (${signal ?? `code ${code}`})`);
+    // A process that ran for a minute gets a fresh restart budget.
+    const budget = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
+    if (code === 78) {
+      log('configuration error: fix the settings above and start again');
+      stopAll(78);
+    } else if (budget > MAX_RESTARTS) {
+      log(`${app.name} keeps failing; stopping everything`);
+      stopAll(1);
+    } else {
+      setTimeout(() => startApp(app, budget), 2000);
+    }
+  });
+}
+
+function stopAll(exitCode) {
+  if (stopping) return;
+  stopping = true;
+  log('stopping all processes');
+  for (const child of children.values()) child.kill('SIGTERM');
+  setTimeout(() => process.exit(exitCode), 15_000).unref();
+  if (children.size === 0) process.exit(exitCode);
+}
+
+ensureDependencies();
+migrate();
+for (const app of APPS) startApp(app);
+log('gateway on http://127.0.0.1:8000 (docs at /docs); workers expose /metrics on ports 9100-9105');
+process.on('SIGINT', () => stopAll(0));
+process.on('SIGTERM', () => stopAll(0));
