@@ -25,6 +25,15 @@ import {
 import { ReferenceService } from './reference/reference.service';
 import { WorkersController } from './workers/workers.controller';
 
+import {
+  AnnotateController,
+  PredictionsController,
+  ScoringController,
+} from './predictions/predictions.controller';
+import { AnnotateService } from './predictions/annotate.service';
+import { PredictionsService } from './predictions/predictions.service';
+import { ScoringService } from './predictions/scoring.service';
+
 @Module({})
 export class GatewayModule {
   static forRoot(infra: Infrastructure, auth: GatewayAuth, rpc: AuthRpcClient): DynamicModule {
@@ -45,6 +54,9 @@ export class GatewayModule {
         EmbeddingsController,
         EmbeddingBackendsController,
         EmbeddingMaintenanceController,
+        PredictionsController,
+        ScoringController,
+        AnnotateController,
       ],
       providers: [
         { provide: INFRASTRUCTURE, useValue: infra },
@@ -58,6 +70,9 @@ export class GatewayModule {
         JobsService,
         ReferenceService,
         EmbeddingsService,
+        PredictionsService,
+        ScoringService,
+        AnnotateService,
       ],
     };
   }

@@ -1,10 +1,13 @@
 import { WorkerDefinition } from '@svc/jobs';
+import { predictGoTermsOperation } from './operations/predict-go-terms.operation';
+import { predictionsBatchStep } from './operations/predictions-batch.step';
+import { predictionsWriteStep } from './operations/predictions-write.step';
 
-/** GO term prediction: coordinator on svc.predictions, batch and write steps. Operations arrive with the prediction capability. */
+/** GO term prediction: coordinator on svc.predictions, batch and write steps on their queues. */
 export const PREDICTION_WORKER: WorkerDefinition = {
   name: 'prediction-worker',
   jobQueues: ['svc.predictions'],
-  operations: [],
+  operations: [predictGoTermsOperation],
   stepQueues: ['svc.predictions.batch', 'svc.predictions.write'],
-  steps: [],
+  steps: [predictionsBatchStep, predictionsWriteStep],
 };

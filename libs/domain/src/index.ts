@@ -10,3 +10,7 @@ export * from './uniprot';
 export * from './embedding-config';
 export * from './kmer';
 export * from './embedding';
+export * from './knn';
+export * from './scoring';
+export * from './reranker';
+export * from './alignment';

@@ -2,3 +2,5 @@ export * from './embedding-backend';
 export * from './onnx';
 export * from './kmer';
 export * from './backend-registry';
+export * from './search/vector-search';
+export * from './search/gemm-search';

@@ -32,6 +32,7 @@ import { CreateJobs1763800000000 } from './migrations/1763800000000-create-jobs'
 import { CreateIdentity1763900000000 } from './migrations/1763900000000-create-identity';
 import { CreateReferenceData1764000000000 } from './migrations/1764000000000-create-reference-data';
 import { CreateEmbeddings1764100000000 } from './migrations/1764100000000-create-embeddings';
+import { CreatePredictions1764200000000 } from './migrations/1764200000000-create-predictions';
 
 export const ENTITIES = [
   JobEntity,
@@ -65,6 +66,7 @@ export const MIGRATIONS = [
   CreateIdentity1763900000000,
   CreateReferenceData1764000000000,
   CreateEmbeddings1764100000000,
+  CreatePredictions1764200000000,
 ];
 
 export interface DataSourceOptions {

@@ -26,3 +26,7 @@ export * from './reference/annotation.repository';
 export * from './reference/protein.repository';
 export * from './reference/query-set.repository';
 export * from './embeddings/embedding.repository';
+export * from './predictions/prediction-columns';
+export * from './predictions/prediction-set.repository';
+export * from './predictions/reference-pool.repository';
+export * from './predictions/scoring-config.repository';

@@ -11,6 +11,7 @@ import {
   LoadQuickGoAnnotationsPayload,
 } from './reference-data.payloads';
 import { ComputeEmbeddingsPayload } from './embedding.payloads';
+import { LoadNcbiTaxonomyPayload, PredictGoTermsPayload } from './prediction.payloads';
 
 export type PayloadClass = new () => object;
 
@@ -71,6 +72,16 @@ export const COMPUTE_EMBEDDINGS: OperationSpec = {
   payload: ComputeEmbeddingsPayload,
 };
 
+export const PREDICT_GO_TERMS: OperationSpec = {
+  name: 'predict_go_terms',
+  queue: 'svc.predictions',
+  roleFloor: 'researcher',
+  kind: 'job',
+  payload: PredictGoTermsPayload,
+};
+
+export const LOAD_NCBI_TAXONOMY = referenceData('load_ncbi_taxonomy', LoadNcbiTaxonomyPayload);
+
 /** Every operation that some worker of this build hosts. POST /jobs rejects other names with 422. */
 export const OPERATION_CATALOG: readonly OperationSpec[] = [
   PING,
@@ -82,6 +93,8 @@ export const OPERATION_CATALOG: readonly OperationSpec[] = [
   BUILD_GO_COOCCURRENCE,
   LOAD_INTERPRO_GO_MAPPING,
   COMPUTE_EMBEDDINGS,
+  PREDICT_GO_TERMS,
+  LOAD_NCBI_TAXONOMY,
 ];
 
 export function findOperationSpec(name: string): OperationSpec | undefined {

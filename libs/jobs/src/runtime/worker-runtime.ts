@@ -6,6 +6,7 @@ import { JobAbortedError, errorCodeOf, errorMessageOf } from './job-error';
 import { JobExecution } from './job-execution';
 import { EmitFn, isDeferred, JobOperation, StepOperation } from './operation';
 import { validatePayload } from './validate-payload';
+import { startFollowUpJob } from './follow-up';
 
 export interface WorkerTiming {
   leaseSeconds: number;
@@ -256,6 +257,7 @@ export class WorkerRuntime {
           await this.events.append(job.id, 'job.succeeded', null, {
             progress_current: deferred.progress_current,
           });
+          await this.followUp(job.id);
           finish('SUCCEEDED');
         } else {
           finish('DEFERRED');
@@ -263,7 +265,10 @@ export class WorkerRuntime {
         return 'ack';
       }
       const succeeded = await this.jobs.markSucceeded(job.id, result ?? null);
-      if (succeeded) await this.events.append(job.id, 'job.succeeded', null, {});
+      if (succeeded) {
+        await this.events.append(job.id, 'job.succeeded', null, {});
+        await this.followUp(job.id);
+      }
       finish(succeeded ? 'SUCCEEDED' : 'CANCELLED');
       return 'ack';
     } catch (error) {
@@ -290,6 +295,16 @@ export class WorkerRuntime {
     finish(reason === 'cancelled' ? 'CANCELLED' : 'HANDED_BACK');
     // A cancelled job's message is rejected (no requeue); a handed-back job was already republished.
     return reason === 'cancelled' ? 'reject' : 'ack';
+  }
+
+  private async followUp(jobId: string): Promise<void> {
+    await startFollowUpJob({
+      db: this.options.db,
+      broker: this.options.broker,
+      jobId,
+      dispatchDeadlineSeconds: this.options.config.jobs.leaseSeconds,
+      logger: this.options.logger,
+    });
   }
 
   private async fail(jobId: string, code: string, message: string): Promise<void> {
@@ -358,7 +373,8 @@ export class WorkerRuntime {
             delivery.traceparent,
           ),
         tick: async (amount = 1) => {
-          await this.jobs.tickProgress(parentId, amount);
+          const tick = await this.jobs.tickProgress(parentId, amount);
+          if (tick?.closed === true) await this.followUp(parentId);
         },
         logger,
         db: this.options.db,

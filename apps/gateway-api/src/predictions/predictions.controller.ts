@@ -1,0 +1,162 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Req, StreamableFile } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  AnnotateQuery,
+  CafaExportQuery,
+  GoTermDistributionQuery,
+  PredictGoTermsPayload,
+  PredictionExportQuery,
+  PredictionProteinsQuery,
+  ResolvePredictionQuery,
+  ScoreTsvQuery,
+  ScoringConfigCreate,
+} from '@svc/contracts';
+import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { readMultipart } from '../reference/multipart';
+import { AnnotateResponse, AnnotateService } from './annotate.service';
+import { PredictionsService } from './predictions.service';
+import { ScoringService } from './scoring.service';
+
+@ApiTags('predictions')
+@Controller('embeddings')
+export class PredictionsController {
+  constructor(private readonly predictions: PredictionsService) {}
+
+  /** Guests may predict under the daily sequence quota of their address. */
+  @Post('predict')
+  @HttpCode(201)
+  @Roles('guest')
+  predict(@ValidBody() body: PredictGoTermsPayload, @CurrentPrincipal() who: Principal) {
+    return this.predictions.predict(body, who);
+  }
+
+  @Get('resolve')
+  @Roles('guest')
+  resolve(@ValidQuery() query: ResolvePredictionQuery) {
+    return this.predictions.resolve(query.query_set_id, query.embedding_config_id);
+  }
+
+  @Get('prediction-sets')
+  @Roles('guest')
+  list() {
+    return this.predictions.list();
+  }
+
+  @Get('prediction-sets/:id')
+  @Roles('guest')
+  detail(@Param('id') id: string) {
+    return this.predictions.detail(id);
+  }
+
+  @Delete('prediction-sets/:id')
+  @Roles('operator')
+  remove(@Param('id') id: string) {
+    return this.predictions.delete(id);
+  }
+
+  @Get('prediction-sets/:id/proteins')
+  @Roles('guest')
+  proteins(@Param('id') id: string, @ValidQuery() query: PredictionProteinsQuery) {
+    return this.predictions.proteins(id, query);
+  }
+
+  @Get('prediction-sets/:id/proteins/:accession')
+  @Roles('guest')
+  protein(@Param('id') id: string, @Param('accession') accession: string) {
+    return this.predictions.protein(id, accession);
+  }
+
+  @Get('prediction-sets/:id/go-terms')
+  @Roles('guest')
+  goTerms(@Param('id') id: string, @ValidQuery() query: GoTermDistributionQuery) {
+    return this.predictions.goTerms(id, query.limit);
+  }
+
+  @Get('prediction-sets/:id/predictions.tsv')
+  @Roles('guest')
+  predictionsTsv(
+    @Param('id') id: string,
+    @ValidQuery() query: PredictionExportQuery,
+  ): Promise<StreamableFile> {
+    return this.predictions.predictionsTsv(id, query);
+  }
+
+  @Get('prediction-sets/:id/predictions-cafa.tsv')
+  @Roles('guest')
+  cafaTsv(@Param('id') id: string, @ValidQuery() query: CafaExportQuery): Promise<StreamableFile> {
+    return this.predictions.cafaTsv(id, query);
+  }
+}
+
+@ApiTags('scoring')
+@Controller('scoring')
+export class ScoringController {
+  constructor(private readonly scoring: ScoringService) {}
+
+  @Get('configs')
+  @Roles('guest')
+  list() {
+    return this.scoring.list();
+  }
+
+  @Post('configs')
+  @HttpCode(201)
+  @Roles('operator')
+  create(@ValidBody() body: ScoringConfigCreate) {
+    return this.scoring.create(body);
+  }
+
+  @Post('configs/presets')
+  @HttpCode(201)
+  @Roles('operator')
+  presets() {
+    return this.scoring.createPresets();
+  }
+
+  @Get('configs/:id')
+  @Roles('guest')
+  get(@Param('id') id: string) {
+    return this.scoring.get(id);
+  }
+
+  @Delete('configs/:id')
+  @Roles('operator')
+  remove(@Param('id') id: string) {
+    return this.scoring.delete(id);
+  }
+
+  @Get('prediction-sets/:id/score.tsv')
+  @Roles('guest')
+  scoreTsv(@Param('id') id: string, @ValidQuery() query: ScoreTsvQuery): Promise<StreamableFile> {
+    return this.scoring.scoreTsv(id, query.scoring_config_id);
+  }
+}
+
+@ApiTags('annotate')
+@Controller('annotate')
+export class AnnotateController {
+  constructor(private readonly annotate: AnnotateService) {}
+
+  /**
+   * multipart/form-data: `file` (FASTA), `name`. Guests may annotate with save_history=false under the
+   * daily sequence quota of their address; save_history=true needs a researcher account.
+   */
+  @Post()
+  @HttpCode(201)
+  @Roles('guest')
+  async create(
+    @Req() request: FastifyRequest,
+    @ValidQuery() query: AnnotateQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<AnnotateResponse> {
+    const form = await readMultipart(request, ['file']);
+    const name = form.fields['name']?.trim() || form.files['file']!.filename || 'annotation';
+    return this.annotate.annotate({
+      name: name.slice(0, 200),
+      fasta: form.files['file']!.content.toString('utf8'),
+      saveHistory: query.save_history ?? false,
+      principal: who,
+    });
+  }
+}

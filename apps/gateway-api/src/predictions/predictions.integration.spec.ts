@@ -1,0 +1,443 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { AppProcess, HttpClient, spawnApp, testConfig, waitForJobEnd } from '@svc/testing';
+import { createGateway, Gateway } from '../app.factory';
+
+const ROOT = resolve(__dirname, '../../../..');
+const DATA = resolve(ROOT, '../shared/data');
+const K = 3;
+
+interface Job {
+  id: string;
+  status: string;
+  progress_current: number | null;
+  progress_total: number | null;
+  result: Record<string, unknown> | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+function parseTsv(text: string): { header: string[]; rows: Record<string, string>[] } {
+  const [head = '', ...lines] = text.split('\n').filter((l) => l.length > 0);
+  const header = head.split('\t');
+  return {
+    header,
+    rows: lines.map((l) => {
+      const cells = l.split('\t');
+      return Object.fromEntries(header.map((h, i) => [h, cells[i] ?? '']));
+    }),
+  };
+}
+
+/** Reads a bytea float32 vector written little-endian. */
+function toVector(bytes: Buffer, dimension: number): number[] {
+  return Array.from({ length: dimension }, (_, i) => bytes.readFloatLE(i * 4));
+}
+
+function unit(v: number[]): number[] {
+  const norm = Math.sqrt(v.reduce((a, b) => a + b * b, 0));
+  return norm === 0 ? v : v.map((x) => x / norm);
+}
+
+describe('predict_go_terms on the tiny holdout, end to end through the real queues', () => {
+  let gateway: Gateway;
+  let workers: AppProcess[] = [];
+  let api: HttpClient;
+  let snapshotId: string;
+  let annotationSetId: string;
+  let configId: string;
+  let predictionSetId: string;
+
+  const runJob = async (path: string, body: unknown): Promise<Job> => {
+    const queued = await api.post<{ id: string }>(path, body);
+    expect(queued.status).toBe(201);
+    const job = await waitForJobEnd<Job>(api, queued.body.id, 120_000);
+    expect(job.error_message).toBeNull();
+    expect(job.status).toBe('SUCCEEDED');
+    return job;
+  };
+
+  beforeAll(async () => {
+    gateway = await createGateway(testConfig());
+    api = new HttpClient(gateway.url);
+    workers = await Promise.all(
+      ['ingestion-worker', 'embedding-worker', 'prediction-worker'].map((name) => spawnApp(name)),
+    );
+    await Promise.all(workers.map((w) => w.waitForLog('worker started')));
+    const snapshot = await runJob('/v1/annotations/snapshots/load', {
+      obo_url: join(ROOT, 'fixtures/go-subset.2022-07-01.obo'),
+    });
+    snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
+    const set = await runJob('/v1/annotations/sets/load-goa', {
+      ontology_snapshot_id: snapshotId,
+      gaf_url: join(ROOT, 'fixtures/tiny-t0.2022-09-12.gaf'),
+      source_version: `tiny-t0-${randomUUID()}`,
+    });
+    annotationSetId = set.result!['annotation_set_id'] as string;
+    await runJob('/v1/proteins/insert', { source_url: join(DATA, 'tiny/sequences.fasta') });
+    const config = await api.post<{ id: string }>('/v1/embeddings/configs', {
+      model_name: 'kmer-v1',
+      model_backend: 'kmer',
+    });
+    configId = config.body.id;
+    await runJob('/v1/embeddings/compute', { embedding_config_id: configId });
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await gateway?.close();
+  });
+
+  it('validates the request up front: 422 for a bad UUID, 404 for a missing reference', async () => {
+    const bad = await api.post<{ errors: { message: string }[] }>('/v1/embeddings/predict', {
+      embedding_config_id: 'nope',
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+    expect(bad.body.errors.map((e) => e.message)).toContain('embedding_config_id must be a valid UUID');
+    const unknownKey = await api.post('/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      colour: 'red',
+    });
+    expect(unknownKey.status).toBe(422);
+    const missing = await api.post<{ detail: string }>('/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: randomUUID(),
+      ontology_snapshot_id: snapshotId,
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.body.detail).toMatch(/annotation set not found/i);
+  });
+
+  it('predicts for every embedded protein; progress reaches the total', async () => {
+    const job = await runJob('/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      limit_per_entry: K,
+      batch_size: 15,
+    });
+    expect(job.progress_current).toBe(40);
+    expect(job.progress_total).toBe(40);
+    const list = await api.get<{ id: string; job_id: string; prediction_count: number }[]>(
+      '/v1/embeddings/prediction-sets',
+    );
+    expect(list.status).toBe(200);
+    const set = list.body.find((s) => s.job_id === job.id);
+    expect(set).toBeDefined();
+    predictionSetId = set!.id;
+    const events = await api.get<{ event: string; fields: Record<string, unknown> }[]>(
+      `/v1/jobs/${job.id}/events?limit=2000`,
+    );
+    const batches = events.body.filter((e) => e.event === 'predict_go_terms_batch.done');
+    expect(batches).toHaveLength(3);
+  });
+
+  it('predictions.tsv has 32 columns and the rows an independent nearest-neighbour transfer gives', async () => {
+    const tsv = await api.get<string>(`/v1/embeddings/prediction-sets/${predictionSetId}/predictions.tsv`);
+    expect(tsv.status).toBe(200);
+    expect(tsv.headers.get('content-type')).toContain('text/tab-separated-values');
+    const { header, rows } = parseTsv(tsv.text);
+    expect(header).toHaveLength(32);
+    expect(header.slice(0, 8)).toEqual([
+      'protein_accession',
+      'go_id',
+      'go_name',
+      'go_aspect',
+      'distance',
+      'ref_protein_accession',
+      'qualifier',
+      'evidence_code',
+    ]);
+    expect(header[31]).toBe('neighbor_vote_fraction');
+    expect(rows.length).toBeGreaterThan(0);
+
+    // Independent computation: plain cosine distances over the stored vectors, one pool per aspect.
+    const db = gateway.infra.db;
+    const vectors = await db.query<{ accession: string; dimension: number; vector: Buffer }[]>(
+      `SELECT p.accession, e.dimension, e.vector FROM protein p JOIN embedding e ON e.sequence_id = p.sequence_id
+        WHERE e.embedding_config_id = $1 AND e.chunk_index = 0`,
+      [configId],
+    );
+    const byAccession = new Map(vectors.map((v) => [v.accession, unit(toVector(v.vector, v.dimension))]));
+    const annotations = await db.query<{ protein_accession: string; go_id: string; aspect: string }[]>(
+      `SELECT a.protein_accession, a.go_id, t.aspect FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
+        WHERE a.annotation_set_id = $1 AND NOT a.is_not`,
+      [annotationSetId],
+    );
+    const expected = new Map<string, { distance: number; votes: number }>();
+    for (const aspect of ['F', 'P', 'C']) {
+      const terms = new Map<string, Set<string>>();
+      for (const a of annotations.filter((x) => x.aspect === aspect)) {
+        if (!terms.has(a.protein_accession)) terms.set(a.protein_accession, new Set());
+        terms.get(a.protein_accession)!.add(a.go_id);
+      }
+      const pool = [...terms.keys()].filter((acc) => byAccession.has(acc));
+      for (const [query, qv] of byAccession) {
+        const neighbours = pool
+          .filter((ref) => ref !== query)
+          .map((ref) => ({ ref, distance: 1 - byAccession.get(ref)!.reduce((s, x, i) => s + x * qv[i]!, 0) }))
+          .sort((a, b) => a.distance - b.distance)
+          .slice(0, K);
+        for (const n of neighbours) {
+          for (const goId of terms.get(n.ref)!) {
+            const key = `${query} ${goId}`;
+            const known = expected.get(key);
+            if (known === undefined) expected.set(key, { distance: n.distance, votes: 1 });
+            else known.votes += 1;
+          }
+        }
+      }
+    }
+    const actual = new Map(rows.map((r) => [`${r['protein_accession']} ${r['go_id']}`, r]));
+    expect(actual.size).toBe(rows.length); // one row per (protein, term)
+    expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [key, want] of expected) {
+      const row = actual.get(key)!;
+      expect(Number(row['distance'])).toBeCloseTo(want.distance, 4);
+      expect(Number(row['vote_count'])).toBe(want.votes);
+      expect(Number(row['neighbor_vote_fraction'])).toBeCloseTo(want.votes / K, 6);
+      expect(row['protein_accession']).not.toBe(row['ref_protein_accession']);
+      // Alignment features are present and in range (an unrelated pair may align with identity 0).
+      for (const column of ['identity_nw', 'similarity_nw', 'identity_sw', 'similarity_sw']) {
+        expect(row[column]).not.toBe('');
+        expect(Number(row[column])).toBeGreaterThanOrEqual(0);
+        expect(Number(row[column])).toBeLessThanOrEqual(1);
+      }
+      expect(Number(row['alignment_length_nw'])).toBeGreaterThanOrEqual(
+        Math.max(Number(row['length_query']), Number(row['length_ref'])),
+      );
+    }
+    // Ordered by accession, then distance.
+    const order = rows.map((r) => [r['protein_accession']!, Number(r['distance'])] as const);
+    const sorted = [...order].sort((a, b) => (a[0] === b[0] ? a[1] - b[1] : a[0] < b[0] ? -1 : 1));
+    expect(order).toEqual(sorted);
+
+    const filtered = parseTsv(
+      (
+        await api.get<string>(
+          `/v1/embeddings/prediction-sets/${predictionSetId}/predictions.tsv?aspect=F&max_distance=0.5`,
+        )
+      ).text,
+    );
+    expect(filtered.rows.every((r) => r['go_aspect'] === 'F' && Number(r['distance']) <= 0.5)).toBe(true);
+    expect(filtered.rows.length).toBe(
+      rows.filter((r) => r['go_aspect'] === 'F' && Number(r['distance']) <= 0.5).length,
+    );
+  });
+
+  it('the CAFA download keeps the best score per pair, score = max(0, 1 - d)', async () => {
+    const tsv = await api.get<string>(
+      `/v1/embeddings/prediction-sets/${predictionSetId}/predictions-cafa.tsv`,
+    );
+    expect(tsv.status).toBe(200);
+    const lines = tsv.text
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => l.split('\t'));
+    const full = parseTsv(
+      (await api.get<string>(`/v1/embeddings/prediction-sets/${predictionSetId}/predictions.tsv`)).text,
+    );
+    const best = new Map<string, number>();
+    for (const r of full.rows) {
+      const key = `${r['protein_accession']} ${r['go_id']}`;
+      best.set(key, Math.max(best.get(key) ?? 0, Math.max(0, 1 - Number(r['distance']))));
+    }
+    expect(lines).toHaveLength(best.size);
+    for (const [protein, goId, score] of lines) {
+      expect(Number(score)).toBeCloseTo(best.get(`${protein} ${goId}`)!, 5);
+    }
+    expect(
+      (
+        await api.get(
+          `/v1/embeddings/prediction-sets/${predictionSetId}/predictions-cafa.tsv?eval_id=${randomUUID()}`,
+        )
+      ).status,
+    ).toBe(404);
+  });
+
+  it('detail, proteins, one protein, GO term distribution; 404 for unknown sets', async () => {
+    const detail = await api.get<{ prediction_count: number; proteins: { go_count: number }[] }>(
+      `/v1/embeddings/prediction-sets/${predictionSetId}`,
+    );
+    expect(detail.status).toBe(200);
+    expect(detail.body.prediction_count).toBe(detail.body.proteins.reduce((n, p) => n + p.go_count, 0));
+    const proteins = await api.get<{
+      items: {
+        protein_accession: string;
+        go_count: number;
+        min_distance: number;
+        annotation_count: number;
+        match_count: number;
+      }[];
+      total: number;
+    }>(`/v1/embeddings/prediction-sets/${predictionSetId}/proteins?limit=5&offset=0`);
+    expect(proteins.status).toBe(200);
+    expect(proteins.body.items).toHaveLength(5);
+    expect(proteins.body.total).toBe(detail.body.proteins.length);
+    const first = proteins.body.items[0]!;
+    expect(first.match_count).toBeLessThanOrEqual(first.go_count);
+    const one = await api.get<{ distance: number; go_id: string }[]>(
+      `/v1/embeddings/prediction-sets/${predictionSetId}/proteins/${first.protein_accession}`,
+    );
+    expect(one.body).toHaveLength(first.go_count);
+    expect(one.body[0]!.distance).toBeCloseTo(first.min_distance, 5);
+    const none = await api.get<unknown[]>(
+      `/v1/embeddings/prediction-sets/${predictionSetId}/proteins/NOPE00`,
+    );
+    expect(none.status).toBe(200);
+    expect(none.body).toEqual([]);
+    const terms = await api.get<{
+      terms: Record<string, { go_id: string; prediction_count: number }[]>;
+      totals: Record<string, { predictions: number }>;
+    }>(`/v1/embeddings/prediction-sets/${predictionSetId}/go-terms?limit=3`);
+    expect(terms.status).toBe(200);
+    expect(terms.body.terms['P']!.length).toBeLessThanOrEqual(3);
+    const totalPredictions = Object.values(terms.body.totals).reduce((n, t) => n + t.predictions, 0);
+    expect(totalPredictions).toBe(detail.body.prediction_count);
+    for (const path of ['', '/proteins', '/go-terms', '/predictions.tsv', '/predictions-cafa.tsv']) {
+      expect((await api.get(`/v1/embeddings/prediction-sets/${randomUUID()}${path}`)).status).toBe(404);
+    }
+    expect((await api.get(`/embeddings/prediction-sets/not-a-uuid`)).status).toBe(404);
+    expect((await api.get(`/v1/embeddings/prediction-sets/${predictionSetId}/proteins?limit=0`)).status).toBe(
+      422,
+    );
+  });
+
+  it('predicts for a query set, resolves it, and refuses to delete the annotation set it uses', async () => {
+    const fasta = readFileSync(join(DATA, 'tiny/sequences.fasta'), 'utf8')
+      .split('>')
+      .slice(1, 4)
+      .map((r) => `>${r}`)
+      .join('');
+    const form = new FormData();
+    form.set('name', 'three');
+    form.set('file', new Blob([fasta], { type: 'text/plain' }), 'three.fasta');
+    const upload = await fetch(`${api.baseUrl}/v1/query-sets`, { method: 'POST', body: form });
+    const querySet = (await upload.json()) as { id: string };
+    await runJob('/v1/embeddings/compute', { embedding_config_id: configId, query_set_id: querySet.id });
+    const job = await runJob('/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      query_set_id: querySet.id,
+      limit_per_entry: 2,
+      compute_alignments: false,
+      search_backend: 'hnsw',
+    });
+    expect(job.progress_total).toBe(3);
+    const resolved = await api.get<{ id: string; job_id: string; query_set_id: string }>(
+      `/v1/embeddings/resolve?query_set_id=${querySet.id}&embedding_config_id=${configId}`,
+    );
+    expect(resolved.status).toBe(200);
+    expect(resolved.body.job_id).toBe(job.id);
+    const tsv = parseTsv(
+      (await api.get<string>(`/v1/embeddings/prediction-sets/${resolved.body.id}/predictions.tsv`)).text,
+    );
+    expect(tsv.rows.length).toBeGreaterThan(0);
+    expect(tsv.rows.every((r) => r['identity_nw'] === '' && Number(r['k_position']) <= 2)).toBe(true);
+    expect(
+      (await api.get(`/v1/embeddings/resolve?query_set_id=${randomUUID()}&embedding_config_id=${configId}`))
+        .status,
+    ).toBe(404);
+    expect(
+      (await api.get(`/v1/embeddings/resolve?query_set_id=x&embedding_config_id=${configId}`)).status,
+    ).toBe(422);
+
+    expect((await api.delete(`/v1/annotations/sets/${annotationSetId}`)).status).toBe(409);
+    const deleted = await api.delete<{ deleted: boolean; predictions_deleted: number }>(
+      `/v1/embeddings/prediction-sets/${resolved.body.id}`,
+    );
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ deleted: true, predictions_deleted: tsv.rows.length });
+    expect((await api.get(`/v1/embeddings/prediction-sets/${resolved.body.id}`)).status).toBe(404);
+  });
+
+  it('scoring configs: unknown weight keys 422, presets, and score.tsv', async () => {
+    const bad = await api.post<{ errors: { path: string }[] }>('/v1/scoring/configs', {
+      name: 'bad',
+      weights: { embedding_similarity: 1, colour: 2 },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e) => e.path)).toContain('weights.colour');
+    const created = await api.post<{ id: string; weights: Record<string, number> }>('/v1/scoring/configs', {
+      name: `sim-${randomUUID()}`,
+      weights: { embedding_similarity: 1 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.weights).toEqual({
+      embedding_similarity: 1,
+      identity_nw: 0,
+      identity_sw: 0,
+      evidence_weight: 0,
+      taxonomic_proximity: 0,
+      neighbor_vote_fraction: 0,
+    });
+    const presets = await api.post<{ presets: { name: string }[] }>('/v1/scoring/configs/presets');
+    expect(presets.status).toBe(201);
+    expect(presets.body.presets.map((p) => p.name)).toContain('balanced');
+    const again = await api.post<{ created: string[] }>('/v1/scoring/configs/presets');
+    expect(again.body.created).toEqual([]);
+    const score = parseTsv(
+      (
+        await api.get<string>(
+          `/v1/scoring/prediction-sets/${predictionSetId}/score.tsv?scoring_config_id=${created.body.id}`,
+        )
+      ).text,
+    );
+    expect(score.header.slice(0, 4)).toEqual(['protein_accession', 'go_id', 'go_aspect', 'score']);
+    for (const r of score.rows) expect(Number(r['score'])).toBeCloseTo(1 - Number(r['distance']) / 2, 5);
+    expect((await api.get(`/v1/scoring/configs/${created.body.id}`)).status).toBe(200);
+    expect((await api.delete(`/v1/scoring/configs/${created.body.id}`)).status).toBe(200);
+    expect((await api.get(`/v1/scoring/configs/${created.body.id}`)).status).toBe(404);
+    expect((await api.post('/v1/scoring/configs', { name: 'x', weights: {} })).status).toBe(422);
+  });
+
+  it('POST /annotate: FASTA in, embeddings, then the prediction chained automatically', async () => {
+    const fasta = readFileSync(join(DATA, 'tiny/sequences.fasta'), 'utf8')
+      .split('>')
+      .slice(5, 7)
+      .map((r) => `>${r}`)
+      .join('');
+    const form = new FormData();
+    form.set('name', 'two proteins');
+    form.set('file', new Blob([fasta], { type: 'text/plain' }), 'two.fasta');
+    const response = await fetch(`${api.baseUrl}/v1/annotate?save_history=true`, {
+      method: 'POST',
+      body: form,
+    });
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as Record<string, string>;
+    expect(Object.keys(body).sort()).toEqual([
+      'annotation_set_id',
+      'embedding_config_id',
+      'embedding_job_id',
+      'ontology_snapshot_id',
+      'query_set_id',
+    ]);
+    expect(body['embedding_config_id']).toBe(configId);
+    const embedding = await waitForJobEnd<Job>(api, body['embedding_job_id']!, 120_000);
+    expect(embedding.status).toBe('SUCCEEDED');
+    const predictionJobId = embedding.result?.['prediction_job_id'] as string;
+    expect(predictionJobId).toMatch(/^[0-9a-f-]{36}$/);
+    const prediction = await waitForJobEnd<Job>(api, predictionJobId, 120_000);
+    expect(prediction.error_message).toBeNull();
+    expect(prediction.status).toBe('SUCCEEDED');
+    expect(prediction.progress_total).toBe(2);
+    const resolved = await api.get<{ job_id: string }>(
+      `/v1/embeddings/resolve?query_set_id=${body['query_set_id']}&embedding_config_id=${configId}`,
+    );
+    expect(resolved.body.job_id).toBe(predictionJobId);
+
+    const empty = new FormData();
+    empty.set('file', new Blob(['not a fasta file'], { type: 'text/plain' }), 'bad.fasta');
+    const bad = await fetch(`${api.baseUrl}/v1/annotate`, { method: 'POST', body: empty });
+    expect(bad.status).toBe(422);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+  });
+});

@@ -1,0 +1,117 @@
+import { Inject, Injectable, StreamableFile } from '@nestjs/common';
+import { isUuid, notFound, ScoringConfigCreate } from '@svc/contracts';
+import {
+  embeddingSimilarity,
+  evidenceWeight,
+  normalizeWeights,
+  SCORING_PRESETS,
+  SCORING_SIGNALS,
+  scorePrediction,
+  taxonomicProximity,
+} from '@svc/domain';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { PredictionSetRepository, ScoringConfigRecord, ScoringConfigRepository } from '@svc/persistence';
+import { invalidBody } from './predictions.service';
+import { streamTsv } from './tsv';
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+/** Scoring configs (named weights over six signals) and scored exports of prediction sets. */
+@Injectable()
+export class ScoringService {
+  private readonly configs: ScoringConfigRepository;
+  private readonly sets: PredictionSetRepository;
+
+  constructor(@Inject(INFRASTRUCTURE) infra: Infrastructure) {
+    this.configs = new ScoringConfigRepository(infra.db);
+    this.sets = new PredictionSetRepository(infra.db);
+  }
+
+  list() {
+    return this.configs.list();
+  }
+
+  async create(body: ScoringConfigCreate): Promise<ScoringConfigRecord> {
+    const weights = normalizeWeights(body.weights);
+    if ('errors' in weights) throw invalidBody(weights.errors);
+    return this.configs.create({
+      name: body.name,
+      weights: weights.weights,
+      description: body.description ?? null,
+    });
+  }
+
+  get(id: string) {
+    if (!isUuid(id)) throw notFound('Scoring config');
+    return this.configs.get(id);
+  }
+
+  delete(id: string) {
+    if (!isUuid(id)) throw notFound('Scoring config');
+    return this.configs.delete(id);
+  }
+
+  /** Creates the presets that do not exist yet; returns all of them. */
+  async createPresets(): Promise<{ created: string[]; presets: ScoringConfigRecord[] }> {
+    const created: string[] = [];
+    const presets: ScoringConfigRecord[] = [];
+    for (const preset of SCORING_PRESETS) {
+      let row = await this.configs.findByName(preset.name);
+      if (row === null) {
+        const weights = normalizeWeights(preset.weights);
+        if ('errors' in weights) throw new Error(`preset ${preset.name}: ${weights.errors.join('; ')}`);
+        row = await this.configs.create({
+          name: preset.name,
+          weights: weights.weights,
+          description: preset.description,
+          isPreset: true,
+        });
+        created.push(preset.name);
+      }
+      presets.push(row);
+    }
+    return { created, presets };
+  }
+
+  /** score.tsv: every prediction row with its signals and the config's score. */
+  async scoreTsv(predictionSetId: string, scoringConfigId: string): Promise<StreamableFile> {
+    if (!isUuid(predictionSetId)) throw notFound('Prediction set');
+    await this.sets.get(predictionSetId);
+    const config = await this.configs.get(scoringConfigId);
+    const rows = this.sets.streamRows(predictionSetId, {});
+    const columns = [
+      'protein_accession',
+      'go_id',
+      'go_aspect',
+      'score',
+      ...SCORING_SIGNALS,
+      'distance',
+      'ref_protein_accession',
+    ];
+    async function* chunks() {
+      for await (const chunk of rows) {
+        yield chunk.map((r) => {
+          const signals = {
+            embedding_similarity: embeddingSimilarity(Number(r['distance'])),
+            identity_nw: num(r['identity_nw']),
+            identity_sw: num(r['identity_sw']),
+            evidence_weight: evidenceWeight((r['evidence_code'] as string | null) ?? null),
+            taxonomic_proximity: taxonomicProximity(num(r['taxonomic_distance'])),
+            neighbor_vote_fraction: num(r['neighbor_vote_fraction']),
+          };
+          const score = scorePrediction(config.weights, signals);
+          return [
+            r['protein_accession'],
+            r['go_id'],
+            r['go_aspect'],
+            score.toFixed(6),
+            ...SCORING_SIGNALS.map((s) => signals[s]),
+            r['distance'],
+            r['ref_protein_accession'],
+          ];
+        });
+      }
+    }
+    return streamTsv(columns, chunks(), `score-${predictionSetId}.tsv`);
+  }
+}

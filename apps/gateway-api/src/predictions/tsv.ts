@@ -1,0 +1,30 @@
+import { Readable } from 'node:stream';
+import { StreamableFile } from '@nestjs/common';
+
+/** A TSV cell: empty for null/undefined, numbers as they are, tabs and newlines flattened. */
+export function tsvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'string') return value.replace(/[\t\r\n]+/g, ' ');
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value);
+}
+
+/** Streams a header line and then each chunk of rows, so a large export never sits in memory. */
+export function streamTsv(
+  columns: readonly string[] | null,
+  chunks: AsyncIterable<readonly (readonly unknown[])[]>,
+  filename: string,
+): StreamableFile {
+  async function* lines(): AsyncGenerator<string> {
+    if (columns !== null) yield `${columns.join('\t')}\n`;
+    for await (const rows of chunks) {
+      if (rows.length === 0) continue;
+      yield rows.map((r) => r.map(tsvCell).join('\t')).join('\n') + '\n';
+    }
+  }
+  return new StreamableFile(Readable.from(lines()), {
+    type: 'text/tab-separated-values; charset=utf-8',
+    disposition: `attachment; filename="${filename}"`,
+  });
+}

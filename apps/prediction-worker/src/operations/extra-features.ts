@@ -1,0 +1,139 @@
+import { DataSource } from 'typeorm';
+import { TransferredTerm } from '@svc/domain';
+import { EmitFn } from '@svc/jobs';
+import { PredictionRow, PredictionSetRecord, queryOne, queryRows } from '@svc/persistence';
+import { readText } from '@svc/platform';
+
+const iaCache = new Map<string, Promise<Map<string, number>>>();
+
+/** An IA file: `GO:id<whitespace>value` per line; other lines (headers, blanks) are skipped. */
+function loadIa(url: string): Promise<Map<string, number>> {
+  let entry = iaCache.get(url);
+  if (entry === undefined) {
+    entry = readText(url).then((text) => {
+      const ia = new Map<string, number>();
+      for (const line of text.split('\n')) {
+        const [term, value] = line.trim().split(/\s+/);
+        const number = Number(value);
+        if (term !== undefined && /^GO:\d{7}$/.test(term) && Number.isFinite(number)) ia.set(term, number);
+      }
+      return ia;
+    });
+    iaCache.set(url, entry);
+    entry.catch(() => iaCache.delete(url));
+  }
+  return entry;
+}
+
+/**
+ * The optional features: self prior (share of annotated reference proteins carrying the term),
+ * association (strongest co-occurrence support from the query's other predicted terms), IA (from
+ * the snapshot's IA file) and the v6 features (null without a term-embedding file). A feature whose
+ * input is missing stays null and the batch says why in one warning event.
+ */
+export async function addExtraFeatures(input: {
+  db: DataSource;
+  set: PredictionSetRecord;
+  rows: PredictionRow[];
+  pending: TransferredTerm[];
+  emit: EmitFn;
+  poolSizes: number[];
+}): Promise<void> {
+  const { db, set, rows, pending, emit } = input;
+  const options = set.options;
+  const features = (i: number): Record<string, unknown> => rows[i]!.features as Record<string, unknown>;
+  if (options['compute_self_prior'] === true) {
+    const total = await queryOne<{ n: number }>(
+      db,
+      `SELECT count(DISTINCT protein_accession)::int AS n FROM protein_go_annotation WHERE annotation_set_id = $1 AND NOT is_not`,
+      [set.annotation_set_id],
+    );
+    const n = total?.n ?? 0;
+    pending.forEach(
+      (t, i) =>
+        (features(i)['self_prior'] = n > 0 && t.goTermFrequency !== null ? t.goTermFrequency / n : null),
+    );
+  }
+  if (options['compute_association'] === true) await addAssociation(input);
+  if (options['compute_ia'] === true) {
+    const snapshot = await queryOne<{ ia_url: string | null }>(
+      db,
+      `SELECT ia_url FROM ontology_snapshot WHERE id = $1`,
+      [set.ontology_snapshot_id],
+    );
+    if (snapshot?.ia_url == null) {
+      await emit(
+        'predict_go_terms.ia_missing',
+        'the ontology snapshot has no IA file; ia stays empty',
+        {},
+        'warning',
+      );
+      pending.forEach((_, i) => (features(i)['ia'] = null));
+    } else {
+      const ia = await loadIa(snapshot.ia_url);
+      pending.forEach((t, i) => (features(i)['ia'] = ia.get(t.goId) ?? 0));
+    }
+  }
+  if (options['compute_v6_features'] === true) {
+    await emit(
+      'predict_go_terms.v6_unavailable',
+      'v6 features need a term-embedding file, which this build does not read; they stay empty',
+      {},
+      'warning',
+    );
+    pending.forEach((_, i) => (features(i)['term_embedding_similarity'] = null));
+  }
+}
+
+async function addAssociation(input: Parameters<typeof addExtraFeatures>[0]): Promise<void> {
+  const { db, set, rows, pending, emit } = input;
+  const termIds = [...new Set(pending.map((t) => t.goTermId))];
+  const pairs = await queryRows<{ a: number; b: number; n: number }>(
+    db,
+    `SELECT go_term_a AS a, go_term_b AS b, protein_count AS n FROM go_cooccurrence
+      WHERE annotation_set_id = $1 AND go_term_a = ANY($2::int[]) AND go_term_b = ANY($2::int[])`,
+    [set.annotation_set_id, termIds],
+  );
+  const singles = await queryRows<{ id: number; n: number }>(
+    db,
+    `SELECT go_term_id AS id, protein_count AS n FROM go_term_frequency WHERE annotation_set_id = $1 AND go_term_id = ANY($2::int[])`,
+    [set.annotation_set_id, termIds],
+  );
+  if (singles.length === 0 && termIds.length > 0) {
+    await emit(
+      'predict_go_terms.cooccurrence_missing',
+      'no co-occurrence statistics for this annotation set (run build_go_cooccurrence); association stays empty',
+      {},
+      'warning',
+    );
+    rows.forEach((r) => ((r.features as Record<string, unknown>)['association_max'] = null));
+    return;
+  }
+  const pairCount = new Map<string, number>();
+  for (const p of pairs) {
+    pairCount.set(`${p.a}:${p.b}`, p.n);
+    pairCount.set(`${p.b}:${p.a}`, p.n);
+  }
+  const single = new Map(singles.map((s) => [s.id, s.n]));
+  const byQuery = new Map<string, number[]>();
+  rows.forEach((r, i) => {
+    const key = String(r.protein_accession);
+    let list = byQuery.get(key);
+    if (list === undefined) byQuery.set(key, (list = []));
+    list.push(i);
+  });
+  for (const indices of byQuery.values()) {
+    for (const i of indices) {
+      const t = pending[i]!.goTermId;
+      let best = 0;
+      for (const j of indices) {
+        const s = pending[j]!.goTermId;
+        if (s === t) continue;
+        const together = pairCount.get(`${s}:${t}`) ?? 0;
+        const alone = single.get(s) ?? 0;
+        if (alone > 0) best = Math.max(best, together / alone);
+      }
+      (rows[i]!.features as Record<string, unknown>)['association_max'] = best;
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { DataSource } from 'typeorm';
+import { TermInfo } from '@svc/domain';
+import { queryRows } from '@svc/persistence';
+
+/** GO terms and is_a/part_of ancestors of one snapshot, loaded once per worker process. */
+export interface OntologyView {
+  readonly termInfo: (goTermId: number) => TermInfo | null;
+  readonly ancestorsOf: (goTermId: number) => readonly number[];
+}
+
+const cache = new Map<string, Promise<OntologyView>>();
+
+export function ontologyView(db: DataSource, snapshotId: string): Promise<OntologyView> {
+  let view = cache.get(snapshotId);
+  if (view === undefined) {
+    view = load(db, snapshotId);
+    cache.set(snapshotId, view);
+    view.catch(() => cache.delete(snapshotId));
+  }
+  return view;
+}
+
+async function load(db: DataSource, snapshotId: string): Promise<OntologyView> {
+  const terms = await queryRows<{ id: number; go_id: string; aspect: 'F' | 'P' | 'C' | null }>(
+    db,
+    `SELECT id, go_id, aspect FROM go_term WHERE ontology_snapshot_id = $1 AND NOT is_obsolete`,
+    [snapshotId],
+  );
+  const edges = await queryRows<{ child: number; parent: number }>(
+    db,
+    `SELECT child_go_term_id AS child, parent_go_term_id AS parent FROM go_term_relationship
+      WHERE ontology_snapshot_id = $1 AND relation_type IN ('is_a', 'part_of')`,
+    [snapshotId],
+  );
+  const info = new Map<number, TermInfo>();
+  for (const t of terms) if (t.aspect !== null) info.set(t.id, { goId: t.go_id, aspect: t.aspect });
+  const parents = new Map<number, number[]>();
+  for (const e of edges) {
+    let list = parents.get(e.child);
+    if (list === undefined) parents.set(e.child, (list = []));
+    list.push(e.parent);
+  }
+  const ancestors = new Map<number, number[]>();
+  const ancestorsOf = (id: number): readonly number[] => {
+    const known = ancestors.get(id);
+    if (known !== undefined) return known;
+    const seen = new Set<number>();
+    const stack = [...(parents.get(id) ?? [])];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(...(parents.get(next) ?? []));
+    }
+    const list = [...seen];
+    ancestors.set(id, list);
+    return list;
+  };
+  return { termInfo: (id) => info.get(id) ?? null, ancestorsOf };
+}

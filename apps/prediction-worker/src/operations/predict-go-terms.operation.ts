@@ -1,0 +1,110 @@
+import { PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
+import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domain';
+import { defineOperation, deferTo, JobError } from '@svc/jobs';
+import { PredictionSetRepository, queryOne, ReferencePoolRepository } from '@svc/persistence';
+import { PREDICTIONS_BATCH } from './predictions-batch.step';
+
+/** Checks that a referenced row exists, failing the job with a stable code when it does not. */
+async function requireRow(
+  db: Parameters<typeof queryOne>[0],
+  table: string,
+  id: string,
+  code: string,
+  label: string,
+): Promise<Record<string, unknown>> {
+  const row = await queryOne<Record<string, unknown>>(db, `SELECT * FROM ${table} WHERE id = $1`, [id]);
+  if (row === null) throw new JobError(code, `${label} ${id} does not exist`);
+  return row;
+}
+
+/**
+ * Coordinator: validates the references, records the prediction set, lists the queries and sends
+ * them in batches to svc.predictions.batch. The write steps tick progress by queries; the last tick
+ * closes the job.
+ */
+export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
+  spec: PREDICT_GO_TERMS,
+  async execute({ job, payload, emit, db, dispatch, setProgress }) {
+    await requireRow(
+      db,
+      'embedding_config',
+      payload.embedding_config_id,
+      'embedding_config_not_found',
+      'embedding config',
+    );
+    const annotationSet = await requireRow(
+      db,
+      'annotation_set',
+      payload.annotation_set_id,
+      'annotation_set_not_found',
+      'annotation set',
+    );
+    await requireRow(
+      db,
+      'ontology_snapshot',
+      payload.ontology_snapshot_id,
+      'snapshot_not_found',
+      'ontology snapshot',
+    );
+    if (annotationSet['ontology_snapshot_id'] !== payload.ontology_snapshot_id)
+      throw new JobError(
+        'snapshot_mismatch',
+        `annotation set ${payload.annotation_set_id} was loaded against ontology snapshot ${String(
+          annotationSet['ontology_snapshot_id'],
+        )}, not ${payload.ontology_snapshot_id}`,
+      );
+    if (payload.query_set_id !== undefined)
+      await requireRow(db, 'query_set', payload.query_set_id, 'query_set_not_found', 'query set');
+    if (payload.reranker_model_id !== undefined)
+      throw new JobError(
+        'reranker_not_supported',
+        're-ranker binding is not available in this build; predict without reranker_model_id',
+      );
+
+    const flags = featureFlagsOf(payload);
+    const queries = await new ReferencePoolRepository(db).queries(
+      payload.embedding_config_id,
+      payload.query_set_id ?? null,
+    );
+    const predictionSetId = await new PredictionSetRepository(db).create({
+      job_id: job.id,
+      embedding_config_id: payload.embedding_config_id,
+      annotation_set_id: payload.annotation_set_id,
+      ontology_snapshot_id: payload.ontology_snapshot_id,
+      query_set_id: payload.query_set_id ?? null,
+      limit_per_entry: payload.limit_per_entry ?? 5,
+      distance_threshold: payload.distance_threshold ?? null,
+      search_backend: payload.search_backend ?? 'numpy',
+      aspect_separated_knn: payload.aspect_separated_knn ?? true,
+      options: {
+        ...flags,
+        expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
+        donor_evidence: payload.donor_evidence ?? 'all',
+      },
+      feature_schema_sha: featureSchemaSha(activeFeatureNames(flags)),
+      reranker_model_id: null,
+      query_count: queries.length,
+    });
+    const perBatch = payload.batch_size ?? 100;
+    const batches = Math.ceil(queries.length / perBatch);
+    await emit('predict_go_terms.planned', null, {
+      prediction_set_id: predictionSetId,
+      queries: queries.length,
+      batches,
+      search_backend: payload.search_backend ?? 'numpy',
+    });
+    if (queries.length === 0) return { prediction_set_id: predictionSetId, queries: 0, batches: 0 };
+    await setProgress(0, queries.length);
+    for (let start = 0; start < queries.length; start += perBatch) {
+      await dispatch('svc.predictions.batch', PREDICTIONS_BATCH, {
+        prediction_set_id: predictionSetId,
+        queries: queries.slice(start, start + perBatch).map((q) => ({
+          accession: q.accession,
+          sequence_id: q.sequenceId,
+          taxonomy_id: q.taxonomyId,
+        })),
+      });
+    }
+    return deferTo(queries.length);
+  },
+});

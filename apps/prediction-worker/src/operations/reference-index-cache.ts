@@ -1,0 +1,76 @@
+import { DataSource } from 'typeorm';
+import { DonorAnnotation } from '@svc/domain';
+import { normalizeRows, searchBackend, VectorIndex } from '@svc/inference';
+import { ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
+
+/** A searchable reference pool for one (config, annotation set, aspect, donor rule, backend). */
+export interface ReferenceIndex {
+  readonly proteins: ReferenceProtein[];
+  readonly annotations: DonorAnnotation[][];
+  readonly dimensions: number;
+  readonly index: VectorIndex;
+}
+
+export interface IndexKey {
+  embeddingConfigId: string;
+  annotationSetId: string;
+  aspect: 'F' | 'P' | 'C' | null;
+  donorEvidence: 'all' | 'experimental';
+  backend: string;
+}
+
+const MAX_ENTRIES = 6;
+
+/**
+ * Process cache of reference indexes. Batches of one prediction job (and later jobs on the same
+ * data) reuse the loaded matrix; the key carries a content version, so new embeddings or a reloaded
+ * annotation set build a fresh index instead of serving a stale one.
+ */
+export class ReferenceIndexCache {
+  private readonly entries = new Map<string, Promise<ReferenceIndex>>();
+
+  constructor(private readonly db: DataSource) {}
+
+  async get(key: IndexKey): Promise<ReferenceIndex> {
+    const pools = new ReferencePoolRepository(this.db);
+    const version = await pools.poolVersion(key.embeddingConfigId, key.annotationSetId);
+    const id = [
+      key.embeddingConfigId,
+      key.annotationSetId,
+      key.aspect ?? '*',
+      key.donorEvidence,
+      key.backend,
+      version,
+    ].join('|');
+    let entry = this.entries.get(id);
+    if (entry === undefined) {
+      entry = this.build(pools, key);
+      this.entries.set(id, entry);
+      entry.catch(() => this.entries.delete(id));
+      while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    } else {
+      // Re-insert to keep the most recently used entries.
+      this.entries.delete(id);
+      this.entries.set(id, entry);
+    }
+    return entry;
+  }
+
+  private async build(pools: ReferencePoolRepository, key: IndexKey): Promise<ReferenceIndex> {
+    const pool = await pools.loadPool(key);
+    const data = normalizeRows(pool.vectors, pool.dimensions);
+    const index = searchBackend(key.backend).build({
+      rows: pool.proteins.length,
+      dimensions: pool.dimensions,
+      data,
+    });
+    return { proteins: pool.proteins, annotations: pool.annotations, dimensions: pool.dimensions, index };
+  }
+}
+
+let shared: ReferenceIndexCache | null = null;
+
+export function referenceIndexCache(db: DataSource): ReferenceIndexCache {
+  shared ??= new ReferenceIndexCache(db);
+  return shared;
+}

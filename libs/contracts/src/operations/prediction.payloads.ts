@@ -1,0 +1,124 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+
+const VALID_UUID = { message: '$property must be a valid UUID' };
+
+export const SEARCH_BACKENDS = ['numpy', 'hnsw'] as const;
+export type SearchBackendName = (typeof SEARCH_BACKENDS)[number];
+
+export const DONOR_EVIDENCE = ['all', 'experimental'] as const;
+export type DonorEvidence = (typeof DONOR_EVIDENCE)[number];
+
+/** predict_go_terms (svc.predictions); also the body of POST /embeddings/predict. */
+export class PredictGoTermsPayload {
+  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) embedding_config_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) annotation_set_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) ontology_snapshot_id!: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Predict for this query set; otherwise for every embedded protein',
+  })
+  @IsOptional()
+  @IsUUID(undefined, VALID_UUID)
+  query_set_id?: string;
+  @ApiPropertyOptional({ default: 5, description: 'k: neighbours per query (per aspect index)' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit_per_entry?: number;
+  @ApiPropertyOptional({ description: 'Drop neighbours farther than this cosine distance (0..2)' })
+  @IsOptional()
+  @IsNumber()
+  @Min(0)
+  @Max(2)
+  distance_threshold?: number;
+  @ApiPropertyOptional({ default: 100, description: 'Queries per batch step' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(5000)
+  batch_size?: number;
+  @ApiPropertyOptional({
+    enum: SEARCH_BACKENDS,
+    default: 'numpy',
+    description: 'numpy = exact; hnsw = approximate',
+  })
+  @IsOptional()
+  @IsIn(SEARCH_BACKENDS)
+  search_backend?: SearchBackendName;
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() aspect_separated_knn?: boolean;
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() compute_alignments?: boolean;
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() compute_taxonomy?: boolean;
+  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() compute_reranker_features?: boolean;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() compute_v6_features?: boolean;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() expand_votes_to_ancestors?: boolean;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() compute_self_prior?: boolean;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() compute_association?: boolean;
+  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() compute_ia?: boolean;
+  @ApiPropertyOptional({
+    enum: DONOR_EVIDENCE,
+    default: 'all',
+    description: 'Which annotations may be transferred',
+  })
+  @IsOptional()
+  @IsIn(DONOR_EVIDENCE)
+  donor_evidence?: DonorEvidence;
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID(undefined, VALID_UUID)
+  reranker_model_id?: string;
+}
+
+export class PredictionQueryItem {
+  @IsString() @MinLength(1) @MaxLength(200) accession!: string;
+  @IsInt() sequence_id!: number;
+  @IsOptional() @IsString() taxonomy_id?: string | null;
+}
+
+/** Step on svc.predictions.batch: search, transfer and featurise one batch of queries. */
+export class PredictionsBatchPayload {
+  @IsUUID() prediction_set_id!: string;
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(5000)
+  @ValidateNested({ each: true })
+  @Type(() => PredictionQueryItem)
+  queries!: PredictionQueryItem[];
+  @IsOptional() @IsString() reranker_artifact_uri?: string;
+  @IsOptional() @IsString() reranker_feature_schema_sha?: string;
+}
+
+/** Step on svc.predictions.write: store one batch's rows and tick the parent's progress. */
+export class PredictionsWritePayload {
+  @IsUUID() prediction_set_id!: string;
+  /** Rows as column-name objects (see the prediction table). */
+  @IsArray() rows!: Record<string, unknown>[];
+  @IsInt() @Min(0) query_count!: number;
+}
+
+export class LoadNcbiTaxonomyPayload {
+  @ApiProperty({ description: 'nodes.dmp (or taxdump) path, file:// or http(s) URL; gzip recognised' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  nodes_url!: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) source_version?: string;
+}

@@ -1,0 +1,3 @@
+export * from './neighbours';
+export * from './transfer';
+export * from './feature-schema';

@@ -1,0 +1,276 @@
+import { DataSource } from 'typeorm';
+import { notFound } from '@svc/contracts';
+import { bulkInsert } from '../bulk';
+import { Db, isoColumn, queryOne, queryRows } from '../sql';
+import { PREDICTION_ROW_COLUMNS, PredictionRow, PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
+
+export interface PredictionSetRecord {
+  id: string;
+  job_id: string | null;
+  embedding_config_id: string;
+  annotation_set_id: string;
+  ontology_snapshot_id: string;
+  query_set_id: string | null;
+  limit_per_entry: number;
+  distance_threshold: number | null;
+  search_backend: string;
+  aspect_separated_knn: boolean;
+  options: Record<string, unknown>;
+  feature_schema_sha: string;
+  reranker_model_id: string | null;
+  query_count: number;
+  created_at: string;
+}
+
+const SET_COLUMNS = `s.id, s.job_id, s.embedding_config_id, s.annotation_set_id, s.ontology_snapshot_id, s.query_set_id,
+  s.limit_per_entry, s.distance_threshold, s.search_backend, s.aspect_separated_knn, s.options, s.feature_schema_sha,
+  s.reranker_model_id, s.query_count, ${isoColumn('s.created_at', 'created_at')}`;
+
+const LABELS = `c.model_name AS embedding_config_name, c.model_backend AS embedding_backend,
+  (a.source || ' ' || a.source_version) AS annotation_set_label, o.obo_version AS ontology_version,
+  (SELECT j.status FROM job j WHERE j.id = s.job_id) AS job_status`;
+
+const JOINS = `JOIN embedding_config c ON c.id = s.embedding_config_id
+  JOIN annotation_set a ON a.id = s.annotation_set_id JOIN ontology_snapshot o ON o.id = s.ontology_snapshot_id`;
+
+export interface TsvFilters {
+  accession?: string;
+  aspect?: 'F' | 'P' | 'C';
+  maxDistance?: number;
+}
+
+/** Prediction sets and their rows: the write step's inserts and every read of the API. */
+export class PredictionSetRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async create(input: Omit<PredictionSetRecord, 'id' | 'created_at'>): Promise<string> {
+    const row = await queryOne<{ id: string }>(
+      this.db,
+      `INSERT INTO prediction_set (job_id, embedding_config_id, annotation_set_id, ontology_snapshot_id, query_set_id,
+         limit_per_entry, distance_threshold, search_backend, aspect_separated_knn, options, feature_schema_sha,
+         reranker_model_id, query_count)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+      [
+        input.job_id,
+        input.embedding_config_id,
+        input.annotation_set_id,
+        input.ontology_snapshot_id,
+        input.query_set_id,
+        input.limit_per_entry,
+        input.distance_threshold,
+        input.search_backend,
+        input.aspect_separated_knn,
+        JSON.stringify(input.options),
+        input.feature_schema_sha,
+        input.reranker_model_id,
+        input.query_count,
+      ],
+    );
+    return row!.id;
+  }
+
+  find(id: string, db: Db = this.db): Promise<PredictionSetRecord | null> {
+    return queryOne<PredictionSetRecord>(db, `SELECT ${SET_COLUMNS} FROM prediction_set s WHERE s.id = $1`, [
+      id,
+    ]);
+  }
+
+  async get(id: string): Promise<PredictionSetRecord> {
+    const set = await this.find(id);
+    if (set === null) throw notFound('Prediction set');
+    return set;
+  }
+
+  async writeRows(predictionSetId: string, rows: PredictionRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    await bulkInsert(this.db, {
+      table: 'prediction',
+      columns: [{ name: 'prediction_set_id', type: 'uuid' }, ...PREDICTION_ROW_COLUMNS],
+      rows: rows.map((r) => [
+        predictionSetId,
+        ...PREDICTION_ROW_COLUMNS.map((c) =>
+          c.name === 'features' ? JSON.stringify(r.features ?? {}) : (r[c.name] ?? null),
+        ),
+      ]),
+      chunkSize: 2000,
+    });
+    return rows.length;
+  }
+
+  /** The most recent sets with their labels and prediction counts. */
+  list(limit = 100): Promise<Record<string, unknown>[]> {
+    return queryRows(
+      this.db,
+      `SELECT ${SET_COLUMNS}, ${LABELS},
+              (SELECT count(*)::int FROM prediction p WHERE p.prediction_set_id = s.id) AS prediction_count
+         FROM prediction_set s ${JOINS} ORDER BY s.created_at DESC LIMIT $1`,
+      [limit],
+    );
+  }
+
+  async detail(id: string): Promise<Record<string, unknown>> {
+    const set = await queryOne<Record<string, unknown>>(
+      this.db,
+      `SELECT ${SET_COLUMNS}, ${LABELS} FROM prediction_set s ${JOINS} WHERE s.id = $1`,
+      [id],
+    );
+    if (set === null) throw notFound('Prediction set');
+    const perProtein = await queryRows<{ protein_accession: string; go_count: number }>(
+      this.db,
+      `SELECT protein_accession, count(*)::int AS go_count FROM prediction WHERE prediction_set_id = $1
+        GROUP BY protein_accession ORDER BY protein_accession`,
+      [id],
+    );
+    return {
+      ...set,
+      prediction_count: perProtein.reduce((n, p) => n + p.go_count, 0),
+      protein_count: perProtein.length,
+      proteins: perProtein,
+    };
+  }
+
+  async delete(id: string): Promise<{ deleted: boolean; predictions_deleted: number }> {
+    return this.db.transaction(async (tx) => {
+      if ((await this.find(id, tx)) === null) throw notFound('Prediction set');
+      const gone = await queryOne<{ n: number }>(
+        tx,
+        `WITH gone AS (DELETE FROM prediction WHERE prediction_set_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+        [id],
+      );
+      await queryRows(tx, `DELETE FROM prediction_set WHERE id = $1`, [id]);
+      return { deleted: true, predictions_deleted: gone?.n ?? 0 };
+    });
+  }
+
+  /** Proteins of a set with their counts; `match_count` = predicted terms the set's annotations confirm. */
+  async proteins(id: string, query: { search?: string; limit: number; offset: number }) {
+    const set = await this.get(id);
+    const params: unknown[] = [id, set.annotation_set_id, query.limit, query.offset];
+    const filter = query.search ? `AND p.protein_accession ILIKE $5` : '';
+    if (query.search) params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const items = await queryRows(
+      this.db,
+      `SELECT p.protein_accession, count(*)::int AS go_count, min(p.distance)::float8 AS min_distance,
+              (SELECT count(DISTINCT a.go_term_id)::int FROM protein_go_annotation a
+                WHERE a.annotation_set_id = $2 AND a.protein_accession = p.protein_accession AND NOT a.is_not) AS annotation_count,
+              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM protein_go_annotation a WHERE a.annotation_set_id = $2
+                AND a.protein_accession = p.protein_accession AND a.go_term_id = p.go_term_id AND NOT a.is_not))::int AS match_count
+         FROM prediction p WHERE p.prediction_set_id = $1 ${filter}
+        GROUP BY p.protein_accession ORDER BY p.protein_accession LIMIT $3 OFFSET $4`,
+      params,
+    );
+    const total = await queryOne<{ n: number }>(
+      this.db,
+      `SELECT count(DISTINCT protein_accession)::int AS n FROM prediction p WHERE p.prediction_set_id = $1 ${
+        query.search ? 'AND p.protein_accession ILIKE $2' : ''
+      }`,
+      query.search ? [id, params[4]] : [id],
+    );
+    return { items, total: total?.n ?? 0, limit: query.limit, offset: query.offset };
+  }
+
+  /** One protein's predicted terms, nearest first (an unknown accession gives an empty list). */
+  async proteinPredictions(id: string, accession: string): Promise<Record<string, unknown>[]> {
+    await this.get(id);
+    return queryRows(
+      this.db,
+      `SELECT ${tsvSelect()} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
+        WHERE p.prediction_set_id = $1 AND p.protein_accession = $2 ORDER BY p.distance, p.go_id`,
+      [id, accession],
+    );
+  }
+
+  async goTermDistribution(id: string, limit: number) {
+    await this.get(id);
+    const terms = await queryRows<{ aspect: string }>(
+      this.db,
+      `SELECT * FROM (
+         SELECT p.aspect, p.go_id, t.name AS go_name, count(*)::int AS prediction_count,
+                count(DISTINCT p.protein_accession)::int AS protein_count,
+                row_number() OVER (PARTITION BY p.aspect ORDER BY count(*) DESC, p.go_id) AS rank
+           FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
+          WHERE p.prediction_set_id = $1 GROUP BY p.aspect, p.go_id, t.name) ranked
+        WHERE rank <= $2 ORDER BY aspect, rank`,
+      [id, limit],
+    );
+    const totals = await queryRows<{ aspect: string; predictions: number; terms: number; proteins: number }>(
+      this.db,
+      `SELECT aspect, count(*)::int AS predictions, count(DISTINCT go_id)::int AS terms,
+              count(DISTINCT protein_accession)::int AS proteins
+         FROM prediction WHERE prediction_set_id = $1 GROUP BY aspect ORDER BY aspect`,
+      [id],
+    );
+    const byAspect: Record<string, unknown[]> = { F: [], P: [], C: [] };
+    for (const t of terms) {
+      const { rank: _rank, ...rest } = t as Record<string, unknown>;
+      byAspect[t.aspect]?.push(rest);
+    }
+    return { terms: byAspect, totals: Object.fromEntries(totals.map((t) => [t.aspect, t])) };
+  }
+
+  /**
+   * Rows for the TSV exports, ordered by accession then distance, fetched with keyset pagination in
+   * chunks so a large set streams in constant memory.
+   */
+  async *streamRows(
+    id: string,
+    filters: TsvFilters,
+    chunk = 1000,
+  ): AsyncGenerator<Record<string, unknown>[]> {
+    let after: { accession: string; distance: number; id: string } | null = null;
+    for (;;) {
+      const params: unknown[] = [
+        id,
+        filters.accession ?? null,
+        filters.aspect ?? null,
+        filters.maxDistance ?? null,
+        chunk,
+      ];
+      let keyset = '';
+      if (after !== null) {
+        params.push(after.accession, after.distance, after.id);
+        keyset = `AND (p.protein_accession, p.distance, p.id) > ($6, $7::real, $8::bigint)`;
+      }
+      const rows: Record<string, unknown>[] = await queryRows(
+        this.db,
+        `SELECT p.id::text AS row_id, p.go_term_id, p.features, ${tsvSelect()}
+           FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
+          WHERE p.prediction_set_id = $1 AND ($2::text IS NULL OR p.protein_accession = $2)
+            AND ($3::text IS NULL OR p.aspect = $3) AND ($4::real IS NULL OR p.distance <= $4::real) ${keyset}
+          ORDER BY p.protein_accession, p.distance, p.id LIMIT $5`,
+        params,
+      );
+      if (rows.length === 0) return;
+      yield rows;
+      const last = rows[rows.length - 1]!;
+      after = {
+        accession: String(last['protein_accession']),
+        distance: Number(last['distance']),
+        id: String(last['row_id']),
+      };
+      if (rows.length < chunk) return;
+    }
+  }
+
+  /** Newest prediction set for a (query set, embedding config) pair. */
+  async resolve(querySetId: string, embeddingConfigId: string): Promise<Record<string, unknown>> {
+    const set = await queryOne<Record<string, unknown>>(
+      this.db,
+      `SELECT ${SET_COLUMNS}, ${LABELS} FROM prediction_set s ${JOINS}
+        WHERE s.query_set_id = $1 AND s.embedding_config_id = $2 ORDER BY s.created_at DESC LIMIT 1`,
+      [querySetId, embeddingConfigId],
+    );
+    if (set === null) throw notFound('Prediction set');
+    return set;
+  }
+}
+
+/** The 32 TSV columns as a select list (GO name and aspect from the term). */
+function tsvSelect(): string {
+  return PREDICTIONS_TSV_COLUMNS.map((c) => {
+    if (c === 'go_name') return 't.name AS go_name';
+    if (c === 'go_aspect') return 'p.aspect AS go_aspect';
+    if (c === 'distance') return 'p.distance::float8 AS distance';
+    return `p.${c}`;
+  }).join(', ');
+}

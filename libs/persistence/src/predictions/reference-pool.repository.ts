@@ -1,0 +1,209 @@
+import { DataSource } from 'typeorm';
+import type { DonorAnnotation } from '@svc/domain';
+import { queryRows } from '../sql';
+import { decodeVector } from '../embeddings/embedding.repository';
+
+/** Evidence codes counted as experimental donors (`donor_evidence: experimental`). */
+export const EXPERIMENTAL_EVIDENCE = [
+  'EXP',
+  'IDA',
+  'IPI',
+  'IMP',
+  'IGI',
+  'IEP',
+  'HTP',
+  'HDA',
+  'HMP',
+  'HGI',
+  'HEP',
+];
+
+export interface ReferenceProtein {
+  readonly accession: string;
+  readonly canonicalAccession: string;
+  readonly sequenceId: number;
+  readonly taxonomyId: string | null;
+}
+
+/** Reference proteins with their (chunk-averaged) vectors and the annotations they may donate. */
+export interface ReferencePool {
+  readonly proteins: ReferenceProtein[];
+  readonly dimensions: number;
+  /** Row-major, one row per protein, not yet normalised. */
+  readonly vectors: Float32Array;
+  readonly annotations: DonorAnnotation[][];
+}
+
+export interface QueryProtein {
+  readonly accession: string;
+  readonly sequenceId: number;
+  readonly taxonomyId: string | null;
+}
+
+/** Mean of a sequence's chunk vectors, so a chunked sequence is one point in the index. */
+export function averageChunks(chunks: Float32Array[]): Float32Array {
+  const first = chunks[0];
+  if (first === undefined) return new Float32Array(0);
+  if (chunks.length === 1) return first;
+  const out = new Float32Array(first.length);
+  for (const c of chunks) for (let i = 0; i < out.length; i += 1) out[i] = out[i]! + c[i]!;
+  for (let i = 0; i < out.length; i += 1) out[i] = out[i]! / chunks.length;
+  return out;
+}
+
+/** The reads predict_go_terms needs: the reference pool, the queries and their vectors. */
+export class ReferencePoolRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * Proteins with an embedding for the config and at least one non-NOT annotation in the set (of the
+   * aspect, when one is given), with those annotations. Ordered by accession so the pool, and so the
+   * index rows, are the same on every worker.
+   */
+  async loadPool(input: {
+    embeddingConfigId: string;
+    annotationSetId: string;
+    aspect: 'F' | 'P' | 'C' | null;
+    donorEvidence: 'all' | 'experimental';
+  }): Promise<ReferencePool> {
+    const annotations = await queryRows<{
+      protein_accession: string;
+      go_term_id: number;
+      go_id: string;
+      aspect: 'F' | 'P' | 'C';
+      qualifier: string | null;
+      evidence_code: string;
+    }>(
+      this.db,
+      `SELECT a.protein_accession, t.id AS go_term_id, t.go_id, t.aspect, a.qualifier, a.evidence_code
+         FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
+        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
+          AND ($2::text IS NULL OR t.aspect = $2)
+          AND ($3::text[] IS NULL OR a.evidence_code = ANY($3::text[]))
+        ORDER BY a.protein_accession, a.id`,
+      [
+        input.annotationSetId,
+        input.aspect,
+        input.donorEvidence === 'experimental' ? EXPERIMENTAL_EVIDENCE : null,
+      ],
+    );
+    const byProtein = new Map<string, DonorAnnotation[]>();
+    for (const a of annotations) {
+      let list = byProtein.get(a.protein_accession);
+      if (list === undefined) byProtein.set(a.protein_accession, (list = []));
+      list.push({
+        goTermId: a.go_term_id,
+        goId: a.go_id,
+        aspect: a.aspect,
+        qualifier: a.qualifier,
+        evidenceCode: a.evidence_code,
+      });
+    }
+    const proteins = await queryRows<{
+      accession: string;
+      canonical_accession: string;
+      sequence_id: number;
+      taxonomy_id: string | null;
+    }>(
+      this.db,
+      `SELECT p.accession, p.canonical_accession, p.sequence_id, p.taxonomy_id FROM protein p
+        WHERE p.accession = ANY($2::text[]) AND p.sequence_id IS NOT NULL
+          AND EXISTS (SELECT 1 FROM embedding e WHERE e.embedding_config_id = $1 AND e.sequence_id = p.sequence_id)
+        ORDER BY p.accession`,
+      [input.embeddingConfigId, [...byProtein.keys()]],
+    );
+    const vectors = await this.vectorsBySequence(
+      input.embeddingConfigId,
+      proteins.map((p) => p.sequence_id),
+    );
+    const dimensions = vectors.values().next().value?.length ?? 0;
+    const matrix = new Float32Array(proteins.length * dimensions);
+    proteins.forEach((p, row) => matrix.set(vectors.get(p.sequence_id)!, row * dimensions));
+    return {
+      proteins: proteins.map((p) => ({
+        accession: p.accession,
+        canonicalAccession: p.canonical_accession,
+        sequenceId: p.sequence_id,
+        taxonomyId: p.taxonomy_id,
+      })),
+      dimensions,
+      vectors: matrix,
+      annotations: proteins.map((p) => byProtein.get(p.accession) ?? []),
+    };
+  }
+
+  /** One vector per sequence (chunks averaged). */
+  async vectorsBySequence(configId: string, sequenceIds: number[]): Promise<Map<number, Float32Array>> {
+    const rows = await queryRows<{ sequence_id: number; dimension: number; vector: Buffer }>(
+      this.db,
+      `SELECT sequence_id, dimension, vector FROM embedding
+        WHERE embedding_config_id = $1 AND sequence_id = ANY($2::int[]) ORDER BY sequence_id, chunk_index`,
+      [configId, sequenceIds],
+    );
+    const chunks = new Map<number, Float32Array[]>();
+    for (const r of rows) {
+      let list = chunks.get(r.sequence_id);
+      if (list === undefined) chunks.set(r.sequence_id, (list = []));
+      list.push(decodeVector(r.vector, r.dimension));
+    }
+    return new Map([...chunks].map(([id, list]) => [id, averageChunks(list)]));
+  }
+
+  /** Content fingerprint of a pool's inputs, for cache keys: changes when embeddings or annotations do. */
+  async poolVersion(embeddingConfigId: string, annotationSetId: string): Promise<string> {
+    const [row] = await queryRows<{ version: string }>(
+      this.db,
+      `SELECT concat_ws(':', (SELECT count(*) FROM embedding WHERE embedding_config_id = $1),
+                             (SELECT max(id) FROM embedding WHERE embedding_config_id = $1),
+                             (SELECT annotation_count FROM annotation_set WHERE id = $2),
+                             (SELECT count(*) FROM protein)) AS version`,
+      [embeddingConfigId, annotationSetId],
+    );
+    return row?.version ?? '';
+  }
+
+  /** The queries of a query set, or every protein with an embedding for the config. */
+  async queries(embeddingConfigId: string, querySetId: string | null): Promise<QueryProtein[]> {
+    const rows =
+      querySetId !== null
+        ? await queryRows<{ accession: string; sequence_id: number; taxonomy_id: string | null }>(
+            this.db,
+            `SELECT accession, sequence_id, taxonomy_id::text AS taxonomy_id FROM query_set_entry
+              WHERE query_set_id = $1 ORDER BY id`,
+            [querySetId],
+          )
+        : await queryRows<{ accession: string; sequence_id: number; taxonomy_id: string | null }>(
+            this.db,
+            `SELECT p.accession, p.sequence_id, p.taxonomy_id FROM protein p
+              WHERE p.sequence_id IS NOT NULL
+                AND EXISTS (SELECT 1 FROM embedding e WHERE e.embedding_config_id = $1 AND e.sequence_id = p.sequence_id)
+              ORDER BY p.accession`,
+            [embeddingConfigId],
+          );
+    return rows.map((r) => ({
+      accession: r.accession,
+      sequenceId: r.sequence_id,
+      taxonomyId: r.taxonomy_id,
+    }));
+  }
+
+  async sequences(ids: number[]): Promise<Map<number, string>> {
+    const rows = await queryRows<{ id: number; sequence: string }>(
+      this.db,
+      `SELECT id, sequence FROM sequence WHERE id = ANY($1::int[])`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.sequence]));
+  }
+
+  /** Number of pool proteins annotated with each term (the `go_term_frequency` feature). */
+  async termFrequencies(annotationSetId: string): Promise<Map<number, number>> {
+    const rows = await queryRows<{ go_term_id: number; n: number }>(
+      this.db,
+      `SELECT go_term_id, count(DISTINCT protein_accession)::int AS n FROM protein_go_annotation
+        WHERE annotation_set_id = $1 AND NOT is_not GROUP BY go_term_id`,
+      [annotationSetId],
+    );
+    return new Map(rows.map((r) => [r.go_term_id, r.n]));
+  }
+}
