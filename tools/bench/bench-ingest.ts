@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { JobRecord, JobRepository } from '@svc/persistence';
 import { openInfrastructure, WorkerRuntime } from '@svc/jobs';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
-import { createBenchWorld, peakRssMb } from './bench-support';
+import { createBenchWorld, peakRssMb, runBenchJob } from './bench-support';
 
 const DATA = resolve(__dirname, '../../../shared/data');
 const OBO = join(DATA, 'go/go-basic.godb-3.20.0.built-2024-09-23.obo.gz');
@@ -30,33 +29,8 @@ async function main(): Promise<void> {
     jobQueues: INGESTION_WORKER.jobQueues,
     operations: INGESTION_WORKER.operations,
   });
-  const jobs = new JobRepository(infra.db);
-  const run = async (
-    operation: string,
-    payload: Record<string, unknown>,
-  ): Promise<{ job: JobRecord; wallSeconds: number }> => {
-    const started = Date.now();
-    const job = await jobs.createQueued({
-      operation,
-      queueName: 'svc.jobs',
-      payload,
-      meta: {},
-      description: 'benchmark',
-      tags: [],
-      dedupKey: null,
-      dispatchDeadlineSeconds: 600,
-    });
-    await infra.broker.publishJob('svc.jobs', { job_id: job.id });
-    for (;;) {
-      const current = await jobs.findById(job.id);
-      if (current !== null && (current.status === 'SUCCEEDED' || current.status === 'FAILED')) {
-        if (current.status === 'FAILED')
-          throw new Error(`${operation} failed: ${current.error_code} ${current.error_message}`);
-        return { job: current, wallSeconds: (Date.now() - started) / 1000 };
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const run = (operation: string, payload: Record<string, unknown>) =>
+    runBenchJob(infra, operation, 'svc.jobs', payload);
   try {
     await runtime.start();
     const gaf = join(dir, 'human-2024.gaf');

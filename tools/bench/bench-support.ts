@@ -43,3 +43,38 @@ export async function createBenchWorld(overrides: Record<string, string> = {}): 
 export function peakRssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
 }
+
+/**
+ * Queues one job exactly as the gateway does (row, then publish) and polls until it ends; throws
+ * with the job's error when it FAILED. Returns the finished job and the wall-clock seconds.
+ */
+export async function runBenchJob(
+  infra: { db: import('typeorm').DataSource; broker: import('@svc/platform').AmqpBroker },
+  operation: string,
+  queue: string,
+  payload: Record<string, unknown>,
+): Promise<{ job: import('@svc/persistence').JobRecord; wallSeconds: number }> {
+  const { JobRepository } = await import('@svc/persistence');
+  const jobs = new JobRepository(infra.db);
+  const started = Date.now();
+  const job = await jobs.createQueued({
+    operation,
+    queueName: queue,
+    payload,
+    meta: {},
+    description: 'benchmark',
+    tags: [],
+    dedupKey: null,
+    dispatchDeadlineSeconds: 3600,
+  });
+  await infra.broker.publishJob(queue, { job_id: job.id });
+  for (;;) {
+    const current = await jobs.findById(job.id);
+    if (current !== null && ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(current.status)) {
+      if (current.status !== 'SUCCEEDED')
+        throw new Error(`${operation} ${current.status}: ${current.error_code} ${current.error_message}`);
+      return { job: current, wallSeconds: (Date.now() - started) / 1000 };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

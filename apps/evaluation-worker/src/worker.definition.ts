@@ -1,10 +1,12 @@
 import { WorkerDefinition } from '@svc/jobs';
+import { generateEvaluationSetOperation } from './operations/generate-evaluation-set.operation';
+import { runCafaEvaluationOperation } from './operations/run-cafa-evaluation.operation';
 
-/** Evaluation sets and CAFA evaluations on svc.evaluations. Operations arrive with the evaluation capability. */
+/** Evaluation sets (temporal holdouts) and CAFA evaluations on svc.evaluations. */
 export const EVALUATION_WORKER: WorkerDefinition = {
   name: 'evaluation-worker',
   jobQueues: ['svc.evaluations'],
-  operations: [],
+  operations: [generateEvaluationSetOperation, runCafaEvaluationOperation],
   stepQueues: [],
   steps: [],
 };

@@ -31,6 +31,12 @@ import {
   ScoringController,
 } from './predictions/predictions.controller';
 import { AnnotateService } from './predictions/annotate.service';
+import {
+  BenchmarkController,
+  EvaluationsController,
+  PredictionSetMetricsController,
+} from './evaluations/evaluations.controller';
+import { EvaluationsService } from './evaluations/evaluations.service';
 import { PredictionsService } from './predictions/predictions.service';
 import { ScoringService } from './predictions/scoring.service';
 
@@ -57,6 +63,9 @@ export class GatewayModule {
         PredictionsController,
         ScoringController,
         AnnotateController,
+        EvaluationsController,
+        PredictionSetMetricsController,
+        BenchmarkController,
       ],
       providers: [
         { provide: INFRASTRUCTURE, useValue: infra },
@@ -73,6 +82,7 @@ export class GatewayModule {
         PredictionsService,
         ScoringService,
         AnnotateService,
+        EvaluationsService,
       ],
     };
   }

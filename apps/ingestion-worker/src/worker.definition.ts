@@ -1,4 +1,5 @@
 import { WorkerDefinition } from '@svc/jobs';
+import { loadNcbiTaxonomyOperation } from './operations/load-ncbi-taxonomy.operation';
 import { buildGoCooccurrenceOperation } from './operations/build-go-cooccurrence.operation';
 import { fetchUniprotMetadataOperation } from './operations/fetch-uniprot-metadata.operation';
 import { insertProteinsOperation } from './operations/insert-proteins.operation';
@@ -21,5 +22,6 @@ export const INGESTION_WORKER: WorkerDefinition = {
     fetchUniprotMetadataOperation,
     buildGoCooccurrenceOperation,
     loadInterproGoMappingOperation,
+    loadNcbiTaxonomyOperation,
   ],
 };

@@ -13,6 +13,7 @@ export * from './operations/ping.payload';
 export * from './operations/reference-data.payloads';
 export * from './operations/embedding.payloads';
 export * from './operations/prediction.payloads';
+export * from './operations/evaluation.payloads';
 export * from './operations/catalog';
 export * from './auth/auth.requests';
 export * from './auth/auth.queries';

@@ -14,3 +14,6 @@ export * from './knn';
 export * from './scoring';
 export * from './reranker';
 export * from './alignment';
+export * from './evaluation';
+export * from './benchmark';
+export * from './taxonomy';

@@ -33,6 +33,7 @@ import { CreateIdentity1763900000000 } from './migrations/1763900000000-create-i
 import { CreateReferenceData1764000000000 } from './migrations/1764000000000-create-reference-data';
 import { CreateEmbeddings1764100000000 } from './migrations/1764100000000-create-embeddings';
 import { CreatePredictions1764200000000 } from './migrations/1764200000000-create-predictions';
+import { CreateEvaluations1764300000000 } from './migrations/1764300000000-create-evaluations';
 
 export const ENTITIES = [
   JobEntity,
@@ -67,6 +68,7 @@ export const MIGRATIONS = [
   CreateReferenceData1764000000000,
   CreateEmbeddings1764100000000,
   CreatePredictions1764200000000,
+  CreateEvaluations1764300000000,
 ];
 
 export interface DataSourceOptions {

@@ -30,3 +30,7 @@ export * from './predictions/prediction-columns';
 export * from './predictions/prediction-set.repository';
 export * from './predictions/reference-pool.repository';
 export * from './predictions/scoring-config.repository';
+export * from './evaluations/evaluation.repository';
+export * from './evaluations/ontology-document';
+export * from './predictions/scored-predictions';
+export * from './evaluations/evaluate-prediction-set';

@@ -1,6 +1,7 @@
 export * from './config/app-config';
 export * from './config/settings';
 export * from './config/load-config';
+export * from './config/benchmark-file';
 export * from './logging';
 export * from './messaging';
 export * from './metrics';

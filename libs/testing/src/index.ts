@@ -4,3 +4,4 @@ export * from './http-client';
 export * from './spawn-app';
 export * from './free-port';
 export * from './remove-queues';
+export * from './suite-world';

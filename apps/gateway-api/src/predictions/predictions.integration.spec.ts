@@ -1,12 +1,66 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AppProcess, HttpClient, spawnApp, testConfig, waitForJobEnd } from '@svc/testing';
+import {
+  AppProcess,
+  createSuiteWorld,
+  HttpClient,
+  spawnApp,
+  SuiteWorld,
+  testConfig,
+  waitForJobEnd,
+} from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 
 const ROOT = resolve(__dirname, '../../../..');
 const DATA = resolve(ROOT, '../shared/data');
 const K = 3;
+
+/** NCBI nodes.dmp rows (tax id, parent, rank) of the human and house mouse lineages, root included. */
+const HUMAN_AND_MOUSE: [number, number, string][] = [
+  [1, 1, 'no rank'],
+  [131567, 1, 'no rank'],
+  [2759, 131567, 'superkingdom'],
+  [33154, 2759, 'clade'],
+  [33208, 33154, 'kingdom'],
+  [6072, 33208, 'clade'],
+  [33213, 6072, 'clade'],
+  [33511, 33213, 'clade'],
+  [7711, 33511, 'phylum'],
+  [89593, 7711, 'subphylum'],
+  [7742, 89593, 'clade'],
+  [7776, 7742, 'clade'],
+  [117570, 7776, 'clade'],
+  [117571, 117570, 'clade'],
+  [8287, 117571, 'superclass'],
+  [1338369, 8287, 'clade'],
+  [32523, 1338369, 'clade'],
+  [32524, 32523, 'clade'],
+  [40674, 32524, 'class'],
+  [32525, 40674, 'clade'],
+  [9347, 32525, 'clade'],
+  [1437010, 9347, 'clade'],
+  [314146, 1437010, 'superorder'],
+  [9443, 314146, 'order'],
+  [376913, 9443, 'suborder'],
+  [314293, 376913, 'infraorder'],
+  [9526, 314293, 'parvorder'],
+  [314295, 9526, 'superfamily'],
+  [9604, 314295, 'family'],
+  [207598, 9604, 'subfamily'],
+  [9605, 207598, 'genus'],
+  [9606, 9605, 'species'],
+  [314147, 314146, 'clade'],
+  [9989, 314147, 'order'],
+  [1963758, 9989, 'suborder'],
+  [337687, 1963758, 'clade'],
+  [10066, 337687, 'family'],
+  [39107, 10066, 'subfamily'],
+  [10088, 39107, 'genus'],
+  [862507, 10088, 'subgenus'],
+  [10090, 862507, 'species'],
+];
 
 interface Job {
   id: string;
@@ -41,6 +95,7 @@ function unit(v: number[]): number[] {
 }
 
 describe('predict_go_terms on the tiny holdout, end to end through the real queues', () => {
+  let world: SuiteWorld;
   let gateway: Gateway;
   let workers: AppProcess[] = [];
   let api: HttpClient;
@@ -59,10 +114,11 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
   };
 
   beforeAll(async () => {
-    gateway = await createGateway(testConfig());
+    world = await createSuiteWorld('predictions');
+    gateway = await createGateway(testConfig(world.env));
     api = new HttpClient(gateway.url);
     workers = await Promise.all(
-      ['ingestion-worker', 'embedding-worker', 'prediction-worker'].map((name) => spawnApp(name)),
+      ['ingestion-worker', 'embedding-worker', 'prediction-worker'].map((name) => spawnApp(name, world.env)),
     );
     await Promise.all(workers.map((w) => w.waitForLog('worker started')));
     const snapshot = await runJob('/v1/annotations/snapshots/load', {
@@ -87,6 +143,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await gateway?.close();
+    await world?.dispose();
   });
 
   it('validates the request up front: 422 for a bad UUID, 404 for a missing reference', async () => {
@@ -439,5 +496,63 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     const bad = await fetch(`${api.baseUrl}/v1/annotate`, { method: 'POST', body: empty });
     expect(bad.status).toBe(422);
     expect(bad.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('taxonomy features from a loaded nodes.dmp: mouse queries against human references', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-tax-'));
+    try {
+      const nodes = join(dir, 'nodes.dmp');
+      writeFileSync(
+        nodes,
+        HUMAN_AND_MOUSE.map(([id, parent, rank]) => `${id}\t|\t${parent}\t|\t${rank}\t|\t\t|\n`).join(''),
+      );
+      const loaded = await runJob('/v1/jobs', {
+        operation: 'load_ncbi_taxonomy',
+        queue_name: 'svc.jobs',
+        payload: { nodes_url: nodes, source_version: 'excerpt' },
+      });
+      expect(loaded.result).toMatchObject({ nodes: HUMAN_AND_MOUSE.length, malformed_lines: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await gateway.infra.db.query(`UPDATE protein SET taxonomy_id = '9606'`);
+    const fasta = readFileSync(join(DATA, 'tiny/sequences.fasta'), 'utf8')
+      .split('>')
+      .slice(8, 10)
+      .map((r) => `>${r.replace(/^(\S+)/, '$1 OS=Mus musculus OX=10090')}`)
+      .join('');
+    const form = new FormData();
+    form.set('name', 'mouse');
+    form.set('file', new Blob([fasta], { type: 'text/plain' }), 'mouse.fasta');
+    const querySet = (await (
+      await fetch(`${api.baseUrl}/v1/query-sets`, { method: 'POST', body: form })
+    ).json()) as {
+      id: string;
+    };
+    await runJob('/v1/embeddings/compute', { embedding_config_id: configId, query_set_id: querySet.id });
+    await runJob('/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      query_set_id: querySet.id,
+      compute_alignments: false,
+    });
+    const resolved = await api.get<{ id: string }>(
+      `/v1/embeddings/resolve?query_set_id=${querySet.id}&embedding_config_id=${configId}`,
+    );
+    const { rows } = parseTsv(
+      (await api.get<string>(`/v1/embeddings/prediction-sets/${resolved.body.id}/predictions.tsv`)).text,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      // Human and mouse meet in Euarchontoglires (NCBI taxon 314146).
+      expect(r).toMatchObject({
+        query_taxonomy_id: '10090',
+        ref_taxonomy_id: '9606',
+        taxonomic_lca: '314146',
+        taxonomic_relation: 'related',
+      });
+      expect(Number(r['taxonomic_distance'])).toBeGreaterThan(10);
+    }
   });
 });

@@ -1,20 +1,15 @@
 import { Inject, Injectable, StreamableFile } from '@nestjs/common';
 import { isUuid, notFound, ScoringConfigCreate } from '@svc/contracts';
-import {
-  embeddingSimilarity,
-  evidenceWeight,
-  normalizeWeights,
-  SCORING_PRESETS,
-  SCORING_SIGNALS,
-  scorePrediction,
-  taxonomicProximity,
-} from '@svc/domain';
+import { normalizeWeights, SCORING_PRESETS, SCORING_SIGNALS, scorePrediction } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
-import { PredictionSetRepository, ScoringConfigRecord, ScoringConfigRepository } from '@svc/persistence';
+import {
+  PredictionSetRepository,
+  rowSignals,
+  ScoringConfigRecord,
+  ScoringConfigRepository,
+} from '@svc/persistence';
 import { invalidBody } from './predictions.service';
 import { streamTsv } from './tsv';
-
-const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 /** Scoring configs (named weights over six signals) and scored exports of prediction sets. */
 @Injectable()
@@ -91,14 +86,7 @@ export class ScoringService {
     async function* chunks() {
       for await (const chunk of rows) {
         yield chunk.map((r) => {
-          const signals = {
-            embedding_similarity: embeddingSimilarity(Number(r['distance'])),
-            identity_nw: num(r['identity_nw']),
-            identity_sw: num(r['identity_sw']),
-            evidence_weight: evidenceWeight((r['evidence_code'] as string | null) ?? null),
-            taxonomic_proximity: taxonomicProximity(num(r['taxonomic_distance'])),
-            neighbor_vote_fraction: num(r['neighbor_vote_fraction']),
-          };
+          const signals = rowSignals(r);
           const score = scorePrediction(config.weights, signals);
           return [
             r['protein_accession'],

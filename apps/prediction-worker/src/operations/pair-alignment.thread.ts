@@ -1,8 +1,7 @@
 import { parentPort } from 'node:worker_threads';
-import { alignGlobal, alignLocal } from '@svc/domain';
-import { alignmentFeatures, PairTask } from './pair-alignment';
+import { alignPair, PairTask } from './pair-alignment';
 
 // A pool thread: aligns the pairs it is sent and answers with their features.
 parentPort?.on('message', (tasks: PairTask[]) => {
-  parentPort?.postMessage(tasks.map((t) => alignmentFeatures(t, alignGlobal, alignLocal)));
+  parentPort?.postMessage(tasks.map(alignPair));
 });

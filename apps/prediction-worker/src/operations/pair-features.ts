@@ -4,10 +4,9 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DataSource } from 'typeorm';
-import { alignGlobal, alignLocal } from '@svc/domain';
 import { ReferencePoolRepository } from '@svc/persistence';
 import { AppConfig } from '@svc/platform';
-import { alignmentFeatures, PairFeatures, PairTask } from './pair-alignment';
+import { alignPair, PairFeatures, PairTask } from './pair-alignment';
 
 const REGISTER = resolve(__dirname, '../../../../tools/register.js');
 const THREAD = resolve(__dirname, 'pair-alignment.thread.ts');
@@ -56,7 +55,7 @@ export class PairFeatureService {
 
   private async run(tasks: PairTask[]): Promise<{ key: string; features: PairFeatures }[]> {
     if (tasks.length === 0) return [];
-    if (this.workers <= 0) return tasks.map((t) => alignmentFeatures(t, alignGlobal, alignLocal));
+    if (this.workers <= 0) return tasks.map(alignPair);
     while (this.threads.length < this.workers) {
       const thread = new Worker(`require(${JSON.stringify(REGISTER)}); require(${JSON.stringify(THREAD)});`, {
         eval: true,

@@ -135,9 +135,11 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       );
     }
     if (options['compute_taxonomy'] !== false) {
+      // Donor taxa are read now, not from the cached index, so a re-annotated protein counts at once.
+      const refTaxa = await pools.taxonomyIds([...new Set(pending.map((p) => p.ref.accession))]);
       const taxonomy = await taxonomyFeatures(
         db,
-        pending.map((p) => ({ query: p.query.taxonomyId, ref: p.ref.taxonomyId })),
+        pending.map((p) => ({ query: p.query.taxonomyId, ref: refTaxa.get(p.ref.accession) ?? null })),
       );
       pending.forEach((p, i) => Object.assign(rows[i]!, taxonomy[i]));
     }

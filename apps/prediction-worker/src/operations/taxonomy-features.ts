@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
+import { compareTaxa, TaxonomyIndex } from '@svc/domain';
+import { queryRows } from '@svc/persistence';
 
-export interface TaxonomyFeatures {
+export interface TaxonomyColumns {
   query_taxonomy_id: string | null;
   ref_taxonomy_id: string | null;
   taxonomic_lca: string | null;
@@ -9,17 +11,46 @@ export interface TaxonomyFeatures {
   taxonomic_relation: string | null;
 }
 
-// Placeholder until the taxonomy domain module lands (replaced before commit).
+const taxId = (value: string | null): number | null => {
+  if (value === null || !/^\d+$/.test(value.trim())) return null;
+  return Number(value.trim());
+};
+
+/**
+ * Taxonomy features of (query, reference) taxon pairs from the loaded NCBI tree: only the lineages
+ * of the taxa involved are read (one recursive query). Unknown taxa, or no tree loaded, give nulls.
+ */
 export async function taxonomyFeatures(
-  _db: DataSource,
+  db: DataSource,
   pairs: { query: string | null; ref: string | null }[],
-): Promise<TaxonomyFeatures[]> {
-  return pairs.map((p) => ({
-    query_taxonomy_id: p.query,
-    ref_taxonomy_id: p.ref,
-    taxonomic_lca: null,
-    taxonomic_distance: null,
-    taxonomic_common_ancestors: null,
-    taxonomic_relation: null,
-  }));
+): Promise<TaxonomyColumns[]> {
+  const ids = [
+    ...new Set(pairs.flatMap((p) => [taxId(p.query), taxId(p.ref)]).filter((t): t is number => t !== null)),
+  ];
+  const nodes =
+    ids.length === 0
+      ? []
+      : await queryRows<{ tax_id: number; parent_tax_id: number; rank: string | null }>(
+          db,
+          `WITH RECURSIVE lineage AS (
+             SELECT tax_id, parent_tax_id, rank FROM taxonomy_node WHERE tax_id = ANY($1::int[])
+             UNION
+             SELECT n.tax_id, n.parent_tax_id, n.rank FROM taxonomy_node n JOIN lineage l ON n.tax_id = l.parent_tax_id
+           ) SELECT tax_id, parent_tax_id, rank FROM lineage`,
+          [ids],
+        );
+  const index = TaxonomyIndex.fromNodes(
+    nodes.map((n) => ({ taxId: n.tax_id, parentTaxId: n.parent_tax_id, rank: n.rank ?? 'no rank' })),
+  );
+  return pairs.map((p) => {
+    const features = compareTaxa({ index, query: taxId(p.query), reference: taxId(p.ref) });
+    return {
+      query_taxonomy_id: p.query,
+      ref_taxonomy_id: p.ref,
+      taxonomic_lca: features.taxonomic_lca === null ? null : String(features.taxonomic_lca),
+      taxonomic_distance: features.taxonomic_distance,
+      taxonomic_common_ancestors: features.taxonomic_common_ancestors,
+      taxonomic_relation: features.taxonomic_relation,
+    };
+  });
 }

@@ -12,6 +12,7 @@ import {
 } from './reference-data.payloads';
 import { ComputeEmbeddingsPayload } from './embedding.payloads';
 import { LoadNcbiTaxonomyPayload, PredictGoTermsPayload } from './prediction.payloads';
+import { GenerateEvaluationSetPayload, RunCafaEvaluationPayload } from './evaluation.payloads';
 
 export type PayloadClass = new () => object;
 
@@ -80,6 +81,23 @@ export const PREDICT_GO_TERMS: OperationSpec = {
   payload: PredictGoTermsPayload,
 };
 
+export const GENERATE_EVALUATION_SET: OperationSpec = {
+  name: 'generate_evaluation_set',
+  queue: 'svc.evaluations',
+  roleFloor: 'operator',
+  kind: 'job',
+  payload: GenerateEvaluationSetPayload,
+};
+
+export const RUN_CAFA_EVALUATION: OperationSpec = {
+  name: 'run_cafa_evaluation',
+  queue: 'svc.evaluations',
+  roleFloor: 'operator',
+  kind: 'job',
+  payload: RunCafaEvaluationPayload,
+  quota: 'jobs',
+};
+
 export const LOAD_NCBI_TAXONOMY = referenceData('load_ncbi_taxonomy', LoadNcbiTaxonomyPayload);
 
 /** Every operation that some worker of this build hosts. POST /jobs rejects other names with 422. */
@@ -95,6 +113,8 @@ export const OPERATION_CATALOG: readonly OperationSpec[] = [
   COMPUTE_EMBEDDINGS,
   PREDICT_GO_TERMS,
   LOAD_NCBI_TAXONOMY,
+  GENERATE_EVALUATION_SET,
+  RUN_CAFA_EVALUATION,
 ];
 
 export function findOperationSpec(name: string): OperationSpec | undefined {

@@ -85,3 +85,8 @@ export class AnnotateQuery {
   @IsBoolean()
   save_history?: boolean;
 }
+
+export class PredictionSetMetricsQuery {
+  @IsUUID(undefined, { message: '$property must be a valid UUID' }) evaluation_set_id!: string;
+  @IsOptional() @IsUUID(undefined, { message: '$property must be a valid UUID' }) scoring_config_id?: string;
+}

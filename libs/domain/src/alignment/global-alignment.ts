@@ -5,10 +5,11 @@ import { AlignmentOptions, AlignmentResult, resolveGapPenalties } from './alignm
 /*
  * Global alignment as EMBOSS needle 6.6.0 computes it with its defaults (-endweight false): Gotoh's
  * three states (M: a[i] aligned to b[j]; IX: b[j] against a gap; IY: a[i] against a gap), with
- * gaps in the last row and last column free, so trailing end gaps cost nothing; leading end gaps
- * are free through the first row and column, whose M cells take the bare substitution score.
- * A gap of length L inside costs open + (L - 1) * extend. The reported score is the best state of
- * the last cell.
+ * gaps in the last row and last column free, so trailing end gaps cost nothing (there a gap opens
+ * from M only, not from the other gap state: Debian's 6.6.0 binary scores that way, although some
+ * published embaln.c revisions do not); leading end gaps are free through the first row and
+ * column, whose M cells take the bare substitution score. A gap of length L inside costs
+ * open + (L - 1) * extend. The reported score is the best state of the last cell.
  *
  * Equal-scoring alignments differ in their identity and gap counts, so the traceback copies
  * needle's own rules (embAlignPathCalcWithEndGapPenalties), quirks included: it stays in a gap

@@ -165,12 +165,10 @@ function walkLocal(
       length += 1;
     const explained = ((flags[y * cols + x - (length - 1) * stride] ?? 0) & openBit) !== 0;
     const edge = isLeft ? (matrix.firstColumn[y] ?? 0) : (matrix.firstRow[x] ?? 0);
-    const gapStartScore = explained
-      ? (f & POSITIVE) !== 0
-        ? 1
-        : 0
-      : edge - gapOpen - (position - 1) * gapExtend;
-    if (gapStartScore <= 0) return;
+    // water ends the walk instead of taking a gap whose starting score is not positive; for an
+    // explained gap that score is this cell's own.
+    const startsPositive = explained ? (f & POSITIVE) !== 0 : edge - gapOpen - (position - 1) * gapExtend > 0;
+    if (!startsPositive) return;
     for (let k = 0; k < length; k += 1) {
       if (isLeft) {
         tally.gapInA(x);

@@ -187,6 +187,15 @@ export class ReferencePoolRepository {
     }));
   }
 
+  async taxonomyIds(accessions: string[]): Promise<Map<string, string | null>> {
+    const rows = await queryRows<{ accession: string; taxonomy_id: string | null }>(
+      this.db,
+      `SELECT accession, taxonomy_id FROM protein WHERE accession = ANY($1::text[])`,
+      [accessions],
+    );
+    return new Map(rows.map((r) => [r.accession, r.taxonomy_id]));
+  }
+
   async sequences(ids: number[]): Promise<Map<number, string>> {
     const rows = await queryRows<{ id: number; sequence: string }>(
       this.db,

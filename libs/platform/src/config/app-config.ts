@@ -18,6 +18,8 @@ export interface AppConfig {
   };
   readonly allowedOrigins: readonly string[];
   readonly termEmbeddingPath: string | null;
+  /** Optional benchmark config file (stages, baseline scoring, labels); missing means defaults. */
+  readonly benchmarkConfigPath: string | null;
   readonly anonQuotaPerDay: number;
   readonly userQuotaPerDay: Readonly<Record<string, number>>;
   readonly smtp: {

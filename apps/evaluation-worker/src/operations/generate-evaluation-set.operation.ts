@@ -1,0 +1,82 @@
+import { GENERATE_EVALUATION_SET, GenerateEvaluationSetPayload } from '@svc/contracts';
+import { computeHoldoutDelta, GoGraph, HoldoutAnnotation } from '@svc/domain';
+import { defineOperation, JobError } from '@svc/jobs';
+import { EvaluationRepository, GroundTruthRow, loadOboDocument, queryOne, queryRows } from '@svc/persistence';
+import { DataSource } from 'typeorm';
+
+async function annotationSet(db: DataSource, id: string): Promise<{ ontology_snapshot_id: string }> {
+  const set = await queryOne<{ ontology_snapshot_id: string }>(
+    db,
+    `SELECT ontology_snapshot_id FROM annotation_set WHERE id = $1`,
+    [id],
+  );
+  if (set === null) throw new JobError('annotation_set_not_found', `annotation set ${id} does not exist`);
+  return set;
+}
+
+async function annotations(db: DataSource, setId: string): Promise<HoldoutAnnotation[]> {
+  const rows = await queryRows<{
+    protein_accession: string;
+    go_id: string;
+    evidence_code: string;
+    is_not: boolean;
+    qualifier: string | null;
+  }>(
+    db,
+    `SELECT protein_accession, go_id, evidence_code, is_not, qualifier FROM protein_go_annotation WHERE annotation_set_id = $1`,
+    [setId],
+  );
+  return rows.map((r) => ({
+    protein: r.protein_accession,
+    goId: r.go_id,
+    evidence: r.evidence_code,
+    isNot: r.is_not,
+    qualifier: r.qualifier,
+  }));
+}
+
+/**
+ * The temporal holdout between two annotation sets of one ontology snapshot: experimental evidence
+ * only, NOT exclusions propagated to descendants, NK/LK/PK ground truth and the PK known terms, stored
+ * with their statistics in one transaction.
+ */
+export const generateEvaluationSetOperation = defineOperation<GenerateEvaluationSetPayload>({
+  spec: GENERATE_EVALUATION_SET,
+  async execute({ job, payload, db, emit }) {
+    if (payload.old_annotation_set_id === payload.new_annotation_set_id)
+      throw new JobError('same_annotation_set', 'the old and new annotation sets must differ');
+    const old = await annotationSet(db, payload.old_annotation_set_id);
+    const next = await annotationSet(db, payload.new_annotation_set_id);
+    if (old.ontology_snapshot_id !== next.ontology_snapshot_id)
+      throw new JobError(
+        'snapshot_mismatch',
+        `both annotation sets must be loaded against one ontology snapshot (old: ${old.ontology_snapshot_id}, new: ${next.ontology_snapshot_id})`,
+      );
+    const graph = new GoGraph(await loadOboDocument(db, old.ontology_snapshot_id));
+    const delta = computeHoldoutDelta({
+      old: await annotations(db, payload.old_annotation_set_id),
+      new: await annotations(db, payload.new_annotation_set_id),
+      ontology: graph,
+      includeExtendedEvidence: payload.extended_evidence ?? false,
+    });
+    const rows: GroundTruthRow[] = [];
+    for (const category of ['NK', 'LK', 'PK'] as const)
+      for (const t of delta.groundTruth[category])
+        rows.push({ category, protein_accession: t.protein, go_id: t.goId, aspect: t.aspect });
+    for (const t of delta.known)
+      rows.push({ category: 'KNOWN', protein_accession: t.protein, go_id: t.goId, aspect: t.aspect });
+    const id = await new EvaluationRepository(db).createSet(
+      {
+        old_annotation_set_id: payload.old_annotation_set_id,
+        new_annotation_set_id: payload.new_annotation_set_id,
+        ontology_snapshot_id: old.ontology_snapshot_id,
+        job_id: job.id,
+        evidence: payload.extended_evidence === true ? 'extended' : 'experimental',
+        stats: { ...delta.stats },
+      },
+      rows,
+    );
+    await emit('generate_evaluation_set.done', null, { evaluation_set_id: id, ...delta.stats });
+    return { evaluation_set_id: id, stats: delta.stats };
+  },
+});

@@ -1,0 +1,152 @@
+import { RUN_CAFA_EVALUATION, RunCafaEvaluationPayload } from '@svc/contracts';
+import { CafaEvaluationError, verifyBand } from '@svc/domain';
+import { defineOperation, JobError } from '@svc/jobs';
+import {
+  evaluatePredictionSet,
+  EvaluationRepository,
+  PredictionSetRepository,
+  queryOne,
+  ScoringConfigRepository,
+} from '@svc/persistence';
+import { createArtifactStore, readText } from '@svc/platform';
+import { loadBenchmarkConfig } from './benchmark-config-file';
+import { evaluationArtifacts } from './evaluation-artifacts';
+
+/**
+ * CAFA evaluation of a prediction set on an evaluation set's delta proteins, per category (NK, LK,
+ * PK with its known terms) and aspect. Scores come from the scoring config when given, else
+ * 1 - d/2. IA from the payload, else the snapshot's `ia_url`, else none (no `_w` keys, a warning
+ * event). Evaluator outputs go to `eval_artifacts/<result_id>/` in the artifact store.
+ */
+export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPayload>({
+  spec: RUN_CAFA_EVALUATION,
+  async execute({ job, payload, db, emit, config, logger, throwIfCancelled }) {
+    const evaluations = new EvaluationRepository(db);
+    const set = await evaluations.findSet(payload.evaluation_set_id);
+    if (set === null)
+      throw new JobError(
+        'evaluation_set_not_found',
+        `evaluation set ${payload.evaluation_set_id} does not exist`,
+      );
+    const predictionSet = await new PredictionSetRepository(db).find(payload.prediction_set_id);
+    if (predictionSet === null)
+      throw new JobError(
+        'prediction_set_not_found',
+        `prediction set ${payload.prediction_set_id} does not exist`,
+      );
+    if (payload.reranker_model_id !== undefined || payload.rerankers !== undefined)
+      throw new JobError(
+        'reranker_not_supported',
+        're-ranker scoring in evaluations is not available in this build; use a scoring config',
+      );
+    const scorings = new ScoringConfigRepository(db);
+    let scoring =
+      payload.scoring_config_id !== undefined ? await scorings.find(payload.scoring_config_id) : null;
+    if (payload.scoring_config_id !== undefined && scoring === null)
+      throw new JobError(
+        'scoring_config_not_found',
+        `scoring config ${payload.scoring_config_id} does not exist`,
+      );
+    const benchmark = await loadBenchmarkConfig(config);
+    if (scoring === null && benchmark.baseline_scoring !== null) {
+      scoring = await scorings.findByName(benchmark.baseline_scoring);
+      if (scoring !== null)
+        await emit('run_cafa_evaluation.baseline_attached', null, {
+          scoring_config_id: scoring.id,
+          name: scoring.name,
+        });
+    }
+
+    const snapshot = await queryOne<{ obo_version: string; ia_url: string | null }>(
+      db,
+      `SELECT obo_version, ia_url FROM ontology_snapshot WHERE id = $1`,
+      [set.ontology_snapshot_id],
+    );
+    const iaSource = payload.ia_file ?? snapshot?.ia_url ?? null;
+    if (payload.band !== undefined) {
+      const check = verifyBand({ band: payload.band, oboVersion: snapshot?.obo_version ?? '', iaSource });
+      if (!check.ok) throw new JobError('band_mismatch', check.reason);
+      await emit('run_cafa_evaluation.band_verified', null, {
+        band: check.band.name,
+        obo_version: check.band.oboVersion,
+      });
+    }
+    const read = async (source: string, what: string): Promise<string> => {
+      try {
+        return await readText(source, config.dataDir !== null ? { baseDir: config.dataDir } : {});
+      } catch (error) {
+        throw new JobError(`${what}_unreadable`, `${what} file ${source}: ${(error as Error).message}`);
+      }
+    };
+    const ia = iaSource !== null ? await read(iaSource, 'ia') : null;
+    if (ia === null)
+      await emit(
+        'run_cafa_evaluation.ia_missing',
+        'no IA file (payload or snapshot): uniform weights, the _w metrics are omitted',
+        {},
+        'warning',
+      );
+    const toi = payload.toi_file !== undefined ? await read(payload.toi_file, 'toi') : null;
+
+    const stage = scoring?.name ?? null;
+    const resultId = await evaluations.createResult({
+      evaluation_set_id: set.id,
+      prediction_set_id: predictionSet.id,
+      embedding_config_id: predictionSet.embedding_config_id,
+      scoring_config_id: scoring?.id ?? null,
+      job_id: job.id,
+      band: payload.band ?? null,
+      frame: payload.frame ?? null,
+      th_step: payload.th_step ?? 0.01,
+      max_terms: payload.max_terms ?? null,
+      ia_source: iaSource,
+      toi_source: payload.toi_file ?? null,
+      temporal_window: payload.temporal_window ?? null,
+      leakage_role: payload.leakage_role ?? null,
+      stage,
+    });
+
+    const artifacts = evaluationArtifacts(
+      createArtifactStore(config, (m) => logger.warn(m)),
+      resultId,
+    );
+    let metrics: Record<string, Record<string, Record<string, unknown>>>;
+    try {
+      metrics = await evaluatePredictionSet({
+        db,
+        evaluationSetId: set.id,
+        ontologySnapshotId: set.ontology_snapshot_id,
+        predictionSetId: predictionSet.id,
+        weights: scoring?.weights ?? null,
+        ia,
+        toi,
+        thStep: payload.th_step ?? 0.01,
+        maxTerms: payload.max_terms ?? null,
+        onCategory: async (done) => {
+          await throwIfCancelled();
+          await artifacts.writeCategory(done.category, done);
+          await emit('run_cafa_evaluation.category_done', null, {
+            category: done.category,
+            proteins: new Set(done.truth.map((t) => t.protein_accession)).size,
+            predictions: done.predictions.length,
+          });
+        },
+      });
+    } catch (error) {
+      if (error instanceof CafaEvaluationError) throw new JobError(`evaluation_${error.code}`, error.message);
+      throw error;
+    }
+    const keys = await artifacts.finish({
+      metrics,
+      stage,
+      evaluation_set_id: set.id,
+      prediction_set_id: predictionSet.id,
+    });
+    await evaluations.updateResult(resultId, {
+      metrics,
+      artifact_prefix: artifacts.prefix,
+      artifact_keys: keys,
+    });
+    return { evaluation_result_id: resultId, frame: payload.frame ?? null, metrics };
+  },
+});

@@ -1,0 +1,132 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  GenerateEvaluationSetPayload,
+  PredictionSetMetricsQuery,
+  RunEvaluationRequest,
+} from '@svc/contracts';
+import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { EvaluationsService } from './evaluations.service';
+
+@ApiTags('evaluations')
+@Controller('annotations/evaluation-sets')
+export class EvaluationsController {
+  constructor(private readonly evaluations: EvaluationsService) {}
+
+  @Post('generate')
+  @HttpCode(201)
+  @Roles('operator')
+  generate(@ValidBody() body: GenerateEvaluationSetPayload, @CurrentPrincipal() who: Principal) {
+    return this.evaluations.generate(body, who);
+  }
+
+  @Get()
+  @Roles('guest')
+  list() {
+    return this.evaluations.list();
+  }
+
+  @Get(':id')
+  @Roles('guest')
+  get(@Param('id') id: string) {
+    return this.evaluations.get(id);
+  }
+
+  @Delete(':id')
+  @Roles('operator')
+  remove(@Param('id') id: string) {
+    return this.evaluations.delete(id);
+  }
+
+  @Get(':id/ground-truth-NK.tsv')
+  @Roles('guest')
+  groundTruthNk(@Param('id') id: string): Promise<StreamableFile> {
+    return this.evaluations.groundTruthTsv(id, 'NK');
+  }
+
+  @Get(':id/ground-truth-LK.tsv')
+  @Roles('guest')
+  groundTruthLk(@Param('id') id: string): Promise<StreamableFile> {
+    return this.evaluations.groundTruthTsv(id, 'LK');
+  }
+
+  @Get(':id/ground-truth-PK.tsv')
+  @Roles('guest')
+  groundTruthPk(@Param('id') id: string): Promise<StreamableFile> {
+    return this.evaluations.groundTruthTsv(id, 'PK');
+  }
+
+  @Get(':id/known-terms.tsv')
+  @Roles('guest')
+  knownTerms(@Param('id') id: string): Promise<StreamableFile> {
+    return this.evaluations.groundTruthTsv(id, 'KNOWN');
+  }
+
+  @Get(':id/delta-proteins.fasta')
+  @Roles('guest')
+  deltaProteins(@Param('id') id: string, @Query('category') category?: string): Promise<StreamableFile> {
+    return this.evaluations.deltaFasta(id, category);
+  }
+
+  @Post(':id/run')
+  @HttpCode(201)
+  @Roles('operator')
+  run(@Param('id') id: string, @ValidBody() body: RunEvaluationRequest, @CurrentPrincipal() who: Principal) {
+    return this.evaluations.run(id, body, who);
+  }
+
+  @Get(':id/results')
+  @Roles('guest')
+  results(@Param('id') id: string) {
+    return this.evaluations.results(id);
+  }
+
+  @Get(':id/results/:rid/metrics.tsv')
+  @Roles('guest')
+  metricsTsv(@Param('id') id: string, @Param('rid') rid: string): Promise<StreamableFile> {
+    return this.evaluations.metricsTsv(id, rid);
+  }
+
+  @Get(':id/results/:rid/artifacts.zip')
+  @Roles('guest')
+  artifactsZip(@Param('id') id: string, @Param('rid') rid: string): Promise<StreamableFile> {
+    return this.evaluations.artifactsZip(id, rid);
+  }
+
+  @Delete(':id/results/:rid')
+  @HttpCode(204)
+  @Roles('operator')
+  async removeResult(@Param('id') id: string, @Param('rid') rid: string): Promise<void> {
+    await this.evaluations.deleteResult(id, rid);
+  }
+}
+
+@ApiTags('scoring')
+@Controller('scoring/prediction-sets')
+export class PredictionSetMetricsController {
+  constructor(private readonly evaluations: EvaluationsService) {}
+
+  @Get(':id/metrics')
+  @Roles('guest')
+  metrics(@Param('id') id: string, @ValidQuery() query: PredictionSetMetricsQuery) {
+    return this.evaluations.predictionSetMetrics(id, query.evaluation_set_id, query.scoring_config_id);
+  }
+}
+
+@ApiTags('benchmark')
+@Controller('benchmark')
+export class BenchmarkController {
+  constructor(private readonly evaluations: EvaluationsService) {}
+
+  @Get('matrix')
+  @Roles('guest')
+  matrix() {
+    return this.evaluations.matrix();
+  }
+
+  @Get('embeddings')
+  @Roles('guest')
+  embeddings() {
+    return this.evaluations.benchmarkEmbeddings();
+  }
+}

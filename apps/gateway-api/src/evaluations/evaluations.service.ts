@@ -1,0 +1,277 @@
+import { Inject, Injectable, StreamableFile } from '@nestjs/common';
+import { Readable } from 'node:stream';
+import { zipSync } from 'fflate';
+import {
+  DomainError,
+  GENERATE_EVALUATION_SET,
+  GenerateEvaluationSetPayload,
+  isUuid,
+  notFound,
+  RUN_CAFA_EVALUATION,
+  RunEvaluationRequest,
+} from '@svc/contracts';
+import { benchmarkMatrix, CafaEvaluationError, formatFastaRecord, parseBenchmarkConfig } from '@svc/domain';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import {
+  evaluatePredictionSet,
+  EvaluationRepository,
+  GroundTruthCategory,
+  PredictionSetRepository,
+  queryOne,
+  queryRows,
+  ScoringConfigRepository,
+} from '@svc/persistence';
+import {
+  ArtifactStore,
+  createArtifactStore,
+  Principal,
+  readBenchmarkConfigFile,
+  readText,
+} from '@svc/platform';
+import { JobsService } from '../jobs/jobs.service';
+import { streamTsv } from '../predictions/tsv';
+
+const METRIC_COLUMNS = [
+  'f_micro_w',
+  'fmax_w',
+  'f_micro',
+  'precision_w',
+  'recall_w',
+  'coverage_w',
+  'fmax',
+  'precision',
+  'recall',
+  'threshold',
+  'coverage',
+  'n',
+  'smin',
+  'tau',
+];
+
+/** Evaluation sets, CAFA results and their downloads, on-demand metrics, and the benchmark matrix. */
+@Injectable()
+export class EvaluationsService {
+  private readonly evaluations: EvaluationRepository;
+  private readonly store: ArtifactStore;
+
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    private readonly jobs: JobsService,
+  ) {
+    this.evaluations = new EvaluationRepository(infra.db);
+    this.store = createArtifactStore(infra.config, (m) => infra.logger.warn(m));
+  }
+
+  async generate(payload: GenerateEvaluationSetPayload, principal: Principal | undefined) {
+    for (const id of [payload.old_annotation_set_id, payload.new_annotation_set_id]) {
+      if ((await queryOne(this.infra.db, `SELECT 1 FROM annotation_set WHERE id = $1`, [id])) === null)
+        throw notFound('Annotation set');
+    }
+    return this.jobs.dispatch(GENERATE_EVALUATION_SET, payload, principal);
+  }
+
+  list() {
+    return this.evaluations.listSets();
+  }
+
+  get(id: string) {
+    return this.evaluations.getSet(this.uuid(id, 'Evaluation set'));
+  }
+
+  /** The set and its results go first; then their stored artifacts. */
+  async delete(id: string) {
+    const result = await this.evaluations.deleteSet(this.uuid(id, 'Evaluation set'));
+    let removed = 0;
+    for (const key of result.artifact_keys) if (await this.store.delete(key)) removed += 1;
+    return { deleted: true, results_deleted: result.results_deleted, artifacts_deleted: removed };
+  }
+
+  async groundTruthTsv(id: string, category: GroundTruthCategory): Promise<StreamableFile> {
+    await this.get(id);
+    const rows = await this.evaluations.groundTruth(id, category);
+    const name = category === 'KNOWN' ? 'known-terms' : `ground-truth-${category}`;
+    return streamTsv(
+      null,
+      (async function* () {
+        yield rows.map((r) => [r.protein_accession, r.go_id]);
+      })(),
+      `${name}.tsv`,
+    );
+  }
+
+  async deltaFasta(id: string, category: string | undefined): Promise<StreamableFile> {
+    await this.get(id);
+    const wanted = (category ?? 'all').toUpperCase();
+    if (!['NK', 'LK', 'PK', 'ALL'].includes(wanted))
+      throw new DomainError('validation_error', 'category must be nk, lk, pk or all', {}, [
+        { path: 'category', message: 'category must be nk, lk, pk or all' },
+      ]);
+    const proteins = await this.evaluations.deltaProteins(
+      id,
+      wanted === 'ALL' ? ['NK', 'LK', 'PK'] : [wanted],
+    );
+    const text = proteins
+      .map((p) =>
+        formatFastaRecord(
+          `${p.accession} ${p.entry_name ?? ''} OS=${p.organism ?? ''} OX=${p.taxonomy_id ?? ''} (${p.category})`,
+          p.sequence,
+        ),
+      )
+      .join('');
+    return new StreamableFile(Buffer.from(text), {
+      type: 'text/x-fasta; charset=utf-8',
+      disposition: `attachment; filename="delta-proteins-${wanted.toLowerCase()}.fasta"`,
+    });
+  }
+
+  async run(id: string, body: RunEvaluationRequest, principal: Principal | undefined) {
+    const set = await this.get(id);
+    const payload = { ...body, evaluation_set_id: set.id };
+    if ((await new PredictionSetRepository(this.infra.db).find(payload.prediction_set_id)) === null)
+      throw notFound('Prediction set');
+    if (payload.scoring_config_id !== undefined)
+      await new ScoringConfigRepository(this.infra.db).get(payload.scoring_config_id);
+    return this.jobs.dispatch(RUN_CAFA_EVALUATION, payload, principal);
+  }
+
+  async results(id: string) {
+    await this.get(id);
+    return this.evaluations.listResults(id);
+  }
+
+  private async result(id: string, resultId: string): Promise<Record<string, unknown>> {
+    await this.get(id);
+    const result = isUuid(resultId) ? await this.evaluations.findResult(id, resultId) : null;
+    if (result === null) throw notFound('Evaluation result');
+    return result;
+  }
+
+  /** One row per (category, aspect) with every persisted metric. */
+  async metricsTsv(id: string, resultId: string): Promise<StreamableFile> {
+    const result = await this.result(id, resultId);
+    const metrics = result['metrics'] as Record<string, Record<string, Record<string, unknown>>>;
+    const rows: unknown[][] = [];
+    for (const [category, aspects] of Object.entries(metrics))
+      for (const [aspect, values] of Object.entries(aspects))
+        rows.push([category, aspect, ...METRIC_COLUMNS.map((c) => values[c])]);
+    return streamTsv(
+      ['setting', 'namespace', ...METRIC_COLUMNS],
+      (async function* () {
+        yield rows;
+      })(),
+      `metrics-${resultId}.tsv`,
+    );
+  }
+
+  /** A deflate ZIP of the stored evaluator outputs, entry names relative to the result prefix. */
+  async artifactsZip(id: string, resultId: string): Promise<StreamableFile> {
+    const result = await this.result(id, resultId);
+    const keys = (result['artifact_keys'] as string[] | null) ?? [];
+    const prefix = (result['artifact_prefix'] as string | null) ?? '';
+    const entries: Record<string, Uint8Array> = {};
+    for (const key of keys) {
+      if (!(await this.store.exists(key))) continue;
+      entries[key.startsWith(prefix) ? key.slice(prefix.length) : key] = await this.store.get(key);
+    }
+    if (Object.keys(entries).length === 0) throw notFound('Stored artifacts');
+    const zip = zipSync(entries, { level: 6 });
+    return new StreamableFile(Readable.from(Buffer.from(zip)), {
+      type: 'application/zip',
+      disposition: `attachment; filename="evaluation-${resultId}.zip"`,
+    });
+  }
+
+  /** The row goes first, then the stored artifacts. */
+  async deleteResult(id: string, resultId: string): Promise<void> {
+    await this.get(id);
+    if (!isUuid(resultId)) throw notFound('Evaluation result');
+    const keys = await this.evaluations.deleteResult(id, resultId);
+    for (const key of keys) await this.store.delete(key);
+  }
+
+  /** CAFA metrics of a prediction set on an evaluation set, computed now (nothing stored). */
+  async predictionSetMetrics(predictionSetId: string, evaluationSetId: string, scoringConfigId?: string) {
+    if (!isUuid(predictionSetId)) throw notFound('Prediction set');
+    const predictionSet = await new PredictionSetRepository(this.infra.db).get(predictionSetId);
+    const set = await this.evaluations.getSet(evaluationSetId);
+    const scoring =
+      scoringConfigId !== undefined
+        ? await new ScoringConfigRepository(this.infra.db).get(scoringConfigId)
+        : null;
+    const snapshot = await queryOne<{ ia_url: string | null }>(
+      this.infra.db,
+      `SELECT ia_url FROM ontology_snapshot WHERE id = $1`,
+      [set.ontology_snapshot_id],
+    );
+    const ia = snapshot?.ia_url != null ? await readText(snapshot.ia_url) : null;
+    try {
+      const metrics = await evaluatePredictionSet({
+        db: this.infra.db,
+        evaluationSetId: set.id,
+        ontologySnapshotId: set.ontology_snapshot_id,
+        predictionSetId: predictionSet.id,
+        weights: scoring?.weights ?? null,
+        ia,
+        toi: null,
+        thStep: 0.01,
+        maxTerms: null,
+      });
+      return {
+        prediction_set_id: predictionSet.id,
+        evaluation_set_id: set.id,
+        scoring_config_id: scoring?.id ?? null,
+        weighted: ia !== null,
+        metrics,
+      };
+    } catch (error) {
+      if (error instanceof CafaEvaluationError) throw new DomainError('validation_error', error.message);
+      throw error;
+    }
+  }
+
+  /** The benchmark matrix over every stored result, shaped by the optional benchmark config file. */
+  async matrix() {
+    const config = parseBenchmarkConfig(await readBenchmarkConfigFile(this.infra.config));
+    const results = await this.evaluations.allResults();
+    const cells = benchmarkMatrix(
+      results.map((r) => ({
+        embedding: (r['embedding_config_id'] as string | null) ?? 'unknown',
+        embeddingLabel:
+          (r['embedding_model_name'] as string | null) ??
+          (r['embedding_config_id'] as string | null) ??
+          'unknown',
+        stage: (r['stage'] as string | null) ?? null,
+        evaluationSetId: String(r['evaluation_set_id']),
+        metrics: r['metrics'] as Record<string, Record<string, Record<string, unknown>>>,
+      })),
+      config,
+    );
+    return {
+      categories: config.categories,
+      aspects: config.aspects,
+      stages: [...new Set(cells.map((c) => c.stage))],
+      embeddings: [...new Set(cells.map((c) => c.embedding))],
+      evaluation_set_labels: config.evaluation_set_labels,
+      cells,
+    };
+  }
+
+  /** Embedding configs that have evaluation results, minus the hidden ones. */
+  async benchmarkEmbeddings() {
+    const config = parseBenchmarkConfig(await readBenchmarkConfigFile(this.infra.config));
+    const rows = await queryRows<{ id: string; model_name: string; model_backend: string; results: number }>(
+      this.infra.db,
+      `SELECT c.id, c.model_name, c.model_backend, count(r.id)::int AS results
+         FROM embedding_config c JOIN evaluation_result r ON r.embedding_config_id = c.id
+        GROUP BY c.id, c.model_name, c.model_backend ORDER BY c.model_name`,
+    );
+    return rows.filter(
+      (r) => !config.hidden_embeddings.includes(r.id) && !config.hidden_embeddings.includes(r.model_name),
+    );
+  }
+
+  private uuid(id: string, entity: string): string {
+    if (!isUuid(id)) throw notFound(entity);
+    return id;
+  }
+}

@@ -1,0 +1,63 @@
+import { LOAD_NCBI_TAXONOMY, LoadNcbiTaxonomyPayload } from '@svc/contracts';
+import { parseNodesDmpLine, TaxonNode } from '@svc/domain';
+import { defineOperation, JobError } from '@svc/jobs';
+import { bulkInsert, queryRows } from '@svc/persistence';
+import { readLines } from '@svc/platform';
+import { sourceFailure } from './source-failure';
+
+/**
+ * Loads an NCBI taxonomy `nodes.dmp` (streamed; gzip recognised) into `taxonomy_node`, replacing
+ * the previous tree in one transaction. Malformed lines are counted and listed (first 100); the job
+ * fails when more than 1% of the lines are malformed.
+ */
+export const loadNcbiTaxonomyOperation = defineOperation<LoadNcbiTaxonomyPayload>({
+  spec: LOAD_NCBI_TAXONOMY,
+  async execute({ payload, db, emit, config, throwIfCancelled }) {
+    const nodes: TaxonNode[] = [];
+    const problems: { line: number; message: string }[] = [];
+    let lineNumber = 0;
+    let problemCount = 0;
+    try {
+      for await (const line of readLines(
+        payload.nodes_url,
+        config.dataDir !== null ? { baseDir: config.dataDir } : {},
+      )) {
+        lineNumber += 1;
+        const parsed = parseNodesDmpLine(line);
+        if (parsed === null) continue;
+        if ('problem' in parsed) {
+          problemCount += 1;
+          if (problems.length < 100) problems.push({ line: lineNumber, message: parsed.problem });
+          continue;
+        }
+        nodes.push(parsed);
+      }
+    } catch (error) {
+      throw sourceFailure(error);
+    }
+    if (nodes.length === 0) throw new JobError('empty_source', `${payload.nodes_url} holds no taxonomy node`);
+    if (problemCount > lineNumber * 0.01)
+      throw new JobError(
+        'too_many_malformed_lines',
+        `${problemCount} of ${lineNumber} lines are malformed (first at line ${problems[0]?.line})`,
+      );
+    await throwIfCancelled();
+    await db.transaction(async (tx) => {
+      await queryRows(tx, `DELETE FROM taxonomy_node`);
+      await bulkInsert(tx, {
+        table: 'taxonomy_node',
+        columns: [
+          { name: 'tax_id', type: 'int' },
+          { name: 'parent_tax_id', type: 'int' },
+          { name: 'rank', type: 'text' },
+          { name: 'source_version', type: 'text' },
+        ],
+        rows: nodes.map((n) => [n.taxId, n.parentTaxId, n.rank, payload.source_version ?? null]),
+        onConflict: 'ON CONFLICT (tax_id) DO NOTHING',
+        chunkSize: 20_000,
+      });
+    });
+    await emit('load_ncbi_taxonomy.done', null, { nodes: nodes.length, malformed_lines: problemCount });
+    return { nodes: nodes.length, malformed_lines: problemCount, malformed: problems };
+  },
+});

@@ -1,0 +1,96 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+
+const VALID_UUID = { message: '$property must be a valid UUID' };
+
+export const EVALUATION_BANDS = ['v226', 'v227'] as const;
+
+export class GenerateEvaluationSetPayload {
+  @ApiProperty({ format: 'uuid', description: 't0: the older (reference) annotation set' })
+  @IsUUID(undefined, VALID_UUID)
+  old_annotation_set_id!: string;
+  @ApiProperty({ format: 'uuid', description: 't1: the newer (ground-truth) annotation set' })
+  @IsUUID(undefined, VALID_UUID)
+  new_annotation_set_id!: string;
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Also count HTP, HDA, HMP, HGI, HEP, IC and TAS (the extended CAFA set)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  extended_evidence?: boolean;
+}
+
+class AspectRerankers {
+  @IsOptional() @IsUUID(undefined, VALID_UUID) bpo?: string;
+  @IsOptional() @IsUUID(undefined, VALID_UUID) mfo?: string;
+  @IsOptional() @IsUUID(undefined, VALID_UUID) cco?: string;
+}
+
+export class RerankerSelection {
+  @IsOptional() @ValidateNested() @Type(() => AspectRerankers) nk?: AspectRerankers;
+  @IsOptional() @ValidateNested() @Type(() => AspectRerankers) lk?: AspectRerankers;
+  @IsOptional() @ValidateNested() @Type(() => AspectRerankers) pk?: AspectRerankers;
+}
+
+export class RunCafaEvaluationPayload {
+  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) evaluation_set_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) prediction_set_id!: string;
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID(undefined, VALID_UUID)
+  scoring_config_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID(undefined, VALID_UUID)
+  reranker_model_id?: string;
+  @ApiPropertyOptional({ description: '{nk|lk|pk: {bpo|mfo|cco: reranker id}}' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => RerankerSelection)
+  rerankers?: RerankerSelection;
+  @ApiPropertyOptional({ enum: EVALUATION_BANDS }) @IsOptional() @IsIn(EVALUATION_BANDS) band?: string;
+  @ApiPropertyOptional({ description: 'IA file (path on the worker, file:// or http(s))' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  ia_file?: string;
+  @ApiPropertyOptional({ description: 'Terms-of-interest file' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  toi_file?: string;
+  @ApiPropertyOptional({ default: 0.01 }) @IsOptional() @IsNumber() @Min(0.0001) @Max(0.5) th_step?: number;
+  @ApiPropertyOptional({ nullable: true, default: null })
+  @IsOptional()
+  @ValidateIf((_, v) => v !== null)
+  @IsInt()
+  @Min(0)
+  max_terms?: number | null;
+  @ApiPropertyOptional({ description: '`lafa` marks the LAFA frame' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(50)
+  frame?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) temporal_window?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) leakage_role?: string;
+}
+
+/** Body of POST /annotations/evaluation-sets/{id}/run: the run payload without the set id. */
+export class RunEvaluationRequest extends RunCafaEvaluationPayload {
+  @IsOptional() declare evaluation_set_id: string;
+}

@@ -1,0 +1,3 @@
+export * from './bands';
+export * from './benchmark-config';
+export * from './matrix';

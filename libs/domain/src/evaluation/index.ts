@@ -1,0 +1,12 @@
+export * from './cafa-errors';
+export * from './cafa-types';
+export { CafaOntology, parseCafaOboRecords, parseCafaOntology } from './cafa-ontology';
+export type { CafaOboRecord, CafaTermRef } from './cafa-ontology';
+export { parseIaText, parseToiText } from './cafa-inputs';
+export type { CafaAnnotation } from './cafa-inputs';
+export type { CafaPrediction } from './cafa-predictions';
+export type { CafaPropagation } from './cafa-propagation';
+export { thresholdGrid } from './cafa-curve';
+export * from './cafa-evaluator';
+export * from './evidence-codes';
+export * from './holdout-delta';

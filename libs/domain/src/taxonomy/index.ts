@@ -1,0 +1,3 @@
+export * from './nodes-dmp';
+export * from './taxonomy-index';
+export * from './taxonomy-features';

@@ -1,0 +1,210 @@
+import { DataSource } from 'typeorm';
+import { notFound } from '@svc/contracts';
+import { bulkInsert } from '../bulk';
+import { Db, isoColumn, queryOne, queryRows } from '../sql';
+
+export type GroundTruthCategory = 'NK' | 'LK' | 'PK' | 'KNOWN';
+
+export interface GroundTruthRow {
+  category: GroundTruthCategory;
+  protein_accession: string;
+  go_id: string;
+  aspect: 'F' | 'P' | 'C';
+}
+
+export interface EvaluationSetRecord {
+  id: string;
+  old_annotation_set_id: string;
+  new_annotation_set_id: string;
+  ontology_snapshot_id: string;
+  job_id: string | null;
+  evidence: string;
+  stats: Record<string, unknown>;
+  created_at: string;
+}
+
+const SET_COLUMNS = `e.id, e.old_annotation_set_id, e.new_annotation_set_id, e.ontology_snapshot_id, e.job_id, e.evidence,
+  e.stats, ${isoColumn('e.created_at', 'created_at')}`;
+
+const RESULT_COLUMNS = `r.id, r.evaluation_set_id, r.prediction_set_id, r.embedding_config_id, r.scoring_config_id,
+  r.reranker_model_id, r.rerankers, r.job_id, r.band, r.frame, r.th_step, r.max_terms, r.ia_source, r.toi_source,
+  r.temporal_window, r.leakage_role, r.stage, r.metrics, r.artifact_prefix, r.artifact_keys,
+  ${isoColumn('r.created_at', 'created_at')}`;
+
+/** Evaluation sets (temporal holdouts), their ground truth, and evaluation results. */
+export class EvaluationRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /** Stores a set and its ground truth in one transaction. */
+  async createSet(
+    input: Omit<EvaluationSetRecord, 'id' | 'created_at'>,
+    rows: GroundTruthRow[],
+  ): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      const set = await queryOne<{ id: string }>(
+        tx,
+        `INSERT INTO evaluation_set (old_annotation_set_id, new_annotation_set_id, ontology_snapshot_id, job_id, evidence, stats)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+        [
+          input.old_annotation_set_id,
+          input.new_annotation_set_id,
+          input.ontology_snapshot_id,
+          input.job_id,
+          input.evidence,
+          JSON.stringify(input.stats),
+        ],
+      );
+      await bulkInsert(tx, {
+        table: 'evaluation_ground_truth',
+        columns: [
+          { name: 'evaluation_set_id', type: 'uuid' },
+          { name: 'category', type: 'text' },
+          { name: 'protein_accession', type: 'text' },
+          { name: 'go_id', type: 'text' },
+          { name: 'aspect', type: 'text' },
+        ],
+        rows: rows.map((r) => [set!.id, r.category, r.protein_accession, r.go_id, r.aspect]),
+        onConflict: 'ON CONFLICT DO NOTHING',
+      });
+      return set!.id;
+    });
+  }
+
+  findSet(id: string, db: Db = this.db): Promise<EvaluationSetRecord | null> {
+    return queryOne(db, `SELECT ${SET_COLUMNS} FROM evaluation_set e WHERE e.id = $1`, [id]);
+  }
+
+  async getSet(id: string): Promise<EvaluationSetRecord> {
+    const set = await this.findSet(id);
+    if (set === null) throw notFound('Evaluation set');
+    return set;
+  }
+
+  listSets(): Promise<Record<string, unknown>[]> {
+    return queryRows(
+      this.db,
+      `SELECT ${SET_COLUMNS}, o.obo_version AS ontology_version,
+              (a.source || ' ' || a.source_version) AS old_annotation_set_label,
+              (b.source || ' ' || b.source_version) AS new_annotation_set_label,
+              (SELECT count(*)::int FROM evaluation_result r WHERE r.evaluation_set_id = e.id) AS result_count
+         FROM evaluation_set e JOIN ontology_snapshot o ON o.id = e.ontology_snapshot_id
+         JOIN annotation_set a ON a.id = e.old_annotation_set_id JOIN annotation_set b ON b.id = e.new_annotation_set_id
+        ORDER BY e.created_at DESC`,
+    );
+  }
+
+  groundTruth(id: string, category: GroundTruthCategory): Promise<GroundTruthRow[]> {
+    return queryRows(
+      this.db,
+      `SELECT category, protein_accession, go_id, aspect FROM evaluation_ground_truth
+        WHERE evaluation_set_id = $1 AND category = $2 ORDER BY protein_accession, go_id`,
+      [id, category],
+    );
+  }
+
+  /** Delta proteins with their category and stored sequence (only proteins whose sequence is stored). */
+  deltaProteins(id: string, categories: string[]) {
+    return queryRows<{
+      accession: string;
+      category: string;
+      entry_name: string | null;
+      organism: string | null;
+      taxonomy_id: string | null;
+      sequence: string;
+    }>(
+      this.db,
+      `SELECT DISTINCT ON (g.protein_accession) g.protein_accession AS accession, g.category, p.entry_name, p.organism,
+              p.taxonomy_id, s.sequence
+         FROM evaluation_ground_truth g JOIN protein p ON p.accession = g.protein_accession
+         JOIN sequence s ON s.id = p.sequence_id
+        WHERE g.evaluation_set_id = $1 AND g.category = ANY($2::text[])
+        ORDER BY g.protein_accession, g.category`,
+      [id, categories],
+    );
+  }
+
+  /** Deletes the set with its results; returns the artifact keys the caller must remove. */
+  async deleteSet(
+    id: string,
+  ): Promise<{ deleted: boolean; results_deleted: number; artifact_keys: string[] }> {
+    return this.db.transaction(async (tx) => {
+      if ((await this.findSet(id, tx)) === null) throw notFound('Evaluation set');
+      const results = await queryRows<{ artifact_keys: string[] }>(
+        tx,
+        `DELETE FROM evaluation_result WHERE evaluation_set_id = $1 RETURNING artifact_keys`,
+        [id],
+      );
+      await queryRows(tx, `DELETE FROM evaluation_set WHERE id = $1`, [id]);
+      return {
+        deleted: true,
+        results_deleted: results.length,
+        artifact_keys: results.flatMap((r) => r.artifact_keys),
+      };
+    });
+  }
+
+  async createResult(input: Record<string, unknown>): Promise<string> {
+    const columns = Object.keys(input);
+    const row = await queryOne<{ id: string }>(
+      this.db,
+      `INSERT INTO evaluation_result (${columns.join(', ')}) VALUES (${columns
+        .map((_, i) => `$${i + 1}`)
+        .join(', ')}) RETURNING id`,
+      columns.map((c) => {
+        const v = input[c];
+        return typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : v;
+      }),
+    );
+    return row!.id;
+  }
+
+  async updateResult(
+    id: string,
+    fields: { metrics: unknown; artifact_prefix: string; artifact_keys: string[] },
+  ): Promise<void> {
+    await queryRows(
+      this.db,
+      `UPDATE evaluation_result SET metrics = $2, artifact_prefix = $3, artifact_keys = $4 WHERE id = $1`,
+      [id, JSON.stringify(fields.metrics), fields.artifact_prefix, fields.artifact_keys],
+    );
+  }
+
+  listResults(setId: string): Promise<Record<string, unknown>[]> {
+    return queryRows(
+      this.db,
+      `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name
+         FROM evaluation_result r LEFT JOIN scoring_config c ON c.id = r.scoring_config_id
+        WHERE r.evaluation_set_id = $1 ORDER BY r.created_at DESC`,
+      [setId],
+    );
+  }
+
+  findResult(setId: string, resultId: string): Promise<Record<string, unknown> | null> {
+    return queryOne(
+      this.db,
+      `SELECT ${RESULT_COLUMNS} FROM evaluation_result r WHERE r.id = $2 AND r.evaluation_set_id = $1`,
+      [setId, resultId],
+    );
+  }
+
+  async deleteResult(setId: string, resultId: string): Promise<string[]> {
+    const row = await queryOne<{ artifact_keys: string[] }>(
+      this.db,
+      `DELETE FROM evaluation_result WHERE id = $2 AND evaluation_set_id = $1 RETURNING artifact_keys`,
+      [setId, resultId],
+    );
+    if (row === null) throw notFound('Evaluation result');
+    return row.artifact_keys;
+  }
+
+  /** Every result with its labels, for the benchmark matrix. */
+  allResults(): Promise<Record<string, unknown>[]> {
+    return queryRows(
+      this.db,
+      `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name, ec.model_name AS embedding_model_name
+         FROM evaluation_result r LEFT JOIN scoring_config c ON c.id = r.scoring_config_id
+         LEFT JOIN embedding_config ec ON ec.id = r.embedding_config_id
+        ORDER BY r.created_at`,
+    );
+  }
+}

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDataSource, dropDatabase, ensureDatabase, runMigrations } from '@svc/persistence';
+import { removeQueues } from './remove-queues';
+import { currentTestRun } from './test-environment';
+
+/** A suite's own database, queue prefix and artifact folder inside the run, for suites that need a fresh world. */
+export interface SuiteWorld {
+  /** Environment overrides for `testConfig` and `spawnApp`. */
+  env: Record<string, string>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Creates (and migrates) a database and a queue prefix for one suite. Suites that count rows of the
+ * whole database (all embedded proteins, every prediction set) use it so that other suites of the
+ * same run cannot change their numbers.
+ */
+export async function createSuiteWorld(name: string): Promise<SuiteWorld> {
+  const run = currentTestRun();
+  const id = `${name}_${randomBytes(3).toString('hex')}`;
+  const dbUrl = new URL(run.dbUrl);
+  dbUrl.pathname = `${dbUrl.pathname}_${id}`;
+  const queuePrefix = `${run.queuePrefix}${id}.`;
+  const artifactsDir = join(run.artifactsDir, id);
+  mkdirSync(artifactsDir, { recursive: true });
+  await ensureDatabase(dbUrl.toString());
+  const db = createDataSource({ url: dbUrl.toString(), poolSize: 1 });
+  await db.initialize();
+  await runMigrations(db);
+  await db.destroy();
+  return {
+    env: { SVC_DB_URL: dbUrl.toString(), SVC_QUEUE_PREFIX: queuePrefix, SVC_ARTIFACTS_DIR: artifactsDir },
+    async dispose() {
+      await dropDatabase(dbUrl.toString());
+      await removeQueues(run.amqpUrl, queuePrefix);
+      rmSync(artifactsDir, { recursive: true, force: true });
+    },
+  };
+}
