@@ -28,8 +28,11 @@ import { WorkersController } from './workers/workers.controller';
 import {
   AnnotateController,
   PredictionsController,
+  RerankerModelsController,
   ScoringController,
+  ScoringRerankersController,
 } from './predictions/predictions.controller';
+import { RerankersService } from './predictions/rerankers.service';
 import { AnnotateService } from './predictions/annotate.service';
 import {
   BenchmarkController,
@@ -63,6 +66,8 @@ export class GatewayModule {
         PredictionsController,
         ScoringController,
         AnnotateController,
+        RerankerModelsController,
+        ScoringRerankersController,
         EvaluationsController,
         PredictionSetMetricsController,
         BenchmarkController,
@@ -82,6 +87,7 @@ export class GatewayModule {
         PredictionsService,
         ScoringService,
         AnnotateService,
+        RerankersService,
         EvaluationsService,
       ],
     };

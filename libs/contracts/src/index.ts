@@ -22,3 +22,4 @@ export * from './auth/auth.rpc';
 export * from './plugins';
 export * from './predictions/prediction.queries';
 export * from './predictions/scoring.requests';
+export * from './predictions/reranker.requests';

@@ -4,3 +4,4 @@ export * from './kmer';
 export * from './backend-registry';
 export * from './search/vector-search';
 export * from './search/gemm-search';
+export * from './reranker/booster';

@@ -34,6 +34,7 @@ import { CreateReferenceData1764000000000 } from './migrations/1764000000000-cre
 import { CreateEmbeddings1764100000000 } from './migrations/1764100000000-create-embeddings';
 import { CreatePredictions1764200000000 } from './migrations/1764200000000-create-predictions';
 import { CreateEvaluations1764300000000 } from './migrations/1764300000000-create-evaluations';
+import { CreateRerankers1764400000000 } from './migrations/1764400000000-create-rerankers';
 
 export const ENTITIES = [
   JobEntity,
@@ -69,6 +70,7 @@ export const MIGRATIONS = [
   CreateEmbeddings1764100000000,
   CreatePredictions1764200000000,
   CreateEvaluations1764300000000,
+  CreateRerankers1764400000000,
 ];
 
 export interface DataSourceOptions {

@@ -34,3 +34,4 @@ export * from './evaluations/evaluation.repository';
 export * from './evaluations/ontology-document';
 export * from './predictions/scored-predictions';
 export * from './evaluations/evaluate-prediction-set';
+export * from './predictions/reranker.repository';

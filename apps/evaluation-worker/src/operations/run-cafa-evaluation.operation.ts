@@ -10,6 +10,7 @@ import {
 } from '@svc/persistence';
 import { createArtifactStore, readText } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
+import { bindRerankers } from './bind-rerankers';
 import { evaluationArtifacts } from './evaluation-artifacts';
 
 /**
@@ -33,11 +34,6 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       throw new JobError(
         'prediction_set_not_found',
         `prediction set ${payload.prediction_set_id} does not exist`,
-      );
-    if (payload.reranker_model_id !== undefined || payload.rerankers !== undefined)
-      throw new JobError(
-        'reranker_not_supported',
-        're-ranker scoring in evaluations is not available in this build; use a scoring config',
       );
     const scorings = new ScoringConfigRepository(db);
     let scoring =
@@ -88,12 +84,17 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       );
     const toi = payload.toi_file !== undefined ? await read(payload.toi_file, 'toi') : null;
 
-    const stage = scoring?.name ?? null;
+    const rerankers = await bindRerankers(db, payload, scoring?.weights ?? null);
+    if (rerankers !== null)
+      await emit('run_cafa_evaluation.rerankers_bound', null, { reranker_model_ids: rerankers.ids });
+    const stage = rerankers !== null ? 'reranker' : (scoring?.name ?? null);
     const resultId = await evaluations.createResult({
       evaluation_set_id: set.id,
       prediction_set_id: predictionSet.id,
       embedding_config_id: predictionSet.embedding_config_id,
       scoring_config_id: scoring?.id ?? null,
+      reranker_model_id: payload.reranker_model_id ?? null,
+      rerankers: payload.rerankers ?? null,
       job_id: job.id,
       band: payload.band ?? null,
       frame: payload.frame ?? null,
@@ -118,6 +119,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         ontologySnapshotId: set.ontology_snapshot_id,
         predictionSetId: predictionSet.id,
         weights: scoring?.weights ?? null,
+        ...(rerankers !== null ? { scorerFor: rerankers.scorerFor } : {}),
         ia,
         toi,
         thStep: payload.th_step ?? 0.01,

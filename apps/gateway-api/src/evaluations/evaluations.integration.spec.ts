@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createCafaEvaluator } from '@svc/domain';
+import { activeFeatureNames, createCafaEvaluator, featureFlagsOf, featureSchemaSha } from '@svc/domain';
 import {
   AppProcess,
   createSuiteWorld,
@@ -17,7 +17,7 @@ import { createGateway, Gateway } from '../app.factory';
 
 const ROOT = resolve(__dirname, '../../../..');
 const DATA = resolve(ROOT, '../shared/data');
-const OBO = join(ROOT, 'fixtures/go-subset.2022-07-01.obo');
+const FIXTURE_OBO = join(ROOT, 'fixtures/go-subset.2022-07-01.obo');
 
 interface Job {
   id: string;
@@ -45,6 +45,8 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
   let predictionSetId: string;
   let evaluationSetId: string;
   let resultId: string;
+  let configId: string;
+  let OBO: string;
 
   const runJob = async (path: string, body: unknown): Promise<Job> => {
     const queued = await api.post<{ id: string }>(path, body);
@@ -57,7 +59,19 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-eval-'));
+    // The tiny GO subset under the release name band v226 pins (its content is unchanged).
+    OBO = join(dir, 'go-2022-07-01.obo');
+    writeFileSync(
+      OBO,
+      readFileSync(FIXTURE_OBO, 'utf8').replace(/^data-version: .*$/m, 'data-version: releases/2022-07-01'),
+    );
+    const benchmarkConfig = join(dir, 'benchmark.yaml');
+    writeFileSync(
+      benchmarkConfig,
+      'baseline_scoring: baseline-similarity\nstage_labels:\n  baseline-similarity: Baseline\n',
+    );
     world = await createSuiteWorld('evaluations');
+    world.env['SVC_BENCHMARK_CONFIG'] = benchmarkConfig;
     gateway = await createGateway(testConfig(world.env));
     api = new HttpClient(gateway.url);
     workers = await Promise.all(
@@ -92,6 +106,7 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
       model_name: 'kmer-v1',
       model_backend: 'kmer',
     });
+    configId = config.body.id;
     await runJob('/v1/embeddings/compute', { embedding_config_id: config.body.id });
     const predicted = await runJob('/v1/embeddings/predict', {
       embedding_config_id: config.body.id,
@@ -258,6 +273,168 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     expect(listing.every(([, method]) => method === 8)).toBe(true); // deflate
   });
 
+  it('re-rankers: import, bind in a prediction (scores reported), schema mismatch falls back, evaluate with one', async () => {
+    // A one-split booster on `distance` (feature 0 of the schema without alignments):
+    // d <= 0.3 -> raw 2, else raw -1; binary objective, so the score is the sigmoid of that.
+    const names = activeFeatureNames(featureFlagsOf({ compute_alignments: false }));
+    expect(names[0]).toBe('distance');
+    const model = [
+      'tree',
+      'version=v4',
+      'num_class=1',
+      'num_tree_per_iteration=1',
+      'label_index=0',
+      `max_feature_idx=${names.length - 1}`,
+      'objective=binary sigmoid:1',
+      `feature_names=${names.join(' ')}`,
+      `feature_infos=${names.map(() => 'none').join(' ')}`,
+      '',
+      'Tree=0',
+      'num_leaves=2',
+      'num_cat=0',
+      'split_feature=0',
+      'split_gain=1',
+      'threshold=0.29999999999999999',
+      'decision_type=2',
+      'left_child=-1',
+      'right_child=-2',
+      'leaf_value=2 -1',
+      'leaf_weight=1 1',
+      'leaf_count=10 10',
+      'internal_value=0',
+      'internal_weight=0',
+      'internal_count=20',
+      'is_linear=0',
+      'shrinkage=1',
+      '',
+      '',
+      'end of trees',
+      '',
+    ].join('\n');
+    const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+    const expectedScore = (distance: number): number => (distance <= 0.3 ? sigmoid(2) : sigmoid(-1));
+    const run = {
+      feature_schema_sha: featureSchemaSha(names),
+      run_id: `run-${randomUUID()}`,
+      metrics: { fmax: 0.4 },
+    };
+    const upload = (force: boolean) => {
+      const form = new FormData();
+      form.set('name', `stump-${run.run_id}`);
+      if (force) form.set('force', 'true');
+      form.set('model.txt', new Blob([model]), 'model.txt');
+      form.set('spec.yaml', new Blob(['features: distance-first\n']), 'spec.yaml');
+      form.set('run.json', new Blob([JSON.stringify(run)]), 'run.json');
+      return fetch(`${api.baseUrl}/v1/reranker-models/import`, { method: 'POST', body: form });
+    };
+    const first = await upload(false);
+    expect(first.status).toBe(201);
+    expect((await upload(false)).status).toBe(409);
+    const replaced = await upload(true);
+    expect(replaced.status).toBe(201);
+    const stored = (await replaced.json()) as Record<string, unknown>;
+    expect(stored['artifact_uri']).toMatch(new RegExp(`^file:///.*/rerankers/${run.run_id}/model\\.txt$`));
+    const byReference = await api.post<Record<string, unknown>>('/v1/reranker-models/import-by-reference', {
+      artifact_uri: stored['artifact_uri'],
+      spec_yaml: 'features: distance-first\n',
+      run,
+      name: `stump-ref-${run.run_id}`,
+    });
+    expect(byReference.status).toBe(201);
+    const same = (r: Record<string, unknown>) => {
+      const { id: _id, created_at: _c, name: _n, import_kind: _k, ...rest } = r;
+      return rest;
+    };
+    expect(same(byReference.body)).toEqual(same(stored));
+    const badModel = new FormData();
+    badModel.set('model.txt', new Blob(['not a model']), 'model.txt');
+    badModel.set('spec.yaml', new Blob(['x: 1']), 'spec.yaml');
+    badModel.set('run.json', new Blob([JSON.stringify(run)]), 'run.json');
+    expect(
+      (await fetch(`${api.baseUrl}/v1/reranker-models/import`, { method: 'POST', body: badModel })).status,
+    ).toBe(422);
+    expect((await api.get(`/v1/scoring/rerankers/${String(stored['id'])}`)).status).toBe(200);
+
+    const predict = (extra: Record<string, unknown>) =>
+      runJob('/v1/embeddings/predict', {
+        embedding_config_id: configId,
+        annotation_set_id: t0,
+        ontology_snapshot_id: snapshotId,
+        limit_per_entry: 4,
+        reranker_model_id: stored['id'],
+        ...extra,
+      });
+    const bound = await predict({ compute_alignments: false });
+    const events = await api.get<{ event: string; fields: Record<string, unknown> }[]>(
+      `/v1/jobs/${bound.id}/events?limit=2000`,
+    );
+    expect(events.body.map((e) => e.event)).toContain('predict_go_terms.reranker_bound');
+    const sets = await api.get<{ id: string; job_id: string }[]>('/v1/embeddings/prediction-sets');
+    const boundSet = sets.body.find((x) => x.job_id === bound.id)!.id;
+    const rows = lines(
+      (await api.get<string>(`/v1/embeddings/prediction-sets/${boundSet}/predictions.tsv`)).text,
+    );
+    const header = rows.shift()!;
+    const distance = new Map(rows.map((r) => [`${r[0]} ${r[1]}`, Number(r[header.indexOf('distance')])]));
+    const reported = events.body
+      .filter((e) => e.event === 'predict_go_terms_batch.done')
+      .flatMap(
+        (e) =>
+          (
+            e.fields['reranker_score'] as {
+              scores: { protein_accession: string; go_id: string; score: number }[];
+            }
+          ).scores,
+      );
+    expect(reported.length).toBe(rows.length);
+    for (const r of reported)
+      expect(r.score).toBeCloseTo(expectedScore(distance.get(`${r.protein_accession} ${r.go_id}`)!), 9);
+
+    const mismatch = await predict({ compute_alignments: true });
+    const mismatchEvents = await api.get<{ event: string; fields: Record<string, unknown> }[]>(
+      `/v1/jobs/${mismatch.id}/events?limit=2000`,
+    );
+    expect(mismatchEvents.body.map((e) => e.event)).toContain('reranker.schema_mismatch');
+    expect(
+      mismatchEvents.body
+        .filter((e) => e.event === 'predict_go_terms_batch.done')
+        .every((e) => e.fields['reranker_score'] === null),
+    ).toBe(true);
+
+    const evaluated = await runJob(`/v1/annotations/evaluation-sets/${evaluationSetId}/run`, {
+      prediction_set_id: boundSet,
+      reranker_model_id: stored['id'],
+    });
+    const result = (
+      await api.get<
+        { id: string; stage: string; metrics: Record<string, Record<string, Record<string, number>>> }[]
+      >(`/v1/annotations/evaluation-sets/${evaluationSetId}/results`)
+    ).body.find((r) => r.id === evaluated.result!['evaluation_result_id'])!;
+    expect(result.stage).toBe('reranker');
+    const nk = lines(
+      (await api.get<string>(`/v1/annotations/evaluation-sets/${evaluationSetId}/ground-truth-NK.tsv`)).text,
+    );
+    const nkProteins = new Set(nk.map((r) => r[0]));
+    const best = new Map<string, number>();
+    for (const [key, d] of distance) best.set(key, Math.max(best.get(key) ?? 0, expectedScore(d)));
+    const expected = createCafaEvaluator({
+      ontology: readFileSync(OBO, 'utf8'),
+      groundTruth: nk.map(([protein, term]) => ({ protein: protein!, term: term! })),
+    }).evaluate(
+      [...best]
+        .map(([key, score]) => ({ protein: key.split(' ')[0]!, term: key.split(' ')[1]!, score }))
+        .filter((x) => nkProteins.has(x.protein)),
+    );
+    const codes: Record<string, string> = {
+      biological_process: 'BPO',
+      molecular_function: 'MFO',
+      cellular_component: 'CCO',
+    };
+    for (const [namespace, values] of Object.entries(expected.namespaces))
+      expect(result.metrics['NK']![codes[namespace]!]!['fmax']).toBeCloseTo(values.fmax, 9);
+    expect((await api.delete(`/v1/scoring/rerankers/${String(byReference.body['id'])}`)).status).toBe(200);
+  });
+
   it('prediction-set metrics on demand, the benchmark matrix, and result deletion', async () => {
     const onDemand = await api.get<{ metrics: Record<string, unknown> }>(
       `/v1/scoring/prediction-sets/${predictionSetId}/metrics?evaluation_set_id=${evaluationSetId}`,
@@ -292,6 +469,60 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     const failed = await waitForJobEnd<Job>(api, band.body.id, 60_000);
     expect(failed.status).toBe('FAILED');
     expect(failed.error_code).toBe('band_mismatch');
+
+    // Band v226 with its IA file: verified, and the weighted (_w) metrics appear.
+    const terms = [...readFileSync(OBO, 'utf8').matchAll(/^id: (GO:\d{7})$/gm)].map((m) => m[1]);
+    const ia = join(dir, 'IA-v226.tsv');
+    writeFileSync(ia, terms.map((t, i) => `${t}\t${(i % 5) * 0.5}`).join('\n'));
+    const verified = await runJob(`/v1/annotations/evaluation-sets/${evaluationSetId}/run`, {
+      prediction_set_id: predictionSetId,
+      band: 'v226',
+      ia_file: ia,
+      frame: 'lafa',
+    });
+    const verifiedEvents = await api.get<{ event: string }[]>(`/v1/jobs/${verified.id}/events?limit=500`);
+    expect(verifiedEvents.body.map((e) => e.event)).toContain('run_cafa_evaluation.band_verified');
+    const weighted = (verified.result!['metrics'] as Record<string, Record<string, Record<string, number>>>)[
+      'NK'
+    ]!;
+    for (const values of Object.values(weighted)) {
+      expect(typeof values['f_micro_w']).toBe('number');
+      expect(typeof values['coverage_w']).toBe('number');
+    }
+    expect(verified.result!['frame']).toBe('lafa');
+
+    // The benchmark config's baseline scoring config is attached to a run that names none.
+    await api.post('/v1/scoring/configs', {
+      name: 'baseline-similarity',
+      weights: { embedding_similarity: 1 },
+    });
+    const baseline = await runJob(`/v1/annotations/evaluation-sets/${evaluationSetId}/run`, {
+      prediction_set_id: predictionSetId,
+    });
+    const baselineEvents = await api.get<{ event: string }[]>(`/v1/jobs/${baseline.id}/events?limit=500`);
+    expect(baselineEvents.body.map((e) => e.event)).toContain('run_cafa_evaluation.baseline_attached');
+    const labelled = await api.get<{ cells: { stage: string; stage_label: string }[] }>(
+      '/v1/benchmark/matrix',
+    );
+    expect(labelled.body.cells.find((c) => c.stage === 'baseline-similarity')?.stage_label).toBe('Baseline');
+
+    // The CAFA download restricted to the evaluation set's NK and LK proteins.
+    const cafa = lines(
+      (
+        await api.get<string>(
+          `/v1/embeddings/prediction-sets/${predictionSetId}/predictions-cafa.tsv?eval_id=${evaluationSetId}`,
+        )
+      ).text,
+    );
+    const delta = new Set<string | undefined>();
+    for (const category of ['NK', 'LK']) {
+      const truth = await api.get<string>(
+        `/v1/annotations/evaluation-sets/${evaluationSetId}/ground-truth-${category}.tsv`,
+      );
+      for (const [protein] of lines(truth.text)) delta.add(protein);
+    }
+    expect(cafa.length).toBeGreaterThan(0);
+    expect(cafa.every(([protein]) => delta.has(protein))).toBe(true);
 
     const base = `/v1/annotations/evaluation-sets/${evaluationSetId}/results`;
     expect((await api.delete(`${base}/${resultId}`)).status).toBe(204);

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiTags } from '@nestjs/swagger';
 import {
   AnnotateQuery,
+  ImportRerankerByReferenceRequest,
   CafaExportQuery,
   GoTermDistributionQuery,
   PredictGoTermsPayload,
@@ -16,6 +17,7 @@ import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/
 import { readMultipart } from '../reference/multipart';
 import { AnnotateResponse, AnnotateService } from './annotate.service';
 import { PredictionsService } from './predictions.service';
+import { RerankersService } from './rerankers.service';
 import { ScoringService } from './scoring.service';
 
 @ApiTags('predictions')
@@ -158,5 +160,73 @@ export class AnnotateController {
       saveHistory: query.save_history ?? false,
       principal: who,
     });
+  }
+}
+
+/** Reranker files may be up to 100 MB (DESIGN.md §3). */
+const RERANKER_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
+
+@ApiTags('rerankers')
+@Controller('reranker-models')
+export class RerankerModelsController {
+  constructor(private readonly rerankers: RerankersService) {}
+
+  /** multipart/form-data: files `model.txt`, `spec.yaml`, `run.json`; fields name, dataset_id, external_source, prediction_set_id, evaluation_set_id, force. */
+  @Post('import')
+  @HttpCode(201)
+  @Roles('operator')
+  async importUpload(@Req() request: FastifyRequest) {
+    const form = await readMultipart(request, ['model.txt', 'spec.yaml', 'run.json'], {
+      maxFileBytes: RERANKER_UPLOAD_LIMIT_BYTES,
+    });
+    return this.rerankers.importUpload({
+      modelText: form.files['model.txt']!.content.toString('utf8'),
+      specYaml: form.files['spec.yaml']!.content.toString('utf8'),
+      runJson: form.files['run.json']!.content.toString('utf8'),
+      fields: form.fields,
+    });
+  }
+
+  @Post('import-by-reference')
+  @HttpCode(201)
+  @Roles('operator')
+  importByReference(@ValidBody() body: ImportRerankerByReferenceRequest) {
+    return this.rerankers.importByReference(body);
+  }
+
+  @Get()
+  @Roles('guest')
+  list() {
+    return this.rerankers.list();
+  }
+
+  @Get(':id')
+  @Roles('guest')
+  get(@Param('id') id: string) {
+    return this.rerankers.get(id);
+  }
+}
+
+@ApiTags('scoring')
+@Controller('scoring/rerankers')
+export class ScoringRerankersController {
+  constructor(private readonly rerankers: RerankersService) {}
+
+  @Get()
+  @Roles('guest')
+  list() {
+    return this.rerankers.list();
+  }
+
+  @Get(':id')
+  @Roles('guest')
+  get(@Param('id') id: string) {
+    return this.rerankers.get(id);
+  }
+
+  @Delete(':id')
+  @Roles('operator')
+  remove(@Param('id') id: string) {
+    return this.rerankers.delete(id);
   }
 }

@@ -9,6 +9,7 @@ import {
   spawnApp,
   SuiteWorld,
   testConfig,
+  waitFor,
   waitForJobEnd,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
@@ -553,6 +554,111 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
         taxonomic_relation: 'related',
       });
       expect(Number(r['taxonomic_distance'])).toBeGreaterThan(10);
+    }
+  });
+
+  it('optional features: self prior, association after co-occurrence, IA and v6 warnings, ancestor votes', async () => {
+    const base = {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      limit_per_entry: K,
+      compute_alignments: false,
+      compute_self_prior: true,
+      compute_association: true,
+      compute_ia: true,
+      compute_v6_features: true,
+    };
+    const before = await runJob('/v1/embeddings/predict', base);
+    const warnings = (await api.get<{ event: string }[]>(`/v1/jobs/${before.id}/events?limit=2000`)).body.map(
+      (e) => e.event,
+    );
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        'predict_go_terms.cooccurrence_missing',
+        'predict_go_terms.ia_missing',
+        'predict_go_terms.v6_unavailable',
+      ]),
+    );
+    await runJob(`/v1/annotations/sets/${annotationSetId}/cooccurrence`, {});
+    const job = await runJob('/v1/embeddings/predict', { ...base, expand_votes_to_ancestors: true });
+    const [set] = await gateway.infra.db.query<{ id: string }[]>(
+      `SELECT id FROM prediction_set WHERE job_id = $1`,
+      [job.id],
+    );
+    const rows = await gateway.infra.db.query<
+      { features: Record<string, unknown>; go_term_frequency: number; vote_count: number }[]
+    >(`SELECT features, go_term_frequency, vote_count FROM prediction WHERE prediction_set_id = $1`, [
+      set!.id,
+    ]);
+    const [count] = await gateway.infra.db.query<{ n: number }[]>(
+      `SELECT count(DISTINCT protein_accession)::int AS n FROM protein_go_annotation WHERE annotation_set_id = $1 AND NOT is_not`,
+      [annotationSetId],
+    );
+    expect(rows.some((r) => r.features['via_descendant'] === true)).toBe(true);
+    for (const r of rows) {
+      if (r.features['via_descendant'] !== true)
+        expect(r.features['self_prior']).toBeCloseTo(r.go_term_frequency / count!.n, 6);
+      expect(typeof r.features['association_max']).toBe('number');
+      expect(r.features['association_max'] as number).toBeGreaterThanOrEqual(0);
+      expect(r.features['association_max'] as number).toBeLessThanOrEqual(1);
+      expect(r.vote_count).toBeLessThanOrEqual(K);
+    }
+    // The same query and term count once per neighbour even when reached through several descendants.
+    const pairs = await gateway.infra.db.query<{ dup: number }[]>(
+      `SELECT count(*)::int AS dup FROM (SELECT protein_accession, go_id FROM prediction WHERE prediction_set_id = $1
+         GROUP BY 1, 2 HAVING count(*) > 1) d`,
+      [set!.id],
+    );
+    expect(pairs[0]!.dup).toBe(0);
+  });
+
+  it('with accounts on: guests predict under the daily sequence quota of their address; save_history needs an account', async () => {
+    const guarded = await createGateway(testConfig({ ...world.env, SVC_AUTHN_REQUIRED: 'true' }));
+    try {
+      const anonymous = new HttpClient(guarded.url);
+      await waitFor(async () => ((await anonymous.get('/health/ready')).status === 200 ? true : undefined), {
+        what: 'the second gateway to reach the broker',
+      });
+      const fasta = readFileSync(join(DATA, 'tiny/sequences.fasta'), 'utf8')
+        .split('>')
+        .slice(20, 24)
+        .map((r) => `>${r}`)
+        .join('');
+      const form = new FormData();
+      form.set('name', 'four');
+      form.set('file', new Blob([fasta], { type: 'text/plain' }), 'four.fasta');
+      const querySet = (await (
+        await fetch(`${api.baseUrl}/v1/query-sets`, { method: 'POST', body: form })
+      ).json()) as {
+        id: string;
+      };
+      const predict = (k: number) =>
+        anonymous.post<{ id?: string; status: number }>('/v1/embeddings/predict', {
+          embedding_config_id: configId,
+          annotation_set_id: annotationSetId,
+          ontology_snapshot_id: snapshotId,
+          query_set_id: querySet.id,
+          limit_per_entry: k,
+        });
+      // Four sequences a request against ten a day: the third request would make twelve.
+      expect((await predict(1)).status).toBe(201);
+      expect((await predict(2)).status).toBe(201);
+      const refused = await predict(3);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+      const annotate = new FormData();
+      annotate.set('file', new Blob([fasta], { type: 'text/plain' }), 'four.fasta');
+      const saved = await fetch(`${guarded.url}/v1/annotate?save_history=true`, {
+        method: 'POST',
+        body: annotate,
+      });
+      expect(saved.status).toBe(401);
+      expect((await anonymous.delete(`/v1/embeddings/prediction-sets/${randomUUID()}`)).status).toBe(401);
+    } finally {
+      await guarded.close();
     }
   });
 });

@@ -57,6 +57,8 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     await exists('annotation_set', payload.annotation_set_id, 'Annotation set');
     await exists('ontology_snapshot', payload.ontology_snapshot_id, 'Ontology snapshot');
     if (payload.query_set_id !== undefined) await exists('query_set', payload.query_set_id, 'Query set');
+    if (payload.reranker_model_id !== undefined)
+      await exists('reranker_model', payload.reranker_model_id, 'Re-ranker');
     const role = principal?.role ?? 'guest';
     if (role === 'guest' && principal !== undefined) {
       const count = await queryOne<{ n: number }>(

@@ -3,6 +3,8 @@ import { TransferredTerm } from '@svc/domain';
 import { EmitFn } from '@svc/jobs';
 import { PredictionRow, PredictionSetRecord, queryOne, queryRows } from '@svc/persistence';
 import { readText } from '@svc/platform';
+import { loadTermEmbeddings } from './term-embeddings';
+import { termCoherence } from '@svc/domain';
 
 const iaCache = new Map<string, Promise<Map<string, number>>>();
 
@@ -28,7 +30,8 @@ function loadIa(url: string): Promise<Map<string, number>> {
 /**
  * The optional features: self prior (share of annotated reference proteins carrying the term),
  * association (strongest co-occurrence support from the query's other predicted terms), IA (from
- * the snapshot's IA file) and the v6 features (null without a term-embedding file). A feature whose
+ * the snapshot's IA file) and the v6 feature (coherence of the term with the query's other predicted
+ * terms in the term-embedding space; null without a term-embedding file). A feature whose
  * input is missing stays null and the batch says why in one warning event.
  */
 export async function addExtraFeatures(input: {
@@ -37,7 +40,7 @@ export async function addExtraFeatures(input: {
   rows: PredictionRow[];
   pending: TransferredTerm[];
   emit: EmitFn;
-  poolSizes: number[];
+  termEmbeddingPath: string | null;
 }): Promise<void> {
   const { db, set, rows, pending, emit } = input;
   const options = set.options;
@@ -75,13 +78,24 @@ export async function addExtraFeatures(input: {
     }
   }
   if (options['compute_v6_features'] === true) {
-    await emit(
-      'predict_go_terms.v6_unavailable',
-      'v6 features need a term-embedding file, which this build does not read; they stay empty',
-      {},
-      'warning',
-    );
-    pending.forEach((_, i) => (features(i)['term_embedding_similarity'] = null));
+    const file = input.termEmbeddingPath;
+    if (file === null) {
+      await emit(
+        'predict_go_terms.v6_unavailable',
+        'v6 features need a term-embedding file (SVC_TERM_EMBEDDING_PATH); they stay empty',
+        {},
+        'warning',
+      );
+      pending.forEach((_, i) => (features(i)['term_embedding_similarity'] = null));
+    } else {
+      const vectors = await loadTermEmbeddings(file);
+      const similarity = termCoherence(
+        rows.map((r) => String(r.protein_accession)),
+        pending.map((t) => t.goId),
+        vectors,
+      );
+      pending.forEach((_, i) => (features(i)['term_embedding_similarity'] = similarity[i] ?? null));
+    }
   }
 }
 

@@ -1,7 +1,12 @@
 import { PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
 import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domain';
 import { defineOperation, deferTo, JobError } from '@svc/jobs';
-import { PredictionSetRepository, queryOne, ReferencePoolRepository } from '@svc/persistence';
+import {
+  PredictionSetRepository,
+  queryOne,
+  ReferencePoolRepository,
+  RerankerRepository,
+} from '@svc/persistence';
 import { PREDICTIONS_BATCH } from './predictions-batch.step';
 
 /** Checks that a referenced row exists, failing the job with a stable code when it does not. */
@@ -55,13 +60,27 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       );
     if (payload.query_set_id !== undefined)
       await requireRow(db, 'query_set', payload.query_set_id, 'query_set_not_found', 'query set');
-    if (payload.reranker_model_id !== undefined)
-      throw new JobError(
-        'reranker_not_supported',
-        're-ranker binding is not available in this build; predict without reranker_model_id',
-      );
-
     const flags = featureFlagsOf(payload);
+    const liveSha = featureSchemaSha(activeFeatureNames(flags));
+    let reranker: { artifact_uri: string; feature_schema_sha: string } | null = null;
+    if (payload.reranker_model_id !== undefined) {
+      const model = await new RerankerRepository(db).find(payload.reranker_model_id);
+      if (model === null)
+        throw new JobError('reranker_not_found', `re-ranker ${payload.reranker_model_id} does not exist`);
+      if (model.artifact_uri === '' || model.feature_schema_sha === '')
+        throw new JobError(
+          'reranker_incomplete',
+          `re-ranker ${model.id} has no artifact_uri or feature_schema_sha`,
+        );
+      reranker = { artifact_uri: model.artifact_uri, feature_schema_sha: model.feature_schema_sha };
+      await emit('predict_go_terms.reranker_bound', null, {
+        reranker_model_id: model.id,
+        artifact_uri: model.artifact_uri,
+        feature_schema_sha: model.feature_schema_sha,
+        live_feature_schema_sha: liveSha,
+      });
+    }
+
     const queries = await new ReferencePoolRepository(db).queries(
       payload.embedding_config_id,
       payload.query_set_id ?? null,
@@ -81,8 +100,8 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
         donor_evidence: payload.donor_evidence ?? 'all',
       },
-      feature_schema_sha: featureSchemaSha(activeFeatureNames(flags)),
-      reranker_model_id: null,
+      feature_schema_sha: liveSha,
+      reranker_model_id: payload.reranker_model_id ?? null,
       query_count: queries.length,
     });
     const perBatch = payload.batch_size ?? 100;
@@ -103,6 +122,12 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
           sequence_id: q.sequenceId,
           taxonomy_id: q.taxonomyId,
         })),
+        ...(reranker !== null
+          ? {
+              reranker_artifact_uri: reranker.artifact_uri,
+              reranker_feature_schema_sha: reranker.feature_schema_sha,
+            }
+          : {}),
       });
     }
     return deferTo(queries.length);

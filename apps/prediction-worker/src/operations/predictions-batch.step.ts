@@ -8,6 +8,7 @@ import { referenceIndexCache, ReferenceIndex } from './reference-index-cache';
 import { addExtraFeatures } from './extra-features';
 import { pairFeatureService } from './pair-features';
 import { taxonomyFeatures } from './taxonomy-features';
+import { applyReranker } from './apply-reranker';
 
 export const PREDICTIONS_BATCH = 'predict_go_terms_batch';
 export const PREDICTIONS_WRITE = 'predict_go_terms_write';
@@ -40,7 +41,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
     const indexes: ReferenceIndex[] = [];
     for (const aspect of aspects) {
       indexes.push(
-        await referenceIndexCache(db).get({
+        await referenceIndexCache(db, config.artifactsDir).get({
           embeddingConfigId: set.embedding_config_id,
           annotationSetId: set.annotation_set_id,
           aspect,
@@ -149,8 +150,10 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       rows,
       pending: pending.map((p) => p.term),
       emit,
-      poolSizes: indexes.map((i) => i.proteins.length),
+      termEmbeddingPath: config.termEmbeddingPath,
     });
+
+    const rerankerScore = await applyReranker({ payload, options, rows, emit });
 
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     await emit('predict_go_terms_batch.done', null, {
@@ -159,7 +162,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       rows: rows.length,
       aligned_pairs: alignedPairs,
       seconds: Number(seconds.toFixed(3)),
-      reranker_score: null,
+      reranker_score: rerankerScore,
     });
     await dispatch('svc.predictions.write', PREDICTIONS_WRITE, {
       prediction_set_id: set.id,

@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { DonorAnnotation } from '@svc/domain';
 import { normalizeRows, searchBackend, VectorIndex } from '@svc/inference';
 import { ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
+import { PoolDiskCache } from './pool-disk-cache';
 
 /** A searchable reference pool for one (config, annotation set, aspect, donor rule, backend). */
 export interface ReferenceIndex {
@@ -29,7 +31,14 @@ const MAX_ENTRIES = 6;
 export class ReferenceIndexCache {
   private readonly entries = new Map<string, Promise<ReferenceIndex>>();
 
-  constructor(private readonly db: DataSource) {}
+  private readonly disk: PoolDiskCache;
+
+  constructor(
+    private readonly db: DataSource,
+    cacheDir: string,
+  ) {
+    this.disk = new PoolDiskCache(cacheDir);
+  }
 
   async get(key: IndexKey): Promise<ReferenceIndex> {
     const pools = new ReferencePoolRepository(this.db);
@@ -44,7 +53,7 @@ export class ReferenceIndexCache {
     ].join('|');
     let entry = this.entries.get(id);
     if (entry === undefined) {
-      entry = this.build(pools, key);
+      entry = this.build(pools, key, id);
       this.entries.set(id, entry);
       entry.catch(() => this.entries.delete(id));
       while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
@@ -56,8 +65,17 @@ export class ReferenceIndexCache {
     return entry;
   }
 
-  private async build(pools: ReferencePoolRepository, key: IndexKey): Promise<ReferenceIndex> {
-    const pool = await pools.loadPool(key);
+  private async build(pools: ReferencePoolRepository, key: IndexKey, id: string): Promise<ReferenceIndex> {
+    // The backend is not part of the stored pool: one file serves both search backends.
+    const diskKey = id
+      .split('|')
+      .filter((_, i) => i !== 4)
+      .join('|');
+    let pool = await this.disk.read(diskKey);
+    if (pool === null) {
+      pool = await pools.loadPool(key);
+      await this.disk.write(diskKey, pool);
+    }
     const data = normalizeRows(pool.vectors, pool.dimensions);
     const index = searchBackend(key.backend).build({
       rows: pool.proteins.length,
@@ -70,7 +88,8 @@ export class ReferenceIndexCache {
 
 let shared: ReferenceIndexCache | null = null;
 
-export function referenceIndexCache(db: DataSource): ReferenceIndexCache {
-  shared ??= new ReferenceIndexCache(db);
+/** The process-wide cache; pools are also kept on disk under `<artifacts_dir>/cache/reference-pools`. */
+export function referenceIndexCache(db: DataSource, artifactsDir: string): ReferenceIndexCache {
+  shared ??= new ReferenceIndexCache(db, join(artifactsDir, 'cache', 'reference-pools'));
   return shared;
 }

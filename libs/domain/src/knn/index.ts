@@ -1,3 +1,5 @@
 export * from './neighbours';
 export * from './transfer';
 export * from './feature-schema';
+export * from './feature-values';
+export * from './term-coherence';

@@ -1,13 +1,19 @@
-import { computeDedupKey } from '@svc/domain';
-import { JobEventRepository, JobRepository, queryOne, queryRows } from '@svc/persistence';
+import {
+  Db,
+  insertQueuedJob,
+  JobEventRepository,
+  JobRecord,
+  JobRepository,
+  queryOne,
+  queryRows,
+} from '@svc/persistence';
 import { AmqpBroker, Logger } from '@svc/platform';
 import { errorMessageOf } from './job-error';
-import { DataSource } from 'typeorm';
 
 /**
- * A job's `meta.then`: the job to queue once this one has SUCCEEDED (used by one-click annotation,
- * which chains the prediction after the embeddings). `result_key` names the field of this job's
- * result that records the new job's id.
+ * A job's `meta.then`: the job to queue once this one has SUCCEEDED (one-click annotation chains the
+ * prediction after the embeddings). `result_key` names the field of this job's result that records
+ * the new job's id.
  */
 export interface FollowUp {
   operation: string;
@@ -26,60 +32,59 @@ function readFollowUp(meta: unknown): FollowUp | null {
 }
 
 /**
- * Queues the follow-up of a job that just SUCCEEDED, exactly as the gateway queues a job (row and
- * `job.created` event committed, then published), and records its id on the finished job. A failure
- * is recorded as a `job.follow_up_failed` event: the finished job stays SUCCEEDED.
+ * Runs inside the transaction that marks a job SUCCEEDED: inserts its follow-up (QUEUED, with a
+ * dispatch deadline, and its `job.created` event) and records the new id in the finished job's
+ * result, so no reader ever sees the job SUCCEEDED without it. Follow-ups carry no dedup key: an
+ * identical active job must not make the closing transaction fail.
  */
-export async function startFollowUpJob(input: {
-  db: DataSource;
-  broker: AmqpBroker;
-  jobId: string;
-  dispatchDeadlineSeconds: number;
-  logger: Logger;
-}): Promise<string | null> {
-  const row = await queryOne<{ meta: unknown; status: string }>(
-    input.db,
-    `SELECT meta, status FROM job WHERE id = $1`,
-    [input.jobId],
-  );
-  const followUp = row?.status === 'SUCCEEDED' ? readFollowUp(row.meta) : null;
+export async function insertFollowUp(
+  tx: Db,
+  jobId: string,
+  dispatchDeadlineSeconds: number,
+): Promise<JobRecord | null> {
+  const row = await queryOne<{ meta: unknown }>(tx, `SELECT meta FROM job WHERE id = $1`, [jobId]);
+  const followUp = readFollowUp(row?.meta ?? null);
   if (followUp === null) return null;
-  const events = new JobEventRepository(input.db);
-  const jobs = new JobRepository(input.db);
+  const next = await insertQueuedJob(tx, {
+    operation: followUp.operation,
+    queueName: followUp.queue_name,
+    payload: followUp.payload,
+    meta: { follows_job_id: jobId },
+    description: null,
+    tags: [],
+    dedupKey: null,
+    dispatchDeadlineSeconds,
+  });
+  const key = followUp.result_key ?? 'follow_up_job_id';
+  await queryRows(
+    tx,
+    `UPDATE job SET result = COALESCE(result, '{}'::jsonb) || jsonb_build_object($2::text, $3::text) WHERE id = $1`,
+    [jobId, key, next.id],
+  );
+  await new JobEventRepository(tx).append(jobId, 'job.follow_up_queued', null, {
+    operation: followUp.operation,
+    [key]: next.id,
+  });
+  return next;
+}
+
+/**
+ * Publishes a committed follow-up. A failed publish is logged: the row keeps its dispatch deadline,
+ * so the reaper publishes it later.
+ */
+export async function publishFollowUp(input: {
+  jobs: JobRepository;
+  broker: AmqpBroker;
+  job: JobRecord;
+  logger: Logger;
+}): Promise<void> {
   try {
-    const next = await jobs.createQueued({
-      operation: followUp.operation,
-      queueName: followUp.queue_name,
-      payload: followUp.payload,
-      meta: { follows_job_id: input.jobId },
-      description: null,
-      tags: [],
-      dedupKey: computeDedupKey({ operation: followUp.operation, payload: followUp.payload }),
-      dispatchDeadlineSeconds: input.dispatchDeadlineSeconds,
-    });
-    await input.broker.publishJob(next.queue_name, { job_id: next.id });
-    await jobs.markDispatched(next.id);
-    const key = followUp.result_key ?? 'follow_up_job_id';
-    await queryRows(
-      input.db,
-      `UPDATE job SET result = COALESCE(result, '{}'::jsonb) || jsonb_build_object($2::text, $3::text) WHERE id = $1`,
-      [input.jobId, key, next.id],
-    );
-    await events.append(input.jobId, 'job.follow_up_queued', null, {
-      operation: followUp.operation,
-      [key]: next.id,
-    });
-    return next.id;
+    await input.broker.publishJob(input.job.queue_name, { job_id: input.job.id });
+    await input.jobs.markDispatched(input.job.id);
   } catch (error) {
-    // A row left QUEUED without a confirmed publish keeps its dispatch deadline: the reaper sends it.
-    input.logger.warn('follow-up job not queued', { job_id: input.jobId, error: errorMessageOf(error) });
-    await events.append(
-      input.jobId,
-      'job.follow_up_failed',
-      errorMessageOf(error),
-      { operation: followUp.operation },
-      'warning',
-    );
-    return null;
+    input.logger.warn('follow-up publish failed; the reaper will send it', {
+      job_id: input.job.id,
+      error: errorMessageOf(error),
+    });
   }
 }

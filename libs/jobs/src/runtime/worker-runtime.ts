@@ -1,12 +1,12 @@
 import { DataSource } from 'typeorm';
 import { parseJobMessage, parseOperationMessage } from '@svc/contracts';
-import { JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
+import { Db, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
 import { AmqpBroker, AppConfig, Delivery, DeliveryOutcome, Logger, Metrics } from '@svc/platform';
 import { JobAbortedError, errorCodeOf, errorMessageOf } from './job-error';
 import { JobExecution } from './job-execution';
 import { EmitFn, isDeferred, JobOperation, StepOperation } from './operation';
 import { validatePayload } from './validate-payload';
-import { startFollowUpJob } from './follow-up';
+import { insertFollowUp, publishFollowUp } from './follow-up';
 
 export interface WorkerTiming {
   leaseSeconds: number;
@@ -245,7 +245,12 @@ export class WorkerRuntime {
       });
       if (execution.abortReason !== null) return this.aborted(job.id, execution, finish);
       if (isDeferred(result)) {
-        const deferred = await this.jobs.markDeferred(job.id, result.progressTotal);
+        const followUps = this.followUps();
+        const deferred = await this.jobs.markDeferred(
+          job.id,
+          result.progressTotal,
+          followUps.onClose(job.id),
+        );
         if (deferred === null) {
           // Cancelled, or failed by one of its steps, while the coordinator was still running.
           finish((await this.jobs.getStatus(job.id)) ?? 'CANCELLED');
@@ -257,17 +262,18 @@ export class WorkerRuntime {
           await this.events.append(job.id, 'job.succeeded', null, {
             progress_current: deferred.progress_current,
           });
-          await this.followUp(job.id);
+          await followUps.publish();
           finish('SUCCEEDED');
         } else {
           finish('DEFERRED');
         }
         return 'ack';
       }
-      const succeeded = await this.jobs.markSucceeded(job.id, result ?? null);
+      const followUps = this.followUps();
+      const succeeded = await this.jobs.markSucceeded(job.id, result ?? null, followUps.onClose(job.id));
       if (succeeded) {
         await this.events.append(job.id, 'job.succeeded', null, {});
-        await this.followUp(job.id);
+        await followUps.publish();
       }
       finish(succeeded ? 'SUCCEEDED' : 'CANCELLED');
       return 'ack';
@@ -297,14 +303,24 @@ export class WorkerRuntime {
     return reason === 'cancelled' ? 'reject' : 'ack';
   }
 
-  private async followUp(jobId: string): Promise<void> {
-    await startFollowUpJob({
-      db: this.options.db,
-      broker: this.options.broker,
-      jobId,
-      dispatchDeadlineSeconds: this.options.config.jobs.leaseSeconds,
-      logger: this.options.logger,
-    });
+  /** Follow-up jobs (`meta.then`) are inserted in the closing transaction and published after it. */
+  private followUps() {
+    const pending: JobRecord[] = [];
+    return {
+      onClose: (jobId: string) => async (tx: Db) => {
+        const next = await insertFollowUp(tx, jobId, this.options.config.jobs.leaseSeconds);
+        if (next !== null) pending.push(next);
+      },
+      publish: async () => {
+        for (const job of pending.splice(0))
+          await publishFollowUp({
+            jobs: this.jobs,
+            broker: this.options.broker,
+            job,
+            logger: this.options.logger,
+          });
+      },
+    };
   }
 
   private async fail(jobId: string, code: string, message: string): Promise<void> {
@@ -373,8 +389,9 @@ export class WorkerRuntime {
             delivery.traceparent,
           ),
         tick: async (amount = 1) => {
-          const tick = await this.jobs.tickProgress(parentId, amount);
-          if (tick?.closed === true) await this.followUp(parentId);
+          const followUps = this.followUps();
+          await this.jobs.tickProgress(parentId, amount, followUps.onClose(parentId));
+          await followUps.publish();
         },
         logger,
         db: this.options.db,

@@ -6,7 +6,7 @@ import {
   createCafaEvaluator,
   ScoringWeights,
 } from '@svc/domain';
-import { scoredPredictions } from '../predictions/scored-predictions';
+import { bestScores, loadPredictionRows, RowScorer, weightsScorer } from '../predictions/scored-predictions';
 import { EvaluationRepository, GroundTruthRow } from './evaluation.repository';
 import { loadOboDocument } from './ontology-document';
 
@@ -67,6 +67,8 @@ export async function evaluatePredictionSet(input: {
   ontologySnapshotId: string;
   predictionSetId: string;
   weights: ScoringWeights | null;
+  /** Scores a row for a category (re-rankers); null falls back to the weights. */
+  scorerFor?: (category: EvaluationCategory) => RowScorer | null;
   ia: string | null;
   toi: string | null;
   thStep: number;
@@ -84,7 +86,8 @@ export async function evaluatePredictionSet(input: {
       parents: t.parents.filter((p) => p.relation === 'is_a' || p.relation === 'part_of').map((p) => p.id),
     })),
   );
-  const predictions = await scoredPredictions(input.db, input.predictionSetId, input.weights);
+  const rows = await loadPredictionRows(input.db, input.predictionSetId);
+  const fallback = weightsScorer(input.weights);
   const known = (await evaluations.groundTruth(input.evaluationSetId, 'KNOWN')).map((r) => ({
     protein: r.protein_accession,
     term: r.go_id,
@@ -94,7 +97,10 @@ export async function evaluatePredictionSet(input: {
     const truth = await evaluations.groundTruth(input.evaluationSetId, category);
     if (truth.length === 0) continue;
     const proteins = new Set(truth.map((t) => t.protein_accession));
-    const categoryPredictions = predictions.filter((p) => proteins.has(p.protein));
+    const categoryPredictions = bestScores(
+      rows.filter((r) => proteins.has(String(r['protein_accession']))),
+      input.scorerFor?.(category) ?? fallback,
+    );
     const categoryKnown = category === 'PK' ? known.filter((k) => proteins.has(k.protein)) : null;
     const evaluation = createCafaEvaluator({
       ontology,

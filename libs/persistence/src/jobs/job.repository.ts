@@ -85,31 +85,7 @@ export class JobRepository {
   /** Inserts the QUEUED row and its `job.created` event in one transaction. */
   async createQueued(job: NewJob): Promise<JobRecord> {
     try {
-      return await this.db.transaction(async (tx) => {
-        const row = await queryOne<JobRecord>(
-          tx,
-          `INSERT INTO job (operation, queue_name, status, payload, meta, description, tags, dedup_key, parent_job_id, leased_until)
-           VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8, clock_timestamp() + make_interval(secs => $9))
-           RETURNING ${JOB_COLUMNS}`,
-          [
-            job.operation,
-            job.queueName,
-            JSON.stringify(job.payload),
-            JSON.stringify(job.meta),
-            job.description,
-            job.tags,
-            job.dedupKey,
-            job.parentJobId ?? null,
-            job.dispatchDeadlineSeconds,
-          ],
-        );
-        if (row === null) throw new Error('insert returned no row');
-        await new JobEventRepository(tx).append(row.id, 'job.created', null, {
-          operation: job.operation,
-          queue_name: job.queueName,
-        });
-        return row;
-      });
+      return await this.db.transaction((tx) => insertQueuedJob(tx, job));
     } catch (error) {
       if (isUniqueViolation(error, DEDUP_INDEX) && job.dedupKey !== null) {
         const existing = await this.findActiveByDedupKey(job.dedupKey);
@@ -204,9 +180,28 @@ export class JobRepository {
     return row?.status ?? null;
   }
 
-  async markSucceeded(id: string, result: Record<string, unknown> | null): Promise<boolean> {
+  /** `onClose` runs in the same transaction when the job did succeed (follow-up jobs). */
+  async markSucceeded(
+    id: string,
+    result: Record<string, unknown> | null,
+    onClose?: (tx: Db) => Promise<void>,
+  ): Promise<boolean> {
+    if (onClose !== undefined)
+      return this.db.transaction(async (tx) => {
+        const done = await this.markSucceededIn(tx, id, result);
+        if (done) await onClose(tx);
+        return done;
+      });
+    return this.markSucceededIn(this.db, id, result);
+  }
+
+  private async markSucceededIn(
+    db: Db,
+    id: string,
+    result: Record<string, unknown> | null,
+  ): Promise<boolean> {
     const rows = await queryRows(
-      this.db,
+      db,
       `UPDATE job SET status = 'SUCCEEDED', finished_at = clock_timestamp(), leased_until = NULL, result = $2
         WHERE id = $1 AND status = 'RUNNING' RETURNING id`,
       [id, result === null ? null : JSON.stringify(result)],
@@ -231,9 +226,27 @@ export class JobRepository {
    * (or there may be none): when the total is already reached, the job closes here instead.
    * Null when the job is no longer RUNNING.
    */
-  async markDeferred(id: string, progressTotal: number | null): Promise<ProgressTick | null> {
+  async markDeferred(
+    id: string,
+    progressTotal: number | null,
+    onClose?: (tx: Db) => Promise<void>,
+  ): Promise<ProgressTick | null> {
+    if (onClose !== undefined)
+      return this.db.transaction(async (tx) => {
+        const tick = await this.markDeferredIn(tx, id, progressTotal);
+        if (tick?.closed === true) await onClose(tx);
+        return tick;
+      });
+    return this.markDeferredIn(this.db, id, progressTotal);
+  }
+
+  private async markDeferredIn(
+    db: Db,
+    id: string,
+    progressTotal: number | null,
+  ): Promise<ProgressTick | null> {
     const row = await queryOne<{ progress_current: number; progress_total: number | null; status: string }>(
-      this.db,
+      db,
       `UPDATE job SET leased_until = NULL, progress_total = COALESCE($2, progress_total),
               progress_current = COALESCE(progress_current, 0),
               status = CASE WHEN COALESCE($2, progress_total) IS NOT NULL
@@ -260,9 +273,29 @@ export class JobRepository {
   }
 
   /** Atomically adds to `progress_current`; the tick that reaches `progress_total` closes the job. */
-  async tickProgress(id: string, amount: number): Promise<ProgressTick | null> {
-    const row = await queryOne<{ progress_current: number; progress_total: number | null; status: string }>(
-      this.db,
+  async tickProgress(
+    id: string,
+    amount: number,
+    onClose?: (tx: Db) => Promise<void>,
+  ): Promise<ProgressTick | null> {
+    const row =
+      onClose === undefined
+        ? await this.tickIn(this.db, id, amount)
+        : await this.db.transaction(async (tx) => {
+            const ticked = await this.tickIn(tx, id, amount);
+            if (ticked?.status === 'SUCCEEDED') await onClose(tx);
+            return ticked;
+          });
+    if (row === null) return null;
+    const closed = row.status === 'SUCCEEDED';
+    if (closed)
+      await this.events.append(id, 'job.succeeded', null, { progress_current: row.progress_current });
+    return { ...row, closed };
+  }
+
+  private tickIn(db: Db, id: string, amount: number) {
+    return queryOne<{ progress_current: number; progress_total: number | null; status: string }>(
+      db,
       `UPDATE job
           SET progress_current = COALESCE(progress_current, 0) + $2,
               status = CASE WHEN progress_total IS NOT NULL AND COALESCE(progress_current, 0) + $2 >= progress_total
@@ -273,11 +306,6 @@ export class JobRepository {
         RETURNING progress_current, progress_total, status`,
       [id, amount],
     );
-    if (row === null) return null;
-    const closed = row.status === 'SUCCEEDED';
-    if (closed)
-      await this.events.append(id, 'job.succeeded', null, { progress_current: row.progress_current });
-    return { ...row, closed };
   }
 
   /** Cancels a QUEUED or RUNNING job and every non-terminal descendant; terminal jobs are returned as they are. */
@@ -441,4 +469,31 @@ export class JobRepository {
       return out;
     });
   }
+}
+
+/** The QUEUED row and its `job.created` event, inside the caller's transaction. */
+export async function insertQueuedJob(tx: Db, job: NewJob): Promise<JobRecord> {
+  const row = await queryOne<JobRecord>(
+    tx,
+    `INSERT INTO job (operation, queue_name, status, payload, meta, description, tags, dedup_key, parent_job_id, leased_until)
+     VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8, clock_timestamp() + make_interval(secs => $9))
+     RETURNING ${JOB_COLUMNS}`,
+    [
+      job.operation,
+      job.queueName,
+      JSON.stringify(job.payload),
+      JSON.stringify(job.meta),
+      job.description,
+      job.tags,
+      job.dedupKey,
+      job.parentJobId ?? null,
+      job.dispatchDeadlineSeconds,
+    ],
+  );
+  if (row === null) throw new Error('insert returned no row');
+  await new JobEventRepository(tx).append(row.id, 'job.created', null, {
+    operation: job.operation,
+    queue_name: job.queueName,
+  });
+  return row;
 }

@@ -22,28 +22,40 @@ export function rowSignals(r: Record<string, unknown>) {
   };
 }
 
-/**
- * A prediction set as evaluator input: one score per (protein, term), the best of its rows, scored
- * by the weights when given and by 1 - d/2 otherwise (DESIGN.md §3).
- */
-export async function scoredPredictions(
+export type RowScorer = (row: Record<string, unknown>) => number;
+
+/** The scorer of a scoring config, or 1 - d/2 without one (DESIGN.md §3). */
+export function weightsScorer(weights: ScoringWeights | null): RowScorer {
+  return weights === null
+    ? (r) => embeddingSimilarity(Number(r['distance']))
+    : (r) => scorePrediction(weights, rowSignals(r));
+}
+
+/** Every stored row of a prediction set, in accession order. */
+export async function loadPredictionRows(
   db: DataSource,
   predictionSetId: string,
-  weights: ScoringWeights | null,
-): Promise<{ protein: string; term: string; score: number }[]> {
+): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for await (const chunk of new PredictionSetRepository(db).streamRows(predictionSetId, {}, 5000))
+    rows.push(...chunk);
+  return rows;
+}
+
+/** Evaluator input: one score per (protein, term), the best of its rows. */
+export function bestScores(
+  rows: readonly Record<string, unknown>[],
+  score: RowScorer,
+): { protein: string; term: string; score: number }[] {
   const best = new Map<string, { protein: string; term: string; score: number }>();
-  for await (const chunk of new PredictionSetRepository(db).streamRows(predictionSetId, {}, 5000)) {
-    for (const r of chunk) {
-      const score =
-        weights === null
-          ? embeddingSimilarity(Number(r['distance']))
-          : scorePrediction(weights, rowSignals(r));
-      const protein = String(r['protein_accession']);
-      const term = String(r['go_id']);
-      const key = `${protein}\t${term}`;
-      const known = best.get(key);
-      if (known === undefined || score > known.score) best.set(key, { protein, term, score });
-    }
+  for (const r of rows) {
+    const value = score(r);
+    if (!Number.isFinite(value)) continue;
+    const protein = String(r['protein_accession']);
+    const term = String(r['go_id']);
+    const key = `${protein}\t${term}`;
+    const known = best.get(key);
+    if (known === undefined || value > known.score) best.set(key, { protein, term, score: value });
   }
   return [...best.values()];
 }

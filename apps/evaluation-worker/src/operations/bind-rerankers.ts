@@ -1,0 +1,61 @@
+import { DataSource } from 'typeorm';
+import { RunCafaEvaluationPayload } from '@svc/contracts';
+import { LightGbmModel, ScoringWeights } from '@svc/domain';
+import { loadBooster, scoreRows } from '@svc/inference';
+import { JobError } from '@svc/jobs';
+import { EvaluationCategory, RerankerRepository, RowScorer, weightsScorer } from '@svc/persistence';
+
+const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', C: 'cco' };
+
+/**
+ * The re-rankers of an evaluation: `reranker_model_id` scores every row; `rerankers` picks a model
+ * per category and aspect (and wins where it names one). Rows no model covers keep the scoring
+ * config's score (or 1 - d/2). Null when the payload names no re-ranker.
+ */
+export async function bindRerankers(
+  db: DataSource,
+  payload: RunCafaEvaluationPayload,
+  weights: ScoringWeights | null,
+): Promise<{ ids: string[]; scorerFor: (category: EvaluationCategory) => RowScorer } | null> {
+  if (payload.reranker_model_id === undefined && payload.rerankers === undefined) return null;
+  const repository = new RerankerRepository(db);
+  const models = new Map<string, LightGbmModel>();
+  const load = async (id: string): Promise<LightGbmModel> => {
+    const known = models.get(id);
+    if (known !== undefined) return known;
+    const row = await repository.find(id);
+    if (row === null) throw new JobError('reranker_not_found', `re-ranker ${id} does not exist`);
+    try {
+      const model = await loadBooster(row.artifact_uri);
+      models.set(id, model);
+      return model;
+    } catch (error) {
+      throw new JobError(
+        'reranker_unusable',
+        `re-ranker ${id} (${row.artifact_uri}): ${(error as Error).message}`,
+      );
+    }
+  };
+  const single = payload.reranker_model_id !== undefined ? await load(payload.reranker_model_id) : null;
+  const perCategory: Record<string, Partial<Record<'bpo' | 'mfo' | 'cco', LightGbmModel>>> = {};
+  for (const category of ['nk', 'lk', 'pk'] as const) {
+    const aspects = payload.rerankers?.[category];
+    if (aspects === undefined) continue;
+    for (const aspect of ['bpo', 'mfo', 'cco'] as const) {
+      const id = aspects[aspect];
+      if (id !== undefined) (perCategory[category] ??= {})[aspect] = await load(id);
+    }
+  }
+  const fallback = weightsScorer(weights);
+  return {
+    ids: [...models.keys()],
+    scorerFor: (category) => (row) => {
+      const aspect = ASPECT_KEY[String(row['go_aspect'])];
+      const model =
+        (aspect !== undefined ? perCategory[category.toLowerCase()]?.[aspect] : undefined) ?? single;
+      return model === null || model === undefined
+        ? fallback(row)
+        : (scoreRows(model, [row])[0] ?? Number.NaN);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { featureVector, LightGbmModel, parseLightGbmModel, predict } from '@svc/domain';
+import { readText } from '@svc/platform';
+
+const boosters = new Map<string, Promise<LightGbmModel>>();
+
+/** A LightGBM booster by URI (file://, a path, or http(s)), parsed once per process. */
+export function loadBooster(uri: string): Promise<LightGbmModel> {
+  let entry = boosters.get(uri);
+  if (entry === undefined) {
+    entry = readText(uri).then((text) => parseLightGbmModel(text));
+    boosters.set(uri, entry);
+    entry.catch(() => boosters.delete(uri));
+  }
+  return entry;
+}
+
+/** The booster's score (probability for binary models) of each prediction row. */
+export function scoreRows(
+  model: LightGbmModel,
+  rows: readonly Readonly<Record<string, unknown>>[],
+): number[] {
+  return rows.map(
+    (row) => predict({ model, features: featureVector(row, model.featureNames) })[0] ?? Number.NaN,
+  );
+}
