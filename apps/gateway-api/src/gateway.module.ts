@@ -43,6 +43,9 @@ import { EvaluationsService } from './evaluations/evaluations.service';
 import { PredictionsService } from './predictions/predictions.service';
 import { ScoringService } from './predictions/scoring.service';
 
+import { ExperimentRunsController } from './experiments/experiment-runs.controller';
+import { CommunityController } from './community/community.controller';
+
 @Module({})
 export class GatewayModule {
   static forRoot(infra: Infrastructure, auth: GatewayAuth, rpc: AuthRpcClient): DynamicModule {
@@ -66,6 +69,8 @@ export class GatewayModule {
         PredictionsController,
         ScoringController,
         AnnotateController,
+        ExperimentRunsController,
+        CommunityController,
         RerankerModelsController,
         ScoringRerankersController,
         EvaluationsController,

@@ -23,3 +23,4 @@ export * from './plugins';
 export * from './predictions/prediction.queries';
 export * from './predictions/scoring.requests';
 export * from './predictions/reranker.requests';
+export * from './experiments/experiment-run.requests';

@@ -17,3 +17,4 @@ export * from './alignment';
 export * from './evaluation';
 export * from './benchmark';
 export * from './taxonomy';
+export * from './experiments';

@@ -35,6 +35,8 @@ import { CreateEmbeddings1764100000000 } from './migrations/1764100000000-create
 import { CreatePredictions1764200000000 } from './migrations/1764200000000-create-predictions';
 import { CreateEvaluations1764300000000 } from './migrations/1764300000000-create-evaluations';
 import { CreateRerankers1764400000000 } from './migrations/1764400000000-create-rerankers';
+import { CreateExperimentRuns1764500000000 } from './migrations/1764500000000-create-experiment-runs';
+import { CreateSupport1764600000000 } from './migrations/1764600000000-create-support';
 
 export const ENTITIES = [
   JobEntity,
@@ -71,6 +73,8 @@ export const MIGRATIONS = [
   CreatePredictions1764200000000,
   CreateEvaluations1764300000000,
   CreateRerankers1764400000000,
+  CreateExperimentRuns1764500000000,
+  CreateSupport1764600000000,
 ];
 
 export interface DataSourceOptions {

@@ -35,3 +35,5 @@ export * from './evaluations/ontology-document';
 export * from './predictions/scored-predictions';
 export * from './evaluations/evaluate-prediction-set';
 export * from './predictions/reranker.repository';
+export * from './experiments/experiment-run.repository';
+export * from './community/community.repository';

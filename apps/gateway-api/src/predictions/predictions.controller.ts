@@ -193,38 +193,27 @@ export class RerankerModelsController {
   importByReference(@ValidBody() body: ImportRerankerByReferenceRequest) {
     return this.rerankers.importByReference(body);
   }
-
-  @Get()
-  @Roles('guest')
-  list() {
-    return this.rerankers.list();
-  }
-
-  @Get(':id')
-  @Roles('guest')
-  get(@Param('id') id: string) {
-    return this.rerankers.get(id);
-  }
 }
 
-@ApiTags('scoring')
-@Controller('scoring/rerankers')
+/** Registered re-rankers, readable under both the scoring and the reranker-models paths. */
+@ApiTags('rerankers')
+@Controller()
 export class ScoringRerankersController {
   constructor(private readonly rerankers: RerankersService) {}
 
-  @Get()
+  @Get(['scoring/rerankers', 'reranker-models'])
   @Roles('guest')
   list() {
     return this.rerankers.list();
   }
 
-  @Get(':id')
+  @Get(['scoring/rerankers/:id', 'reranker-models/:id'])
   @Roles('guest')
   get(@Param('id') id: string) {
     return this.rerankers.get(id);
   }
 
-  @Delete(':id')
+  @Delete('scoring/rerankers/:id')
   @Roles('operator')
   remove(@Param('id') id: string) {
     return this.rerankers.delete(id);

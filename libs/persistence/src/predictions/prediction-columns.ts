@@ -1,3 +1,5 @@
+import { ALIGNMENT_FEATURES } from '@svc/domain';
+
 /** Stored per-row columns of the prediction table written by the write step, in insert order. */
 export const PREDICTION_ROW_COLUMNS = [
   { name: 'protein_accession', type: 'text' },
@@ -48,18 +50,7 @@ export const PREDICTIONS_TSV_COLUMNS = [
   'ref_protein_accession',
   'qualifier',
   'evidence_code',
-  'identity_nw',
-  'similarity_nw',
-  'alignment_score_nw',
-  'gaps_pct_nw',
-  'alignment_length_nw',
-  'identity_sw',
-  'similarity_sw',
-  'alignment_score_sw',
-  'gaps_pct_sw',
-  'alignment_length_sw',
-  'length_query',
-  'length_ref',
+  ...ALIGNMENT_FEATURES,
   'query_taxonomy_id',
   'ref_taxonomy_id',
   'taxonomic_lca',

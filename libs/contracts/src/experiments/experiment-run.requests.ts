@@ -1,0 +1,59 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import {
+  IsArray,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsObject,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { parseIntegerParam, trimString } from '../transforms';
+
+const STATUSES = ['planned', 'running', 'done', 'abandoned'] as const;
+
+export class CreateExperimentRunRequest {
+  @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(200) name!: string;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @IsString() @MaxLength(20_000) description?:
+    string | null;
+  @ApiPropertyOptional({ nullable: true }) @IsOptional() @IsString() @MaxLength(20_000) hypothesis?:
+    string | null;
+  @ApiPropertyOptional({ default: {} }) @IsOptional() @IsObject() config?: Record<string, unknown>;
+  @ApiPropertyOptional({ default: {} }) @IsOptional() @IsObject() provenance?: Record<string, unknown>;
+  @ApiPropertyOptional({ default: [] }) @IsOptional() @IsArray() @IsString({ each: true }) tags?: string[];
+}
+
+export class UpdateExperimentRunRequest {
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(20_000) description?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(20_000) hypothesis?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(100_000) findings?: string;
+  @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: (typeof STATUSES)[number];
+  @ApiPropertyOptional() @IsOptional() @IsObject() config?: Record<string, unknown>;
+  @ApiPropertyOptional() @IsOptional() @IsObject() provenance?: Record<string, unknown>;
+  @ApiPropertyOptional() @IsOptional() @IsArray() @IsString({ each: true }) tags?: string[];
+}
+
+export class ListExperimentRunsQuery {
+  @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: string;
+  @ApiPropertyOptional({ default: 50 })
+  @IsOptional()
+  @Transform(parseIntegerParam)
+  @IsInt()
+  @Min(1)
+  @Max(500)
+  limit?: number;
+  @ApiPropertyOptional({ description: 'Only runs created strictly before this time' })
+  @IsOptional()
+  @IsISO8601()
+  after?: string;
+}
+
+/** POST /support: a thumbs-up with an optional comment. */
+export class SupportCreate {
+  @ApiPropertyOptional({ maxLength: 2000 }) @IsOptional() @IsString() @MaxLength(2000) comment?: string;
+}

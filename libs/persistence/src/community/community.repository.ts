@@ -1,0 +1,59 @@
+import { DataSource } from 'typeorm';
+import { isoColumn, queryOne, queryRows } from '../sql';
+
+/** Thumbs-up with optional comments, and the platform figures the showcase page shows. */
+export class CommunityRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async addSupport(comment: string | null): Promise<Record<string, unknown>> {
+    const row = await queryOne<Record<string, unknown>>(
+      this.db,
+      `INSERT INTO support_entry (comment) VALUES ($1) RETURNING id, comment, ${isoColumn('created_at')}`,
+      [comment],
+    );
+    return row!;
+  }
+
+  async support(recent = 20): Promise<{ total: number; recent_comments: Record<string, unknown>[] }> {
+    const total = await queryOne<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM support_entry`);
+    const comments = await queryRows<Record<string, unknown>>(
+      this.db,
+      `SELECT id, comment, ${isoColumn('created_at')} FROM support_entry WHERE comment IS NOT NULL
+        ORDER BY created_at DESC LIMIT $1`,
+      [recent],
+    );
+    return { total: total?.n ?? 0, recent_comments: comments };
+  }
+
+  /** Counts of what the platform holds, and the best stored result of each (category, aspect). */
+  async showcase(): Promise<Record<string, unknown>> {
+    const [counts] = await queryRows<Record<string, number>>(
+      this.db,
+      `SELECT (SELECT count(*)::int FROM protein) AS proteins,
+              (SELECT count(*)::int FROM ontology_snapshot) AS ontology_snapshots,
+              (SELECT count(*)::int FROM annotation_set) AS annotation_sets,
+              (SELECT coalesce(sum(annotation_count), 0)::int FROM annotation_set) AS annotations,
+              (SELECT count(*)::int FROM embedding_config) AS embedding_configs,
+              (SELECT count(*)::int FROM embedding) AS embeddings,
+              (SELECT count(*)::int FROM prediction_set) AS prediction_sets,
+              (SELECT count(*)::int FROM prediction) AS predictions,
+              (SELECT count(*)::int FROM evaluation_set) AS evaluation_sets,
+              (SELECT count(*)::int FROM evaluation_result) AS evaluation_results,
+              (SELECT count(*)::int FROM reranker_model) AS rerankers`,
+    );
+    // The headline is f_micro_w; results evaluated without IA rank by fmax.
+    const best = await queryRows<Record<string, unknown>>(
+      this.db,
+      `SELECT DISTINCT ON (category, aspect) category, aspect, result_id, evaluation_set_id, prediction_set_id, stage,
+              metric, value, ${isoColumn('created_at')}
+         FROM (SELECT c.key AS category, a.key AS aspect, r.id AS result_id, r.evaluation_set_id, r.prediction_set_id,
+                      r.stage, r.created_at,
+                      CASE WHEN a.value ? 'f_micro_w' THEN 'f_micro_w' ELSE 'fmax' END AS metric,
+                      coalesce((a.value ->> 'f_micro_w')::float8, (a.value ->> 'fmax')::float8) AS value
+                 FROM evaluation_result r, jsonb_each(r.metrics) c, jsonb_each(c.value) a) m
+        WHERE value IS NOT NULL
+        ORDER BY category, aspect, value DESC`,
+    );
+    return { counts, best_results: best };
+  }
+}

@@ -1,0 +1,141 @@
+import { DataSource } from 'typeorm';
+import { DomainError, notFound } from '@svc/contracts';
+import { ExperimentStatus, moveExperimentRun } from '@svc/domain';
+import { isoColumn, isUniqueViolation, queryOne, queryRows } from '../sql';
+
+const COLUMNS = [
+  'id',
+  'name',
+  'status',
+  'description',
+  'hypothesis',
+  'findings',
+  'config',
+  'provenance',
+  'tags',
+  isoColumn('started_at'),
+  isoColumn('finished_at'),
+  isoColumn('created_at'),
+  'k',
+  'plm',
+  'propagation',
+  'reranker_spec_id',
+  'eval_set_name',
+  'axis_tuple_shortid',
+  'feature_schema_sha',
+  'schema_sha_v2',
+  'eval_set_manifest_sha',
+  'ensemble_spec',
+].join(', ');
+
+export interface ExperimentRunChanges {
+  description?: string | null;
+  hypothesis?: string | null;
+  findings?: string | null;
+  status?: ExperimentStatus;
+  config?: Record<string, unknown>;
+  provenance?: Record<string, unknown>;
+  tags?: string[];
+}
+
+/** Experiment runs: a research notebook entry with its status stamps. */
+export class ExperimentRunRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async create(input: {
+    name: string;
+    description: string | null;
+    hypothesis: string | null;
+    config: Record<string, unknown>;
+    provenance: Record<string, unknown>;
+    tags: string[];
+  }): Promise<Record<string, unknown>> {
+    try {
+      const row = await queryOne<Record<string, unknown>>(
+        this.db,
+        `INSERT INTO experiment_run (name, description, hypothesis, config, provenance, tags)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        [
+          input.name,
+          input.description,
+          input.hypothesis,
+          JSON.stringify(input.config),
+          JSON.stringify(input.provenance),
+          input.tags,
+        ],
+      );
+      return row!;
+    } catch (error) {
+      if (isUniqueViolation(error, 'experiment_run_name_key'))
+        throw new DomainError('conflict', `an experiment run named '${input.name}' already exists`);
+      throw error;
+    }
+  }
+
+  list(query: { status?: string; limit: number; after?: string }): Promise<Record<string, unknown>[]> {
+    return queryRows(
+      this.db,
+      `SELECT ${COLUMNS} FROM experiment_run
+        WHERE ($1::text IS NULL OR status = $1) AND ($2::timestamptz IS NULL OR created_at < $2::timestamptz)
+        ORDER BY created_at DESC LIMIT $3`,
+      [query.status ?? null, query.after ?? null, query.limit],
+    );
+  }
+
+  async get(id: string): Promise<Record<string, unknown>> {
+    const row = await queryOne<Record<string, unknown>>(
+      this.db,
+      `SELECT ${COLUMNS} FROM experiment_run WHERE id = $1`,
+      [id],
+    );
+    if (row === null) throw notFound('Experiment run');
+    return row;
+  }
+
+  /** Applies the given fields (omitted ones untouched) and the status move with its stamps, atomically. */
+  async update(id: string, changes: ExperimentRunChanges): Promise<Record<string, unknown>> {
+    return this.db.transaction(async (tx) => {
+      const current = await queryOne<{ status: ExperimentStatus }>(
+        tx,
+        `SELECT status FROM experiment_run WHERE id = $1 FOR UPDATE`,
+        [id],
+      );
+      if (current === null) throw notFound('Experiment run');
+      const move = changes.status !== undefined ? moveExperimentRun(current.status, changes.status) : null;
+      if (changes.status !== undefined && move === null)
+        throw new DomainError(
+          'conflict',
+          `an experiment run cannot move from ${current.status} to ${changes.status}`,
+        );
+      const sets: string[] = [];
+      const params: unknown[] = [id];
+      const set = (column: string, value: unknown): void => {
+        params.push(value);
+        sets.push(`${column} = $${params.length}`);
+      };
+      for (const column of ['description', 'hypothesis', 'findings'] as const)
+        if (changes[column] !== undefined) set(column, changes[column]);
+      if (changes.config !== undefined) set('config', JSON.stringify(changes.config));
+      if (changes.provenance !== undefined) set('provenance', JSON.stringify(changes.provenance));
+      if (changes.tags !== undefined) set('tags', changes.tags);
+      if (move !== null) {
+        set('status', move.status);
+        if (move.stampStarted) sets.push('started_at = COALESCE(started_at, clock_timestamp())');
+        if (move.stampFinished) sets.push('finished_at = COALESCE(finished_at, clock_timestamp())');
+      }
+      if (sets.length > 0)
+        await queryRows(tx, `UPDATE experiment_run SET ${sets.join(', ')} WHERE id = $1`, params);
+      const row = await queryOne<Record<string, unknown>>(
+        tx,
+        `SELECT ${COLUMNS} FROM experiment_run WHERE id = $1`,
+        [id],
+      );
+      return row!;
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    const rows = await queryRows(this.db, `DELETE FROM experiment_run WHERE id = $1 RETURNING id`, [id]);
+    if (rows.length === 0) throw notFound('Experiment run');
+  }
+}
