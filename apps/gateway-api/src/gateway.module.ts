@@ -6,11 +6,7 @@ import { AdminController, UsersController } from './auth/admin.controller';
 import { AuthRpcClient } from './auth/auth-rpc.client';
 import { AUTH_RPC_CLIENT, AuthController } from './auth/auth.controller';
 import { CredentialGateGuard, GATEWAY_AUTH, GatewayAuth, RateLimitGuard } from './auth/guards';
-import {
-  EmbeddingBackendsController,
-  EmbeddingMaintenanceController,
-  EmbeddingsController,
-} from './embeddings/embeddings.controller';
+import { EmbeddingMaintenanceController, EmbeddingsController } from './embeddings/embeddings.controller';
 import { EmbeddingsService } from './embeddings/embeddings.service';
 import { HealthController } from './health/health.controller';
 import { JobsController } from './jobs/jobs.controller';
@@ -45,6 +41,7 @@ import { ScoringService } from './predictions/scoring.service';
 
 import { ExperimentRunsController } from './experiments/experiment-runs.controller';
 import { CommunityController } from './community/community.controller';
+import { PluginRegistryService, PluginsController } from './plugins/plugins.controller';
 
 @Module({})
 export class GatewayModule {
@@ -64,7 +61,7 @@ export class GatewayModule {
         QuerySetsController,
         MaintenanceController,
         EmbeddingsController,
-        EmbeddingBackendsController,
+        PluginsController,
         EmbeddingMaintenanceController,
         PredictionsController,
         ScoringController,
@@ -89,6 +86,7 @@ export class GatewayModule {
         JobsService,
         ReferenceService,
         EmbeddingsService,
+        PluginRegistryService,
         PredictionsService,
         ScoringService,
         AnnotateService,

@@ -9,3 +9,4 @@ export * from './http';
 export * from './artifacts';
 export * from './auth';
 export * from './sources';
+export * from './plugins/discover-plugins';

@@ -46,18 +46,6 @@ export class EmbeddingsController {
   }
 }
 
-@ApiTags('plugins')
-@Controller('embedding-backends')
-export class EmbeddingBackendsController {
-  constructor(private readonly embeddings: EmbeddingsService) {}
-
-  @Get()
-  @Roles('guest')
-  list() {
-    return this.embeddings.backends();
-  }
-}
-
 @ApiTags('maintenance')
 @Controller('maintenance/unindexed-embeddings')
 export class EmbeddingMaintenanceController {

@@ -1,13 +1,5 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import {
-  BUILT_IN_EMBEDDING_BACKENDS,
-  COMPUTE_EMBEDDINGS,
-  ComputeEmbeddingsPayload,
-  DomainError,
-  isUuid,
-  notFound,
-  PluginListResponse,
-} from '@svc/contracts';
+import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload, DomainError, isUuid, notFound } from '@svc/contracts';
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { EmbeddingConfigView, EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
@@ -80,10 +72,6 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
     if (payload.query_set_id !== undefined)
       await new QuerySetRepository(this.infra.db).detail(payload.query_set_id);
     return this.jobs.dispatch(COMPUTE_EMBEDDINGS, payload, principal);
-  }
-
-  backends(): PluginListResponse {
-    return { group: 'embedding_backends', plugins: [...BUILT_IN_EMBEDDING_BACKENDS] };
   }
 
   countUnindexed(): Promise<number> {

@@ -20,6 +20,8 @@ export interface AppConfig {
   readonly termEmbeddingPath: string | null;
   /** Optional benchmark config file (stages, baseline scoring, labels); missing means defaults. */
   readonly benchmarkConfigPath: string | null;
+  /** Folder whose package.json dependencies are scanned for plugins; the working directory when null. */
+  readonly pluginRoot: string | null;
   readonly anonQuotaPerDay: number;
   readonly userQuotaPerDay: Readonly<Record<string, number>>;
   readonly smtp: {

@@ -314,6 +314,7 @@ function buildConfig(
     allowedOrigins: Object.freeze([...(v['allowed_origins'] as string[])]),
     termEmbeddingPath: str('term_embedding_path'),
     benchmarkConfigPath: str('benchmark_config_path'),
+    pluginRoot: str('plugin_root'),
     anonQuotaPerDay: num('anon_quota_per_day'),
     userQuotaPerDay: Object.freeze({ ...(v['user_quota_per_day'] as Record<string, number>) }),
     smtp: Object.freeze({

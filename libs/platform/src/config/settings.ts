@@ -56,6 +56,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'object_store_secure', env: 'SVC_OBJECT_STORE_SECURE', type: 'bool', default: false },
   { key: 'allowed_origins', env: 'SVC_ALLOWED_ORIGINS', type: 'list', default: DEV_ORIGINS },
   { key: 'term_embedding_path', env: 'SVC_TERM_EMBEDDING_PATH', type: 'path', default: null },
+  { key: 'plugin_root', env: 'SVC_PLUGIN_ROOT', type: 'path', default: null },
   { key: 'benchmark_config_path', env: 'SVC_BENCHMARK_CONFIG', type: 'path', default: null },
   { key: 'anon_quota_per_day', env: 'SVC_ANON_QUOTA_PER_DAY', type: 'int', min: 0, default: 1_000_000_000 },
   { key: 'user_quota_per_day', env: 'SVC_USER_QUOTA_PER_DAY', type: 'intMap', default: {} },
