@@ -36,6 +36,7 @@ import {
   PredictionSetMetricsController,
 } from './evaluations/evaluations.controller';
 import { EvaluationsService } from './evaluations/evaluations.service';
+import { RerankService } from './evaluations/rerank.service';
 import { PredictionsService } from './predictions/predictions.service';
 import { ScoringService } from './predictions/scoring.service';
 
@@ -92,6 +93,7 @@ export class GatewayModule {
         AnnotateService,
         RerankersService,
         EvaluationsService,
+        RerankService,
       ],
     };
   }

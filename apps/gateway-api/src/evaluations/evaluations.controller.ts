@@ -3,10 +3,12 @@ import { ApiTags } from '@nestjs/swagger';
 import {
   GenerateEvaluationSetPayload,
   PredictionSetMetricsQuery,
+  RerankQuery,
   RunEvaluationRequest,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { EvaluationsService } from './evaluations.service';
+import { RerankService } from './rerank.service';
 
 @ApiTags('evaluations')
 @Controller('annotations/evaluation-sets')
@@ -104,12 +106,34 @@ export class EvaluationsController {
 @ApiTags('scoring')
 @Controller('scoring/prediction-sets')
 export class PredictionSetMetricsController {
-  constructor(private readonly evaluations: EvaluationsService) {}
+  constructor(
+    private readonly evaluations: EvaluationsService,
+    private readonly rerank: RerankService,
+  ) {}
 
   @Get(':id/metrics')
   @Roles('guest')
   metrics(@Param('id') id: string, @ValidQuery() query: PredictionSetMetricsQuery) {
     return this.evaluations.predictionSetMetrics(id, query.evaluation_set_id, query.scoring_config_id);
+  }
+
+  /** Rows re-scored by a re-ranker (`reranker_id`, default the set's bound one), streamed. */
+  @Get(':id/rerank.tsv')
+  @Roles('guest')
+  rerankTsv(@Param('id') id: string, @ValidQuery() query: RerankQuery): Promise<StreamableFile> {
+    return this.rerank.rerankTsv(id, query.reranker_id);
+  }
+
+  @Get(':id/reranker-metrics')
+  @Roles('guest')
+  rerankerMetrics(@Param('id') id: string, @ValidQuery() query: RerankQuery) {
+    return this.rerank.rerankerMetrics(id, query.reranker_id, query.evaluation_set_id);
+  }
+
+  @Get(':id/training-data.tsv')
+  @Roles('guest')
+  trainingData(@Param('id') id: string, @ValidQuery() query: RerankQuery): Promise<StreamableFile> {
+    return this.rerank.trainingTsv(id, query.evaluation_set_id);
   }
 }
 

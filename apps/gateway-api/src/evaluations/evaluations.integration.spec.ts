@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { activeFeatureNames, createCafaEvaluator, featureFlagsOf, featureSchemaSha } from '@svc/domain';
+import {
+  activeFeatureNames,
+  createCafaEvaluator,
+  featureFlagsOf,
+  featureSchemaSha,
+  pairMetrics,
+} from '@svc/domain';
 import {
   AppProcess,
   createSuiteWorld,
@@ -432,6 +438,64 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     };
     for (const [namespace, values] of Object.entries(expected.namespaces))
       expect(result.metrics['NK']![codes[namespace]!]!['fmax']).toBeCloseTo(values.fmax, 9);
+
+    // rerank.tsv: the booster's score per row; training-data.tsv: 31 columns with labels; metrics agree with both.
+    const reranked = lines(
+      (await api.get<string>(`/v1/scoring/prediction-sets/${boundSet}/rerank.tsv`)).text,
+    );
+    expect(reranked.shift()).toEqual([
+      'protein_accession',
+      'go_id',
+      'go_aspect',
+      'reranker_score',
+      'distance',
+      'ref_protein_accession',
+    ]);
+    expect(reranked).toHaveLength(rows.length);
+    for (const r of reranked) expect(Number(r[3])).toBeCloseTo(expectedScore(Number(r[4])), 9);
+    const training = lines(
+      (await api.get<string>(`/v1/scoring/prediction-sets/${boundSet}/training-data.tsv`)).text,
+    );
+    const trainingHeader = training.shift()!;
+    expect(trainingHeader).toHaveLength(31);
+    expect(trainingHeader.slice(0, 5)).toEqual(['protein_accession', 'go_id', 'aspect', 'label', 'distance']);
+    expect(trainingHeader[30]).toBe('neighbor_distance_std');
+    const truth = new Set<string>();
+    for (const category of ['NK', 'LK', 'PK'])
+      for (const [protein, term] of lines(
+        (
+          await api.get<string>(
+            `/v1/annotations/evaluation-sets/${evaluationSetId}/ground-truth-${category}.tsv`,
+          )
+        ).text,
+      ))
+        truth.add(`${protein} ${term}`);
+    for (const r of training) if (truth.has(`${r[0]} ${r[1]}`)) expect(r[3]).toBe('1');
+    const deltaProteins = new Set([...truth].map((k) => k.split(' ')[0]));
+    const labelled = training.filter((r) => deltaProteins.has(r[0]));
+    const scoreOf = new Map(reranked.map((r) => [`${r[0]} ${r[1]}`, Number(r[3])]));
+    const metrics = await api.get<{ fmax: number; auc_pr: number; pairs: number; positives: number }>(
+      `/v1/scoring/prediction-sets/${boundSet}/reranker-metrics?evaluation_set_id=${evaluationSetId}`,
+    );
+    expect(metrics.status).toBe(200);
+    expect(metrics.body.pairs).toBe(labelled.length);
+    expect(metrics.body.positives).toBe(labelled.filter((r) => r[3] === '1').length);
+    const independent = pairMetrics(
+      labelled.map((r) => scoreOf.get(`${r[0]} ${r[1]}`)!),
+      labelled.map((r) => r[3] === '1'),
+    );
+    expect(metrics.body.fmax).toBeCloseTo(independent.fmax, 12);
+    expect(metrics.body.auc_pr).toBeCloseTo(independent.auc_pr, 12);
+    const mismatchSet = (
+      await api.get<{ id: string; job_id: string }[]>('/v1/embeddings/prediction-sets')
+    ).body.find((x) => x.job_id === mismatch.id)!.id;
+    expect(
+      (
+        await api.get(
+          `/v1/scoring/prediction-sets/${mismatchSet}/rerank.tsv?reranker_id=${String(stored['id'])}`,
+        )
+      ).status,
+    ).toBe(409);
     expect((await api.delete(`/v1/scoring/rerankers/${String(byReference.body['id'])}`)).status).toBe(200);
   });
 

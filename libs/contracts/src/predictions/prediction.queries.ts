@@ -90,3 +90,8 @@ export class PredictionSetMetricsQuery {
   @IsUUID(undefined, { message: '$property must be a valid UUID' }) evaluation_set_id!: string;
   @IsOptional() @IsUUID(undefined, { message: '$property must be a valid UUID' }) scoring_config_id?: string;
 }
+
+export class RerankQuery {
+  @IsOptional() @IsUUID(undefined, { message: '$property must be a valid UUID' }) reranker_id?: string;
+  @IsOptional() @IsUUID(undefined, { message: '$property must be a valid UUID' }) evaluation_set_id?: string;
+}

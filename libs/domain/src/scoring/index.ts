@@ -1,1 +1,2 @@
 export * from './scoring';
+export * from './classification-metrics';

@@ -1,0 +1,168 @@
+import { Inject, Injectable, StreamableFile } from '@nestjs/common';
+import { DomainError, isUuid, notFound } from '@svc/contracts';
+import { GoGraph, pairMetrics } from '@svc/domain';
+import { loadBooster, scoreRows } from '@svc/inference';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import {
+  EvaluationRepository,
+  EvaluationSetRecord,
+  loadOboDocument,
+  loadPredictionRows,
+  PredictionSetRecord,
+  PredictionSetRepository,
+  PREDICTIONS_TSV_COLUMNS,
+  queryOne,
+  RerankerRecord,
+  RerankerRepository,
+} from '@svc/persistence';
+import { streamTsv } from '../predictions/tsv';
+
+/** training-data.tsv: the first 31 prediction columns with `go_name go_aspect` replaced by `aspect label`. */
+export const TRAINING_TSV_COLUMNS = [
+  'protein_accession',
+  'go_id',
+  'aspect',
+  'label',
+  ...PREDICTIONS_TSV_COLUMNS.slice(4, 31),
+];
+
+/**
+ * Re-ranker views of a prediction set: rows re-scored by a booster (`rerank.tsv`), pair-level Fmax
+ * and AUC-PR of those scores against an evaluation set's ground truth, and the labelled training
+ * table. A row's label is 1 when its term is in the protein's new ground truth (any category) or is
+ * an is_a/part_of ancestor of one, as the evaluator's propagation would count it.
+ */
+@Injectable()
+export class RerankService {
+  private readonly sets: PredictionSetRepository;
+  private readonly evaluations: EvaluationRepository;
+  private readonly rerankers: RerankerRepository;
+
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
+    this.sets = new PredictionSetRepository(infra.db);
+    this.evaluations = new EvaluationRepository(infra.db);
+    this.rerankers = new RerankerRepository(infra.db);
+  }
+
+  async rerankTsv(predictionSetId: string, rerankerId: string | undefined): Promise<StreamableFile> {
+    const set = await this.set(predictionSetId);
+    const reranker = await this.reranker(set, rerankerId);
+    const model = await loadBooster(reranker.artifact_uri);
+    const rows = this.sets.streamRows(set.id, {});
+    async function* chunks() {
+      for await (const chunk of rows) {
+        const scores = scoreRows(model, chunk);
+        yield chunk.map((r, i) => [
+          r['protein_accession'],
+          r['go_id'],
+          r['go_aspect'],
+          scores[i],
+          r['distance'],
+          r['ref_protein_accession'],
+        ]);
+      }
+    }
+    return streamTsv(
+      ['protein_accession', 'go_id', 'go_aspect', 'reranker_score', 'distance', 'ref_protein_accession'],
+      chunks(),
+      `rerank-${set.id}.tsv`,
+    );
+  }
+
+  async rerankerMetrics(predictionSetId: string, rerankerId?: string, evaluationSetId?: string) {
+    const set = await this.set(predictionSetId);
+    const reranker = await this.reranker(set, rerankerId);
+    const evaluation = await this.evaluationSet(set, evaluationSetId);
+    const model = await loadBooster(reranker.artifact_uri);
+    const rows = await loadPredictionRows(this.infra.db, set.id);
+    const isTrue = await this.labeller(evaluation);
+    const deltaRows = rows.filter((r) => isTrue.covers(String(r['protein_accession'])));
+    const scores = scoreRows(model, deltaRows);
+    const labels = deltaRows.map((r) => isTrue.label(String(r['protein_accession']), String(r['go_id'])));
+    return {
+      prediction_set_id: set.id,
+      reranker_model_id: reranker.id,
+      evaluation_set_id: evaluation.id,
+      level: 'pair',
+      ...pairMetrics(scores, labels),
+    };
+  }
+
+  async trainingTsv(predictionSetId: string, evaluationSetId?: string): Promise<StreamableFile> {
+    const set = await this.set(predictionSetId);
+    const evaluation = await this.evaluationSet(set, evaluationSetId);
+    const isTrue = await this.labeller(evaluation);
+    const rows = this.sets.streamRows(set.id, {});
+    async function* chunks() {
+      for await (const chunk of rows) {
+        yield chunk.map((r) => {
+          const protein = String(r['protein_accession']);
+          const label = isTrue.label(protein, String(r['go_id'])) ? 1 : 0;
+          return [
+            protein,
+            r['go_id'],
+            r['go_aspect'],
+            label,
+            ...PREDICTIONS_TSV_COLUMNS.slice(4, 31).map((c) => r[c]),
+          ];
+        });
+      }
+    }
+    return streamTsv(TRAINING_TSV_COLUMNS, chunks(), `training-data-${set.id}.tsv`);
+  }
+
+  private async set(id: string): Promise<PredictionSetRecord> {
+    if (!isUuid(id)) throw notFound('Prediction set');
+    return this.sets.get(id);
+  }
+
+  private async reranker(set: PredictionSetRecord, id: string | undefined): Promise<RerankerRecord> {
+    const wanted = id ?? set.reranker_model_id;
+    if (wanted === null || wanted === undefined)
+      throw new DomainError(
+        'validation_error',
+        'name a reranker_id: this prediction set has no bound re-ranker',
+        {},
+        [{ path: 'reranker_id', message: 'reranker_id is required for this prediction set' }],
+      );
+    const reranker = await this.rerankers.get(wanted);
+    if (reranker.feature_schema_sha !== set.feature_schema_sha)
+      throw new DomainError(
+        'conflict',
+        `the re-ranker was trained on feature schema ${reranker.feature_schema_sha}, the prediction set has ${set.feature_schema_sha}`,
+      );
+    return reranker;
+  }
+
+  /** The named evaluation set, else the newest one whose old (t0) set is the prediction set's reference. */
+  private async evaluationSet(
+    set: PredictionSetRecord,
+    id: string | undefined,
+  ): Promise<EvaluationSetRecord> {
+    if (id !== undefined) return this.evaluations.getSet(id);
+    const newest = await queryOne<{ id: string }>(
+      this.infra.db,
+      `SELECT id FROM evaluation_set WHERE old_annotation_set_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [set.annotation_set_id],
+    );
+    if (newest === null) throw notFound('Evaluation set');
+    return this.evaluations.getSet(newest.id);
+  }
+
+  private async labeller(evaluation: EvaluationSetRecord) {
+    const graph = new GoGraph(await loadOboDocument(this.infra.db, evaluation.ontology_snapshot_id));
+    const truth = new Map<string, Set<string>>();
+    for (const category of ['NK', 'LK', 'PK'] as const) {
+      for (const row of await this.evaluations.groundTruth(evaluation.id, category)) {
+        let terms = truth.get(row.protein_accession);
+        if (terms === undefined) truth.set(row.protein_accession, (terms = new Set()));
+        terms.add(row.go_id);
+        for (const ancestor of graph.ancestors(row.go_id)) terms.add(ancestor);
+      }
+    }
+    return {
+      covers: (protein: string) => truth.has(protein),
+      label: (protein: string, goId: string) => truth.get(protein)?.has(graph.resolve(goId) ?? goId) === true,
+    };
+  }
+}
