@@ -42,6 +42,8 @@ import { ScoringService } from './predictions/scoring.service';
 
 import { ExperimentRunsController } from './experiments/experiment-runs.controller';
 import { CommunityController } from './community/community.controller';
+import { StackController } from './stack/stack.controller';
+import { StackService } from './stack/stack.service';
 import { PluginRegistryService, PluginsController } from './plugins/plugins.controller';
 
 @Module({})
@@ -69,6 +71,7 @@ export class GatewayModule {
         AnnotateController,
         ExperimentRunsController,
         CommunityController,
+        StackController,
         RerankerModelsController,
         ScoringRerankersController,
         EvaluationsController,
@@ -94,6 +97,7 @@ export class GatewayModule {
         RerankersService,
         EvaluationsService,
         RerankService,
+        StackService,
       ],
     };
   }

@@ -18,3 +18,4 @@ export * from './evaluation';
 export * from './benchmark';
 export * from './taxonomy';
 export * from './experiments';
+export * from './stack';

@@ -22,6 +22,12 @@ export interface AppConfig {
   readonly benchmarkConfigPath: string | null;
   /** Folder whose package.json dependencies are scanned for plugins; the working directory when null. */
   readonly pluginRoot: string | null;
+  /** YAML list of the stack's repositories for `/stack`. */
+  readonly stackFilePath: string | null;
+  /** A thesis PDF; `/stack` links it while the file exists. */
+  readonly thesisPdfPath: string | null;
+  /** Base URL of the code host's REST API (`/stack/pulls`). */
+  readonly codehostApiUrl: string;
   readonly anonQuotaPerDay: number;
   readonly userQuotaPerDay: Readonly<Record<string, number>>;
   readonly smtp: {

@@ -315,6 +315,9 @@ function buildConfig(
     termEmbeddingPath: str('term_embedding_path'),
     benchmarkConfigPath: str('benchmark_config_path'),
     pluginRoot: str('plugin_root'),
+    stackFilePath: str('stack_file'),
+    thesisPdfPath: str('thesis_pdf_path'),
+    codehostApiUrl: str('codehost_api_url') ?? 'https://api.github.com',
     anonQuotaPerDay: num('anon_quota_per_day'),
     userQuotaPerDay: Object.freeze({ ...(v['user_quota_per_day'] as Record<string, number>) }),
     smtp: Object.freeze({
