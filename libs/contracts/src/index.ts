@@ -24,3 +24,4 @@ export * from './predictions/prediction.queries';
 export * from './predictions/scoring.requests';
 export * from './predictions/reranker.requests';
 export * from './experiments/experiment-run.requests';
+export * from './validators';

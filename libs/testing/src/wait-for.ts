@@ -35,3 +35,24 @@ export async function waitForJobEnd<T extends { status: string }>(
     { timeoutMs, intervalMs: 200, what: `job ${id} to finish` },
   );
 }
+
+/**
+ * Queues a job through an HTTP route (201 expected), waits for it, and expects it SUCCEEDED without
+ * an error message; returns the finished job.
+ */
+export async function runJobToSuccess<T extends { status: string; error_message: string | null }>(
+  api: {
+    get<R>(path: string): Promise<{ body: R }>;
+    post<R>(path: string, body?: unknown): Promise<{ status: number; body: R }>;
+  },
+  path: string,
+  body: unknown,
+  timeoutMs = 120_000,
+): Promise<T> {
+  const queued = await api.post<{ id: string }>(path, body);
+  expect(queued.status).toBe(201);
+  const job = await waitForJobEnd<T>(api, queued.body.id, timeoutMs);
+  expect(job.error_message).toBeNull();
+  expect(job.status).toBe('SUCCEEDED');
+  return job;
+}

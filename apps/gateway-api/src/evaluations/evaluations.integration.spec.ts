@@ -14,6 +14,7 @@ import {
   AppProcess,
   createSuiteWorld,
   HttpClient,
+  runJobToSuccess,
   spawnApp,
   SuiteWorld,
   testConfig,
@@ -54,14 +55,7 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
   let configId: string;
   let OBO: string;
 
-  const runJob = async (path: string, body: unknown): Promise<Job> => {
-    const queued = await api.post<{ id: string }>(path, body);
-    expect(queued.status).toBe(201);
-    const job = await waitForJobEnd<Job>(api, queued.body.id, 120_000);
-    expect(job.error_message).toBeNull();
-    expect(job.status).toBe('SUCCEEDED');
-    return job;
-  };
+  const runJob = (path: string, body: unknown): Promise<Job> => runJobToSuccess<Job>(api, path, body);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-eval-'));

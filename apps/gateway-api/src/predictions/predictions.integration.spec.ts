@@ -6,6 +6,7 @@ import {
   AppProcess,
   createSuiteWorld,
   HttpClient,
+  runJobToSuccess,
   spawnApp,
   SuiteWorld,
   testConfig,
@@ -105,14 +106,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
   let configId: string;
   let predictionSetId: string;
 
-  const runJob = async (path: string, body: unknown): Promise<Job> => {
-    const queued = await api.post<{ id: string }>(path, body);
-    expect(queued.status).toBe(201);
-    const job = await waitForJobEnd<Job>(api, queued.body.id, 120_000);
-    expect(job.error_message).toBeNull();
-    expect(job.status).toBe('SUCCEEDED');
-    return job;
-  };
+  const runJob = (path: string, body: unknown): Promise<Job> => runJobToSuccess<Job>(api, path, body);
 
   beforeAll(async () => {
     world = await createSuiteWorld('predictions');

@@ -9,7 +9,13 @@ import {
   PredictionExportQuery,
 } from '@svc/contracts';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
-import { PredictionSetRepository, PREDICTIONS_TSV_COLUMNS, queryOne, queryRows } from '@svc/persistence';
+import {
+  EvaluationRepository,
+  PredictionSetRepository,
+  PREDICTIONS_TSV_COLUMNS,
+  queryOne,
+  queryRows,
+} from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
 import { JobsService } from '../jobs/jobs.service';
@@ -161,20 +167,12 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async deltaProteins(evaluationSetId: string): Promise<Set<string>> {
-    const present = await queryOne<{ present: boolean }>(
-      this.infra.db,
-      `SELECT to_regclass('public.evaluation_set') IS NOT NULL AS present`,
-    );
-    if (present?.present !== true) throw notFound('Evaluation set');
+    await new EvaluationRepository(this.infra.db).getSet(evaluationSetId);
     const rows = await queryRows<{ protein_accession: string }>(
       this.infra.db,
       `SELECT DISTINCT protein_accession FROM evaluation_ground_truth WHERE evaluation_set_id = $1 AND category IN ('NK', 'LK')`,
       [evaluationSetId],
     );
-    const set = await queryOne(this.infra.db, `SELECT 1 FROM evaluation_set WHERE id = $1`, [
-      evaluationSetId,
-    ]);
-    if (set === null) throw notFound('Evaluation set');
     return new Set(rows.map((r) => r.protein_accession));
   }
 

@@ -41,9 +41,10 @@ export class PairFeatureService {
       if (cached !== null) out.set(key, cached);
       else tasks.push({ key, query, ref });
     }
+    const byKey = new Map(tasks.map((t) => [t.key, t]));
     for (const result of await this.run(tasks)) {
       out.set(result.key, result.features);
-      const task = tasks.find((t) => t.key === result.key)!;
+      const task = byKey.get(result.key)!;
       await this.writeCache(task.query, task.ref, result.features);
     }
     return out;

@@ -11,8 +11,8 @@ describe('PoolDiskCache', () => {
 
   const pool: ReferencePool = {
     proteins: [
-      { accession: 'P1', canonicalAccession: 'P1', sequenceId: 1, taxonomyId: '9606' },
-      { accession: 'P2-2', canonicalAccession: 'P2', sequenceId: 2, taxonomyId: null },
+      { accession: 'P1', canonicalAccession: 'P1', sequenceId: 1 },
+      { accession: 'P2-2', canonicalAccession: 'P2', sequenceId: 2 },
     ],
     dimensions: 3,
     vectors: Float32Array.from([0.5, -1, 2, 3.25, 0, -0.125]),

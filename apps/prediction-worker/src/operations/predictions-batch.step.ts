@@ -18,7 +18,7 @@ const SELF_MARGIN = 10;
 
 interface PendingRow {
   query: { accession: string; sequenceId: number; taxonomyId: string | null };
-  ref: { accession: string; sequenceId: number; taxonomyId: string | null };
+  ref: { accession: string; sequenceId: number };
   term: TransferredTerm;
 }
 
@@ -38,16 +38,21 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
     const options = set.options;
     const donorEvidence = options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
     const aspects = set.aspect_separated_knn ? (['F', 'P', 'C'] as const) : ([null] as const);
+    const cache = referenceIndexCache(db, config.artifactsDir);
+    const version = await cache.version(set.embedding_config_id, set.annotation_set_id);
     const indexes: ReferenceIndex[] = [];
     for (const aspect of aspects) {
       indexes.push(
-        await referenceIndexCache(db, config.artifactsDir).get({
-          embeddingConfigId: set.embedding_config_id,
-          annotationSetId: set.annotation_set_id,
-          aspect,
-          donorEvidence,
-          backend: set.search_backend,
-        }),
+        await cache.get(
+          {
+            embeddingConfigId: set.embedding_config_id,
+            annotationSetId: set.annotation_set_id,
+            aspect,
+            donorEvidence,
+            backend: set.search_backend,
+          },
+          version,
+        ),
       );
     }
     await throwIfCancelled();
@@ -58,9 +63,8 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
     );
     const ontology =
       options['expand_votes_to_ancestors'] === true ? await ontologyView(db, set.ontology_snapshot_id) : null;
-    const frequencies = await pools.termFrequencies(set.annotation_set_id);
+    const frequencies = await cache.termFrequencies(set.annotation_set_id, version);
     const pending: PendingRow[] = [];
-    let missingVectors = 0;
     for (const index of indexes) {
       const queries = payload.queries.filter((q) => vectors.get(q.sequence_id)?.length === index.dimensions);
       if (index.proteins.length === 0 || queries.length === 0) continue;
@@ -88,13 +92,13 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
           const ref = index.proteins[term.refIndex]!;
           pending.push({
             query: { accession: q.accession, sequenceId: q.sequence_id, taxonomyId: q.taxonomy_id ?? null },
-            ref: { accession: ref.accession, sequenceId: ref.sequenceId, taxonomyId: ref.taxonomyId },
+            ref: { accession: ref.accession, sequenceId: ref.sequenceId },
             term,
           });
         }
       });
     }
-    missingVectors = payload.queries.filter((q) => !vectors.has(q.sequence_id)).length;
+    const missingVectors = payload.queries.filter((q) => !vectors.has(q.sequence_id)).length;
     await throwIfCancelled();
 
     const rows: PredictionRow[] = pending.map(({ query, ref, term }) => ({

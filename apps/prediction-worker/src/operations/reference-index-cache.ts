@@ -40,9 +40,28 @@ export class ReferenceIndexCache {
     this.disk = new PoolDiskCache(cacheDir);
   }
 
-  async get(key: IndexKey): Promise<ReferenceIndex> {
+  private readonly frequencies = new Map<string, Promise<Map<number, number>>>();
+
+  /** The data version of a (config, annotation set) pool: read once per batch, shared by its indexes. */
+  version(embeddingConfigId: string, annotationSetId: string): Promise<string> {
+    return new ReferencePoolRepository(this.db).poolVersion(embeddingConfigId, annotationSetId);
+  }
+
+  /** Proteins per term in the annotation set, kept while the set's data version stays the same. */
+  termFrequencies(annotationSetId: string, version: string): Promise<Map<number, number>> {
+    const id = `${annotationSetId}|${version}`;
+    let entry = this.frequencies.get(id);
+    if (entry === undefined) {
+      entry = new ReferencePoolRepository(this.db).termFrequencies(annotationSetId);
+      this.frequencies.set(id, entry);
+      entry.catch(() => this.frequencies.delete(id));
+      while (this.frequencies.size > MAX_ENTRIES) this.frequencies.delete(this.frequencies.keys().next().value!);
+    }
+    return entry;
+  }
+
+  async get(key: IndexKey, version: string): Promise<ReferenceIndex> {
     const pools = new ReferencePoolRepository(this.db);
-    const version = await pools.poolVersion(key.embeddingConfigId, key.annotationSetId);
     const id = [
       key.embeddingConfigId,
       key.annotationSetId,

@@ -7,24 +7,22 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  IsUUID,
   Max,
   MaxLength,
   Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
-
-const VALID_UUID = { message: '$property must be a valid UUID' };
+import { IsValidUuid } from '../validators';
 
 export const EVALUATION_BANDS = ['v226', 'v227'] as const;
 
 export class GenerateEvaluationSetPayload {
   @ApiProperty({ format: 'uuid', description: 't0: the older (reference) annotation set' })
-  @IsUUID(undefined, VALID_UUID)
+  @IsValidUuid()
   old_annotation_set_id!: string;
   @ApiProperty({ format: 'uuid', description: 't1: the newer (ground-truth) annotation set' })
-  @IsUUID(undefined, VALID_UUID)
+  @IsValidUuid()
   new_annotation_set_id!: string;
   @ApiPropertyOptional({
     default: false,
@@ -36,9 +34,9 @@ export class GenerateEvaluationSetPayload {
 }
 
 class AspectRerankers {
-  @IsOptional() @IsUUID(undefined, VALID_UUID) bpo?: string;
-  @IsOptional() @IsUUID(undefined, VALID_UUID) mfo?: string;
-  @IsOptional() @IsUUID(undefined, VALID_UUID) cco?: string;
+  @IsOptional() @IsValidUuid() bpo?: string;
+  @IsOptional() @IsValidUuid() mfo?: string;
+  @IsOptional() @IsValidUuid() cco?: string;
 }
 
 export class RerankerSelection {
@@ -48,15 +46,15 @@ export class RerankerSelection {
 }
 
 export class RunCafaEvaluationPayload {
-  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) evaluation_set_id!: string;
-  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) prediction_set_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() evaluation_set_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() prediction_set_id!: string;
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID(undefined, VALID_UUID)
+  @IsValidUuid()
   scoring_config_id?: string;
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID(undefined, VALID_UUID)
+  @IsValidUuid()
   reranker_model_id?: string;
   @ApiPropertyOptional({ description: '{nk|lk|pk: {bpo|mfo|cco: reranker id}}' })
   @IsOptional()

@@ -17,8 +17,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-
-const VALID_UUID = { message: '$property must be a valid UUID' };
+import { IsValidUuid } from '../validators';
 
 export const SEARCH_BACKENDS = ['numpy', 'hnsw'] as const;
 export type SearchBackendName = (typeof SEARCH_BACKENDS)[number];
@@ -28,15 +27,15 @@ export type DonorEvidence = (typeof DONOR_EVIDENCE)[number];
 
 /** predict_go_terms (svc.predictions); also the body of POST /embeddings/predict. */
 export class PredictGoTermsPayload {
-  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) embedding_config_id!: string;
-  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) annotation_set_id!: string;
-  @ApiProperty({ format: 'uuid' }) @IsUUID(undefined, VALID_UUID) ontology_snapshot_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() embedding_config_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() annotation_set_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() ontology_snapshot_id!: string;
   @ApiPropertyOptional({
     format: 'uuid',
     description: 'Predict for this query set; otherwise for every embedded protein',
   })
   @IsOptional()
-  @IsUUID(undefined, VALID_UUID)
+  @IsValidUuid()
   query_set_id?: string;
   @ApiPropertyOptional({ default: 5, description: 'k: neighbours per query (per aspect index)' })
   @IsOptional()
@@ -83,7 +82,7 @@ export class PredictGoTermsPayload {
   donor_evidence?: DonorEvidence;
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID(undefined, VALID_UUID)
+  @IsValidUuid()
   reranker_model_id?: string;
 }
 

@@ -12,6 +12,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { IsValidUuid } from '../validators';
 import { parseBooleanParam, parseIntegerParam } from '../transforms';
 
 function parseNumberParam({ value }: { value: unknown }): unknown {
@@ -70,12 +71,12 @@ export class CafaExportQuery extends PredictionExportQuery {
 }
 
 export class ResolvePredictionQuery {
-  @IsUUID(undefined, { message: '$property must be a valid UUID' }) query_set_id!: string;
-  @IsUUID(undefined, { message: '$property must be a valid UUID' }) embedding_config_id!: string;
+  @IsValidUuid() query_set_id!: string;
+  @IsValidUuid() embedding_config_id!: string;
 }
 
 export class ScoreTsvQuery {
-  @IsUUID(undefined, { message: '$property must be a valid UUID' }) scoring_config_id!: string;
+  @IsValidUuid() scoring_config_id!: string;
 }
 
 export class AnnotateQuery {
@@ -87,11 +88,11 @@ export class AnnotateQuery {
 }
 
 export class PredictionSetMetricsQuery {
-  @IsUUID(undefined, { message: '$property must be a valid UUID' }) evaluation_set_id!: string;
-  @IsOptional() @IsUUID(undefined, { message: '$property must be a valid UUID' }) scoring_config_id?: string;
+  @IsValidUuid() evaluation_set_id!: string;
+  @IsOptional() @IsValidUuid() scoring_config_id?: string;
 }
 
 export class RerankQuery {
-  @IsOptional() @IsUUID(undefined, { message: '$property must be a valid UUID' }) reranker_id?: string;
-  @IsOptional() @IsUUID(undefined, { message: '$property must be a valid UUID' }) evaluation_set_id?: string;
+  @IsOptional() @IsValidUuid() reranker_id?: string;
+  @IsOptional() @IsValidUuid() evaluation_set_id?: string;
 }

@@ -98,7 +98,7 @@ export class EmbeddingRepository {
     );
   }
 
-  /** Deletes a config with its embeddings and, once they exist, its prediction sets; counts per table. */
+  /** Deletes a config with its embeddings, prediction sets and predictions; counts per table. */
   async deleteConfig(id: string): Promise<Record<string, unknown>> {
     return this.db.transaction(async (tx) => {
       const config = await this.findConfig(id, tx);
@@ -108,15 +108,6 @@ export class EmbeddingRepository {
         ['prediction', 'prediction_set_id IN (SELECT id FROM prediction_set WHERE embedding_config_id = $1)'],
         ['prediction_set', 'embedding_config_id = $1'],
       ] as const) {
-        const present = await queryOne<{ present: boolean }>(
-          tx,
-          `SELECT to_regclass($1) IS NOT NULL AS present`,
-          [`public.${table}`],
-        );
-        if (present?.present !== true) {
-          counts[`${table}s_deleted`] = 0;
-          continue;
-        }
         const gone = await queryOne<{ n: number }>(
           tx,
           `WITH gone AS (DELETE FROM ${table} WHERE ${column} RETURNING 1) SELECT count(*)::int AS n FROM gone`,

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import type { DonorAnnotation } from '@svc/domain';
 import { queryRows } from '../sql';
-import { decodeVector } from '../embeddings/embedding.repository';
+import { EmbeddingRepository } from '../embeddings/embedding.repository';
 
 /** Evidence codes counted as experimental donors (`donor_evidence: experimental`). */
 export const EXPERIMENTAL_EVIDENCE = [
@@ -22,7 +22,6 @@ export interface ReferenceProtein {
   readonly accession: string;
   readonly canonicalAccession: string;
   readonly sequenceId: number;
-  readonly taxonomyId: string | null;
 }
 
 /** Reference proteins with their (chunk-averaged) vectors and the annotations they may donate. */
@@ -99,14 +98,9 @@ export class ReferencePoolRepository {
         evidenceCode: a.evidence_code,
       });
     }
-    const proteins = await queryRows<{
-      accession: string;
-      canonical_accession: string;
-      sequence_id: number;
-      taxonomy_id: string | null;
-    }>(
+    const proteins = await queryRows<{ accession: string; canonical_accession: string; sequence_id: number }>(
       this.db,
-      `SELECT p.accession, p.canonical_accession, p.sequence_id, p.taxonomy_id FROM protein p
+      `SELECT p.accession, p.canonical_accession, p.sequence_id FROM protein p
         WHERE p.accession = ANY($2::text[]) AND p.sequence_id IS NOT NULL
           AND EXISTS (SELECT 1 FROM embedding e WHERE e.embedding_config_id = $1 AND e.sequence_id = p.sequence_id)
         ORDER BY p.accession`,
@@ -124,7 +118,6 @@ export class ReferencePoolRepository {
         accession: p.accession,
         canonicalAccession: p.canonical_accession,
         sequenceId: p.sequence_id,
-        taxonomyId: p.taxonomy_id,
       })),
       dimensions,
       vectors: matrix,
@@ -134,17 +127,11 @@ export class ReferencePoolRepository {
 
   /** One vector per sequence (chunks averaged). */
   async vectorsBySequence(configId: string, sequenceIds: number[]): Promise<Map<number, Float32Array>> {
-    const rows = await queryRows<{ sequence_id: number; dimension: number; vector: Buffer }>(
-      this.db,
-      `SELECT sequence_id, dimension, vector FROM embedding
-        WHERE embedding_config_id = $1 AND sequence_id = ANY($2::int[]) ORDER BY sequence_id, chunk_index`,
-      [configId, sequenceIds],
-    );
     const chunks = new Map<number, Float32Array[]>();
-    for (const r of rows) {
-      let list = chunks.get(r.sequence_id);
-      if (list === undefined) chunks.set(r.sequence_id, (list = []));
-      list.push(decodeVector(r.vector, r.dimension));
+    for (const v of await new EmbeddingRepository(this.db).loadVectors(configId, sequenceIds)) {
+      let list = chunks.get(v.sequenceId);
+      if (list === undefined) chunks.set(v.sequenceId, (list = []));
+      list.push(v.vector);
     }
     return new Map([...chunks].map(([id, list]) => [id, averageChunks(list)]));
   }
@@ -197,11 +184,7 @@ export class ReferencePoolRepository {
   }
 
   async sequences(ids: number[]): Promise<Map<number, string>> {
-    const rows = await queryRows<{ id: number; sequence: string }>(
-      this.db,
-      `SELECT id, sequence FROM sequence WHERE id = ANY($1::int[])`,
-      [ids],
-    );
+    const rows = await new EmbeddingRepository(this.db).sequences(ids);
     return new Map(rows.map((r) => [r.id, r.sequence]));
   }
 

@@ -174,22 +174,13 @@ export class AnnotationRepository {
         [id],
       );
       if (set === null) throw notFound('Annotation set');
-      const hasPredictions = await queryOne<{ present: boolean }>(
+      const users = await queryOne<{ n: number }>(
         tx,
-        `SELECT to_regclass('public.prediction_set') IS NOT NULL AS present`,
+        `SELECT count(*)::int AS n FROM prediction_set WHERE annotation_set_id = $1`,
+        [id],
       );
-      if (hasPredictions?.present) {
-        const users = await queryOne<{ n: number }>(
-          tx,
-          `SELECT count(*)::int AS n FROM prediction_set WHERE annotation_set_id = $1`,
-          [id],
-        );
-        if ((users?.n ?? 0) > 0)
-          throw new DomainError(
-            'conflict',
-            `${users?.n} prediction set(s) still reference this annotation set`,
-          );
-      }
+      if ((users?.n ?? 0) > 0)
+        throw new DomainError('conflict', `${users?.n} prediction set(s) still reference this annotation set`);
       const removed = await queryOne<{ n: number }>(
         tx,
         `WITH gone AS (DELETE FROM protein_go_annotation WHERE annotation_set_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
