@@ -55,7 +55,8 @@ export class ReferenceIndexCache {
       entry = new ReferencePoolRepository(this.db).termFrequencies(annotationSetId);
       this.frequencies.set(id, entry);
       entry.catch(() => this.frequencies.delete(id));
-      while (this.frequencies.size > MAX_ENTRIES) this.frequencies.delete(this.frequencies.keys().next().value!);
+      while (this.frequencies.size > MAX_ENTRIES)
+        this.frequencies.delete(this.frequencies.keys().next().value!);
     }
     return entry;
   }

@@ -180,7 +180,10 @@ export class AnnotationRepository {
         [id],
       );
       if ((users?.n ?? 0) > 0)
-        throw new DomainError('conflict', `${users?.n} prediction set(s) still reference this annotation set`);
+        throw new DomainError(
+          'conflict',
+          `${users?.n} prediction set(s) still reference this annotation set`,
+        );
       const removed = await queryOne<{ n: number }>(
         tx,
         `WITH gone AS (DELETE FROM protein_go_annotation WHERE annotation_set_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
