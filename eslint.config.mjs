@@ -29,6 +29,7 @@ const depConstraints = [
       'type:platform',
       'type:jobs',
       'type:inference',
+      'type:transfer',
     ],
   },
   {
@@ -59,6 +60,18 @@ const depConstraints = [
   {
     sourceTag: 'type:inference',
     onlyDependOnLibsWithTags: ['type:inference', 'type:domain', 'type:contracts', 'type:platform'],
+  },
+  {
+    sourceTag: 'type:transfer',
+    onlyDependOnLibsWithTags: [
+      'type:transfer',
+      'type:jobs',
+      'type:persistence',
+      'type:inference',
+      'type:platform',
+      'type:contracts',
+      'type:domain',
+    ],
   },
   {
     sourceTag: 'type:testing',

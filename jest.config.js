@@ -14,7 +14,7 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@svc/(contracts|domain|persistence|jobs|platform|inference|testing)$': '<rootDir>/libs/$1/src/index.ts',
+  '^@svc/(contracts|domain|persistence|jobs|platform|inference|transfer|testing)$': '<rootDir>/libs/$1/src/index.ts',
 };
 
 const common = {

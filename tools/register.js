@@ -6,7 +6,7 @@ const Module = require('node:module');
 const root = path.join(__dirname, '..');
 process.env.SWC_NODE_PROJECT ??= path.join(root, 'tsconfig.base.json');
 
-const ALIAS = /^@svc\/(contracts|domain|persistence|jobs|platform|inference|testing)$/;
+const ALIAS = /^@svc\/(contracts|domain|persistence|jobs|platform|inference|transfer|testing)$/;
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function resolveWorkspaceAlias(request, ...rest) {
   const match = ALIAS.exec(request);

@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { TransferredTerm } from '@svc/domain';
 import { EmitFn } from '@svc/jobs';
-import { PredictionRow, PredictionSetRecord, queryOne, queryRows } from '@svc/persistence';
+import { PredictionRow, queryOne, queryRows } from '@svc/persistence';
+import type { TransferSettings } from './transfer-batch';
 import { readText } from '@svc/platform';
 import { loadTermEmbeddings } from './term-embeddings';
 import { termCoherence } from '@svc/domain';
@@ -36,7 +37,7 @@ function loadIa(url: string): Promise<Map<string, number>> {
  */
 export async function addExtraFeatures(input: {
   db: DataSource;
-  set: PredictionSetRecord;
+  set: TransferSettings;
   rows: PredictionRow[];
   pending: TransferredTerm[];
   emit: EmitFn;

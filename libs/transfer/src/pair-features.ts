@@ -8,7 +8,7 @@ import { ReferencePoolRepository } from '@svc/persistence';
 import { AppConfig } from '@svc/platform';
 import { alignPair, PairFeatures, PairTask } from './pair-alignment';
 
-const REGISTER = resolve(__dirname, '../../../../tools/register.js');
+const REGISTER = resolve(__dirname, '../../../tools/register.js');
 const THREAD = resolve(__dirname, 'pair-alignment.thread.ts');
 
 /**

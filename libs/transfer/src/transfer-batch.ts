@@ -1,0 +1,189 @@
+import { DataSource } from 'typeorm';
+import { selectNeighbours, splitIsoform, transferTerms, TransferredTerm } from '@svc/domain';
+import { normalizeRows } from '@svc/inference';
+import { EmitFn } from '@svc/jobs';
+import { PredictionRow, PredictionSetRecord, ReferencePoolRepository } from '@svc/persistence';
+import { AppConfig } from '@svc/platform';
+import { addExtraFeatures } from './extra-features';
+import { ontologyView } from './ontology-cache';
+import { pairFeatureService } from './pair-features';
+import { ReferenceIndex, referenceIndexCache } from './reference-index-cache';
+import { taxonomyFeatures } from './taxonomy-features';
+
+/**
+ * What a transfer run needs to know: the reference (embedding config, annotation set, snapshot), the
+ * search (k, threshold, backend, one index per aspect or one for all) and the feature flags in
+ * `options`. A prediction set carries exactly these fields; a dataset export builds them per pair.
+ */
+export type TransferSettings = Pick<
+  PredictionSetRecord,
+  | 'embedding_config_id'
+  | 'annotation_set_id'
+  | 'ontology_snapshot_id'
+  | 'limit_per_entry'
+  | 'distance_threshold'
+  | 'search_backend'
+  | 'aspect_separated_knn'
+  | 'options'
+>;
+
+export interface TransferQuery {
+  accession: string;
+  sequence_id: number;
+  taxonomy_id?: string | null;
+}
+
+export interface TransferResult {
+  rows: PredictionRow[];
+  /** Queries skipped because the embedding config has no vector for their sequence. */
+  queriesWithoutEmbedding: number;
+  alignedPairs: number;
+}
+
+/** Extra hits searched beyond k, so excluding the query itself (and its isoforms) still leaves k. */
+const SELF_MARGIN = 10;
+
+interface PendingRow {
+  query: { accession: string; sequenceId: number; taxonomyId: string | null };
+  ref: { accession: string; sequenceId: number };
+  term: TransferredTerm;
+}
+
+/**
+ * Nearest-neighbour GO transfer for one batch of queries: search the reference pool (per aspect when
+ * asked), drop the query itself and its isoforms, transfer the donors' terms, then add the features
+ * the flags ask for (alignments, taxonomy, the optional extras). Prediction batches and research
+ * dataset exports both call this, so a booster trained on an export sees the same features at
+ * inference.
+ */
+export async function transferBatch(input: {
+  db: DataSource;
+  config: AppConfig;
+  settings: TransferSettings;
+  queries: TransferQuery[];
+  emit: EmitFn;
+  throwIfCancelled: () => Promise<void>;
+}): Promise<TransferResult> {
+  const { db, config, settings, emit, throwIfCancelled } = input;
+  const options = settings.options;
+  const donorEvidence = options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
+  const aspects = settings.aspect_separated_knn ? (['F', 'P', 'C'] as const) : ([null] as const);
+  const cache = referenceIndexCache(db, config.artifactsDir);
+  const version = await cache.version(settings.embedding_config_id, settings.annotation_set_id);
+  const indexes: ReferenceIndex[] = [];
+  for (const aspect of aspects) {
+    indexes.push(
+      await cache.get(
+        {
+          embeddingConfigId: settings.embedding_config_id,
+          annotationSetId: settings.annotation_set_id,
+          aspect,
+          donorEvidence,
+          backend: settings.search_backend,
+        },
+        version,
+      ),
+    );
+  }
+  await throwIfCancelled();
+  const pools = new ReferencePoolRepository(db);
+  const vectors = await pools.vectorsBySequence(
+    settings.embedding_config_id,
+    input.queries.map((q) => q.sequence_id),
+  );
+  const ontology =
+    options['expand_votes_to_ancestors'] === true ? await ontologyView(db, settings.ontology_snapshot_id) : null;
+  const frequencies = await cache.termFrequencies(settings.annotation_set_id, version);
+  const pending: PendingRow[] = [];
+  for (const index of indexes) {
+    const queries = input.queries.filter((q) => vectors.get(q.sequence_id)?.length === index.dimensions);
+    if (index.proteins.length === 0 || queries.length === 0) continue;
+    const matrix = new Float32Array(queries.length * index.dimensions);
+    queries.forEach((q, i) => matrix.set(vectors.get(q.sequence_id)!, i * index.dimensions));
+    normalizeRows(matrix, index.dimensions);
+    const hits = await index.index.search(matrix, settings.limit_per_entry + SELF_MARGIN);
+    queries.forEach((q, i) => {
+      const neighbours = selectNeighbours({
+        hits: hits[i] ?? [],
+        k: settings.limit_per_entry,
+        queryAccession: q.accession,
+        queryCanonical: splitIsoform(q.accession).canonicalAccession,
+        accessionOf: (r) => index.proteins[r]!.accession,
+        canonicalOf: (r) => index.proteins[r]!.canonicalAccession,
+        distanceThreshold: settings.distance_threshold,
+      });
+      const terms = transferTerms({
+        neighbours,
+        annotationsOf: (r) => index.annotations[r]!,
+        termFrequency: (id) => frequencies.get(id) ?? 0,
+        ...(ontology !== null ? { ancestorsOf: ontology.ancestorsOf, termInfo: ontology.termInfo } : {}),
+      });
+      for (const term of terms) {
+        const ref = index.proteins[term.refIndex]!;
+        pending.push({
+          query: { accession: q.accession, sequenceId: q.sequence_id, taxonomyId: q.taxonomy_id ?? null },
+          ref: { accession: ref.accession, sequenceId: ref.sequenceId },
+          term,
+        });
+      }
+    });
+  }
+  const queriesWithoutEmbedding = input.queries.filter((q) => !vectors.has(q.sequence_id)).length;
+  await throwIfCancelled();
+
+  const neighbourhood = options['compute_reranker_features'] !== false;
+  const rows: PredictionRow[] = pending.map(({ query, ref, term }) => ({
+    protein_accession: query.accession,
+    go_term_id: term.goTermId,
+    go_id: term.goId,
+    aspect: term.aspect,
+    distance: term.distance,
+    ref_protein_accession: ref.accession,
+    qualifier: term.qualifier,
+    evidence_code: term.evidenceCode,
+    vote_count: term.voteCount,
+    k_position: term.kPosition,
+    ...(neighbourhood
+      ? {
+          go_term_frequency: term.goTermFrequency,
+          ref_annotation_density: term.refAnnotationDensity,
+          neighbor_distance_std: term.neighbourDistanceStd,
+          neighbor_vote_fraction: term.neighbourVoteFraction,
+        }
+      : {}),
+    features: {
+      ...(neighbourhood ? { min_distance: term.minDistance, mean_distance: term.meanDistance } : {}),
+      ...(term.viaDescendant ? { via_descendant: true } : {}),
+    },
+  }));
+
+  let alignedPairs = 0;
+  if (options['compute_alignments'] !== false) {
+    const features = await pairFeatureService(config).compute(
+      db,
+      pending.map((p) => ({ query: p.query.sequenceId, ref: p.ref.sequenceId })),
+    );
+    alignedPairs = features.size;
+    pending.forEach((p, i) =>
+      Object.assign(rows[i]!, features.get(`${p.query.sequenceId}:${p.ref.sequenceId}`) ?? {}),
+    );
+  }
+  if (options['compute_taxonomy'] !== false) {
+    // Donor taxa are read now, not from the cached index, so a re-annotated protein counts at once.
+    const refTaxa = await pools.taxonomyIds([...new Set(pending.map((p) => p.ref.accession))]);
+    const taxonomy = await taxonomyFeatures(
+      db,
+      pending.map((p) => ({ query: p.query.taxonomyId, ref: refTaxa.get(p.ref.accession) ?? null })),
+    );
+    pending.forEach((p, i) => Object.assign(rows[i]!, taxonomy[i]));
+  }
+  await addExtraFeatures({
+    db,
+    set: settings,
+    rows,
+    pending: pending.map((p) => p.term),
+    emit,
+    termEmbeddingPath: config.termEmbeddingPath,
+  });
+  return { rows, queriesWithoutEmbedding, alignedPairs };
+}
