@@ -1,10 +1,11 @@
 import { WorkerDefinition } from '@svc/jobs';
+import { exportResearchDatasetOperation } from './operations/export-research-dataset.operation';
 
-/** Research dataset export on svc.training. Operations arrive with the research-workflow capability. */
+/** Research dataset export on svc.training. */
 export const DATASET_EXPORTER: WorkerDefinition = {
   name: 'dataset-exporter',
   jobQueues: ['svc.training'],
-  operations: [],
+  operations: [exportResearchDatasetOperation],
   stepQueues: [],
   steps: [],
 };

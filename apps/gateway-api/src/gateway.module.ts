@@ -29,6 +29,8 @@ import {
   ScoringRerankersController,
 } from './predictions/predictions.controller';
 import { RerankersService } from './predictions/rerankers.service';
+import { DatasetsController } from './datasets/datasets.controller';
+import { DatasetsService } from './datasets/datasets.service';
 import { AnnotateService } from './predictions/annotate.service';
 import {
   BenchmarkController,
@@ -77,6 +79,7 @@ export class GatewayModule {
         EvaluationsController,
         PredictionSetMetricsController,
         BenchmarkController,
+        DatasetsController,
       ],
       providers: [
         { provide: INFRASTRUCTURE, useValue: infra },
@@ -98,6 +101,7 @@ export class GatewayModule {
         EvaluationsService,
         RerankService,
         StackService,
+        DatasetsService,
       ],
     };
   }

@@ -14,6 +14,7 @@ export * from './operations/reference-data.payloads';
 export * from './operations/embedding.payloads';
 export * from './operations/prediction.payloads';
 export * from './operations/evaluation.payloads';
+export * from './operations/dataset.payloads';
 export * from './operations/catalog';
 export * from './auth/auth.requests';
 export * from './auth/auth.queries';

@@ -19,3 +19,4 @@ export * from './benchmark';
 export * from './taxonomy';
 export * from './experiments';
 export * from './stack';
+export * from './datasets';

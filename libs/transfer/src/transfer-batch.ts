@@ -38,7 +38,11 @@ export interface TransferResult {
   /** Queries skipped because the embedding config has no vector for their sequence. */
   queriesWithoutEmbedding: number;
   alignedPairs: number;
+  /** Wall-clock seconds of the search and transfer, and of the alignments. */
+  seconds: { knn: number; alignment: number };
 }
+
+const since = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
 
 /** Extra hits searched beyond k, so excluding the query itself (and its isoforms) still leaves k. */
 const SELF_MARGIN = 10;
@@ -65,6 +69,7 @@ export async function transferBatch(input: {
   throwIfCancelled: () => Promise<void>;
 }): Promise<TransferResult> {
   const { db, config, settings, emit, throwIfCancelled } = input;
+  const started = process.hrtime.bigint();
   const options = settings.options;
   const donorEvidence = options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
   const aspects = settings.aspect_separated_knn ? (['F', 'P', 'C'] as const) : ([null] as const);
@@ -92,7 +97,9 @@ export async function transferBatch(input: {
     input.queries.map((q) => q.sequence_id),
   );
   const ontology =
-    options['expand_votes_to_ancestors'] === true ? await ontologyView(db, settings.ontology_snapshot_id) : null;
+    options['expand_votes_to_ancestors'] === true
+      ? await ontologyView(db, settings.ontology_snapshot_id)
+      : null;
   const frequencies = await cache.termFrequencies(settings.annotation_set_id, version);
   const pending: PendingRow[] = [];
   for (const index of indexes) {
@@ -129,6 +136,7 @@ export async function transferBatch(input: {
     });
   }
   const queriesWithoutEmbedding = input.queries.filter((q) => !vectors.has(q.sequence_id)).length;
+  const knnSeconds = since(started);
   await throwIfCancelled();
 
   const neighbourhood = options['compute_reranker_features'] !== false;
@@ -158,6 +166,7 @@ export async function transferBatch(input: {
   }));
 
   let alignedPairs = 0;
+  const aligning = process.hrtime.bigint();
   if (options['compute_alignments'] !== false) {
     const features = await pairFeatureService(config).compute(
       db,
@@ -168,6 +177,7 @@ export async function transferBatch(input: {
       Object.assign(rows[i]!, features.get(`${p.query.sequenceId}:${p.ref.sequenceId}`) ?? {}),
     );
   }
+  const alignmentSeconds = since(aligning);
   if (options['compute_taxonomy'] !== false) {
     // Donor taxa are read now, not from the cached index, so a re-annotated protein counts at once.
     const refTaxa = await pools.taxonomyIds([...new Set(pending.map((p) => p.ref.accession))]);
@@ -185,5 +195,10 @@ export async function transferBatch(input: {
     emit,
     termEmbeddingPath: config.termEmbeddingPath,
   });
-  return { rows, queriesWithoutEmbedding, alignedPairs };
+  return {
+    rows,
+    queriesWithoutEmbedding,
+    alignedPairs,
+    seconds: { knn: knnSeconds, alignment: alignmentSeconds },
+  };
 }

@@ -1,7 +1,13 @@
 import { GENERATE_EVALUATION_SET, GenerateEvaluationSetPayload } from '@svc/contracts';
-import { computeHoldoutDelta, GoGraph, HoldoutAnnotation } from '@svc/domain';
+import { computeHoldoutDelta, GoGraph } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import { EvaluationRepository, GroundTruthRow, loadOboDocument, queryOne, queryRows } from '@svc/persistence';
+import {
+  EvaluationRepository,
+  GroundTruthRow,
+  loadHoldoutAnnotations,
+  loadOboDocument,
+  queryOne,
+} from '@svc/persistence';
 import { DataSource } from 'typeorm';
 
 async function annotationSet(db: DataSource, id: string): Promise<{ ontology_snapshot_id: string }> {
@@ -12,27 +18,6 @@ async function annotationSet(db: DataSource, id: string): Promise<{ ontology_sna
   );
   if (set === null) throw new JobError('annotation_set_not_found', `annotation set ${id} does not exist`);
   return set;
-}
-
-async function annotations(db: DataSource, setId: string): Promise<HoldoutAnnotation[]> {
-  const rows = await queryRows<{
-    protein_accession: string;
-    go_id: string;
-    evidence_code: string;
-    is_not: boolean;
-    qualifier: string | null;
-  }>(
-    db,
-    `SELECT protein_accession, go_id, evidence_code, is_not, qualifier FROM protein_go_annotation WHERE annotation_set_id = $1`,
-    [setId],
-  );
-  return rows.map((r) => ({
-    protein: r.protein_accession,
-    goId: r.go_id,
-    evidence: r.evidence_code,
-    isNot: r.is_not,
-    qualifier: r.qualifier,
-  }));
 }
 
 /**
@@ -54,8 +39,8 @@ export const generateEvaluationSetOperation = defineOperation<GenerateEvaluation
       );
     const graph = new GoGraph(await loadOboDocument(db, old.ontology_snapshot_id));
     const delta = computeHoldoutDelta({
-      old: await annotations(db, payload.old_annotation_set_id),
-      new: await annotations(db, payload.new_annotation_set_id),
+      old: await loadHoldoutAnnotations(db, payload.old_annotation_set_id),
+      new: await loadHoldoutAnnotations(db, payload.new_annotation_set_id),
       ontology: graph,
       includeExtendedEvidence: payload.extended_evidence ?? false,
     });

@@ -1,6 +1,6 @@
 import { Inject, Injectable, StreamableFile } from '@nestjs/common';
 import { DomainError, isUuid, notFound } from '@svc/contracts';
-import { GoGraph, pairMetrics } from '@svc/domain';
+import { GoGraph, pairMetrics, propagatedTruth } from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
@@ -151,18 +151,10 @@ export class RerankService {
 
   private async labeller(evaluation: EvaluationSetRecord) {
     const graph = new GoGraph(await loadOboDocument(this.infra.db, evaluation.ontology_snapshot_id));
-    const truth = new Map<string, Set<string>>();
-    for (const category of ['NK', 'LK', 'PK'] as const) {
-      for (const row of await this.evaluations.groundTruth(evaluation.id, category)) {
-        let terms = truth.get(row.protein_accession);
-        if (terms === undefined) truth.set(row.protein_accession, (terms = new Set()));
-        terms.add(row.go_id);
-        for (const ancestor of graph.ancestors(row.go_id)) terms.add(ancestor);
-      }
-    }
-    return {
-      covers: (protein: string) => truth.has(protein),
-      label: (protein: string, goId: string) => truth.get(protein)?.has(graph.resolve(goId) ?? goId) === true,
-    };
+    const terms: { protein: string; goId: string }[] = [];
+    for (const category of ['NK', 'LK', 'PK'] as const)
+      for (const row of await this.evaluations.groundTruth(evaluation.id, category))
+        terms.push({ protein: row.protein_accession, goId: row.go_id });
+    return propagatedTruth(terms, graph);
   }
 }

@@ -1,26 +1,8 @@
 import { PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
 import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domain';
-import { defineOperation, deferTo, JobError } from '@svc/jobs';
-import {
-  PredictionSetRepository,
-  queryOne,
-  ReferencePoolRepository,
-  RerankerRepository,
-} from '@svc/persistence';
+import { defineOperation, deferTo, JobError, requireRow } from '@svc/jobs';
+import { PredictionSetRepository, ReferencePoolRepository, RerankerRepository } from '@svc/persistence';
 import { PREDICTIONS_BATCH } from './predictions-batch.step';
-
-/** Checks that a referenced row exists, failing the job with a stable code when it does not. */
-async function requireRow(
-  db: Parameters<typeof queryOne>[0],
-  table: string,
-  id: string,
-  code: string,
-  label: string,
-): Promise<Record<string, unknown>> {
-  const row = await queryOne<Record<string, unknown>>(db, `SELECT * FROM ${table} WHERE id = $1`, [id]);
-  if (row === null) throw new JobError(code, `${label} ${id} does not exist`);
-  return row;
-}
 
 /**
  * Coordinator: validates the references, records the prediction set, lists the queries and sends

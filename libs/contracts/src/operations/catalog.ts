@@ -13,6 +13,7 @@ import {
 import { ComputeEmbeddingsPayload } from './embedding.payloads';
 import { LoadNcbiTaxonomyPayload, PredictGoTermsPayload } from './prediction.payloads';
 import { GenerateEvaluationSetPayload, RunCafaEvaluationPayload } from './evaluation.payloads';
+import { ExportResearchDatasetPayload } from './dataset.payloads';
 
 export type PayloadClass = new () => object;
 
@@ -98,6 +99,15 @@ export const RUN_CAFA_EVALUATION: OperationSpec = {
   quota: 'jobs',
 };
 
+export const EXPORT_RESEARCH_DATASET: OperationSpec = {
+  name: 'export_research_dataset',
+  queue: 'svc.training',
+  roleFloor: 'operator',
+  kind: 'job',
+  payload: ExportResearchDatasetPayload,
+  quota: 'jobs',
+};
+
 export const LOAD_NCBI_TAXONOMY = referenceData('load_ncbi_taxonomy', LoadNcbiTaxonomyPayload);
 
 /** Every operation that some worker of this build hosts. POST /jobs rejects other names with 422. */
@@ -115,6 +125,7 @@ export const OPERATION_CATALOG: readonly OperationSpec[] = [
   LOAD_NCBI_TAXONOMY,
   GENERATE_EVALUATION_SET,
   RUN_CAFA_EVALUATION,
+  EXPORT_RESEARCH_DATASET,
 ];
 
 export function findOperationSpec(name: string): OperationSpec | undefined {

@@ -10,3 +10,4 @@ export { thresholdGrid } from './cafa-curve';
 export * from './cafa-evaluator';
 export * from './evidence-codes';
 export * from './holdout-delta';
+export * from './propagated-truth';

@@ -46,6 +46,13 @@ export async function readText(url: string, options: { baseDir?: string } = {}):
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The source's bytes exactly as stored (gzip is not decoded): what a checksum is computed over. */
+export async function readBytes(url: string, options: { baseDir?: string } = {}): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await openRaw(url, options)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 async function openRaw(url: string, options: { baseDir?: string; timeoutMs?: number }): Promise<Readable> {
   if (/^https?:\/\//i.test(url)) {
     let response: Response;

@@ -1,0 +1,2 @@
+export * from './dataset-plan';
+export * from './pca';

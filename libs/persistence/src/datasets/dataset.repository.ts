@@ -1,0 +1,106 @@
+import { DataSource } from 'typeorm';
+import { DomainError, isUuid, notFound } from '@svc/contracts';
+import { isoColumn, isUniqueViolation, queryOne, queryRows } from '../sql';
+
+const COLUMNS = [
+  'id',
+  'name',
+  'operation',
+  'job_id',
+  'embedding_config_id',
+  'ontology_snapshot_id',
+  'annotation_source',
+  'k',
+  'key_prefix',
+  'storage_backend',
+  'train_uri',
+  'eval_uri',
+  'manifest_uri',
+  'manifest_sha',
+  'schema_sha',
+  'schema_sha_v2',
+  'n_train_rows::int AS n_train_rows',
+  'n_eval_rows::int AS n_eval_rows',
+  'train_snapshot_pairs',
+  'eval_snapshot_pair',
+  'producer_version',
+  'producer_git_sha',
+  'meta',
+  isoColumn('created_at'),
+].join(', ');
+
+export interface NewDataset {
+  name: string;
+  operation: 'export_research_dataset' | 'import_by_reference';
+  job_id: string | null;
+  embedding_config_id: string | null;
+  ontology_snapshot_id: string | null;
+  annotation_source: string | null;
+  k: number;
+  key_prefix: string | null;
+  storage_backend: string;
+  train_uri: string;
+  eval_uri: string | null;
+  manifest_uri: string;
+  manifest_sha: string;
+  schema_sha: string;
+  schema_sha_v2: string | null;
+  n_train_rows: number;
+  n_eval_rows: number;
+  train_snapshot_pairs: string[];
+  eval_snapshot_pair: string | null;
+  producer_version: string | null;
+  producer_git_sha: string | null;
+  meta: Record<string, unknown>;
+}
+
+export type DatasetRecord = NewDataset & { id: string; created_at: string };
+
+/** Registered research datasets: frozen train/eval tables in the artifact store and their manifest. */
+export class DatasetRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async create(input: NewDataset): Promise<DatasetRecord> {
+    const columns = Object.keys(input) as (keyof NewDataset)[];
+    const values = columns.map((c) => (c === 'meta' ? JSON.stringify(input.meta) : input[c]));
+    try {
+      const row = await queryOne<DatasetRecord>(
+        this.db,
+        `INSERT INTO dataset (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})
+         RETURNING ${COLUMNS}`,
+        values,
+      );
+      return row!;
+    } catch (error) {
+      if (isUniqueViolation(error, 'dataset_name_key'))
+        throw new DomainError('conflict', `a dataset named '${input.name}' already exists`);
+      throw error;
+    }
+  }
+
+  async existsByName(name: string): Promise<boolean> {
+    return (await queryOne(this.db, `SELECT 1 FROM dataset WHERE name = $1`, [name])) !== null;
+  }
+
+  /** Newest first; `after` keeps only rows strictly older than that `created_at`. */
+  list(query: { limit: number; after?: string }): Promise<DatasetRecord[]> {
+    return queryRows(
+      this.db,
+      `SELECT ${COLUMNS} FROM dataset WHERE ($1::timestamptz IS NULL OR created_at < $1::timestamptz)
+        ORDER BY created_at DESC LIMIT $2`,
+      [query.after ?? null, query.limit],
+    );
+  }
+
+  /** By id when the reference is a uuid, else by name. */
+  async get(idOrName: string): Promise<DatasetRecord> {
+    const row = await queryOne<DatasetRecord>(
+      this.db,
+      `SELECT ${COLUMNS} FROM dataset WHERE ${isUuid(idOrName) ? 'id::text = $1 OR ' : ''}name = $1
+        ORDER BY (name = $1) LIMIT 1`,
+      [idOrName],
+    );
+    if (row === null) throw notFound('Dataset');
+    return row;
+  }
+}
