@@ -2,13 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { canonicalizeEmbeddingConfig, md5Hex, parseFasta } from '@svc/domain';
-import { openInfrastructure, WorkerDefinition, WorkerRuntime } from '@svc/jobs';
+import { openInfrastructure } from '@svc/jobs';
 import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
-import { createBenchWorld, peakRssMb, runBenchJob } from './bench-support';
+import { createBenchWorld, peakRssMb, runBenchJob, startBenchRuntimes } from './bench-support';
 
 const DATA = resolve(__dirname, '../../../shared/data');
 
@@ -22,22 +22,6 @@ async function main(): Promise<void> {
   const world = await createBenchWorld();
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const infra = await openInfrastructure('bench-annotate', world.config);
-  const runtimes = [INGESTION_WORKER, EMBEDDING_WORKER, PREDICTION_WORKER].map(
-    (definition: WorkerDefinition) =>
-      new WorkerRuntime({
-        name: `bench-${definition.name}`,
-        db: infra.db,
-        config: world.config,
-        broker: infra.broker,
-        logger: infra.logger,
-        metrics: infra.metrics,
-        timing: world.config.jobs,
-        jobQueues: definition.jobQueues,
-        operations: definition.operations,
-        stepQueues: definition.stepQueues ?? [],
-        steps: definition.steps ?? [],
-      }),
-  );
   const timings: { step: string; seconds: number; detail: string }[] = [];
   const timed = async <T>(step: string, detail: string, work: () => Promise<T>): Promise<T> => {
     const started = Date.now();
@@ -45,8 +29,12 @@ async function main(): Promise<void> {
     timings.push({ step, seconds: (Date.now() - started) / 1000, detail });
     return result;
   };
+  const runtimes = await startBenchRuntimes(infra, world, [
+    INGESTION_WORKER,
+    EMBEDDING_WORKER,
+    PREDICTION_WORKER,
+  ]);
   try {
-    for (const runtime of runtimes) await runtime.start();
     const gaf = join(dir, 'human-2022.gaf');
     await convertTsvToGaf(join(DATA, 'human/human_go.orgHsEgDb-3.16.0.gene2go-2022-09-12.tsv.gz'), gaf);
     const obo = await runBenchJob(infra, 'load_ontology_snapshot', 'svc.jobs', {
@@ -125,7 +113,7 @@ async function main(): Promise<void> {
       })}\n`,
     );
   } finally {
-    for (const runtime of runtimes) await runtime.stop();
+    await runtimes.stop();
     await infra.close();
     rmSync(dir, { recursive: true, force: true });
     await world.dispose();

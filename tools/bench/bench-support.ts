@@ -40,6 +40,37 @@ export async function createBenchWorld(overrides: Record<string, string> = {}): 
   };
 }
 
+/** Starts in-process runtimes of the given workers on the bench world's database and queues. */
+export async function startBenchRuntimes(
+  infra: import('@svc/jobs').Infrastructure,
+  world: BenchWorld,
+  definitions: import('@svc/jobs').WorkerDefinition[],
+): Promise<{ stop(): Promise<void> }> {
+  const { WorkerRuntime } = await import('@svc/jobs');
+  const runtimes = definitions.map(
+    (definition) =>
+      new WorkerRuntime({
+        name: `bench-${definition.name}`,
+        db: infra.db,
+        config: world.config,
+        broker: infra.broker,
+        logger: infra.logger,
+        metrics: infra.metrics,
+        timing: world.config.jobs,
+        jobQueues: definition.jobQueues,
+        operations: definition.operations,
+        stepQueues: definition.stepQueues ?? [],
+        steps: definition.steps ?? [],
+      }),
+  );
+  for (const runtime of runtimes) await runtime.start();
+  return {
+    async stop() {
+      for (const runtime of runtimes) await runtime.stop();
+    },
+  };
+}
+
 export function peakRssMb(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
 }
