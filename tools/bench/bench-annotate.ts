@@ -1,14 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { canonicalizeEmbeddingConfig, md5Hex, parseFasta } from '@svc/domain';
-import { openInfrastructure } from '@svc/jobs';
 import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
-import { createBenchWorld, peakRssMb, runBenchJob, startBenchRuntimes } from './bench-support';
+import { peakRssMb, runBench, runBenchJob } from './bench-support';
 
 const DATA = resolve(__dirname, '../../../shared/data');
 
@@ -18,23 +16,17 @@ const DATA = resolve(__dirname, '../../../shared/data');
  * pipeline for the 100 NK/LK targets of the mini holdout: query set, embeddings and prediction
  * (alignment and taxonomy features on) through the real queues. Prints seconds and proteins/s.
  */
-async function main(): Promise<void> {
-  const world = await createBenchWorld();
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const infra = await openInfrastructure('bench-annotate', world.config);
-  const timings: { step: string; seconds: number; detail: string }[] = [];
-  const timed = async <T>(step: string, detail: string, work: () => Promise<T>): Promise<T> => {
-    const started = Date.now();
-    const result = await work();
-    timings.push({ step, seconds: (Date.now() - started) / 1000, detail });
-    return result;
-  };
-  const runtimes = await startBenchRuntimes(infra, world, [
-    INGESTION_WORKER,
-    EMBEDDING_WORKER,
-    PREDICTION_WORKER,
-  ]);
-  try {
+runBench(
+  'bench-annotate',
+  [INGESTION_WORKER, EMBEDDING_WORKER, PREDICTION_WORKER],
+  async ({ infra, dir }) => {
+    const timings: { step: string; seconds: number; detail: string }[] = [];
+    const timed = async <T>(step: string, detail: string, work: () => Promise<T>): Promise<T> => {
+      const started = Date.now();
+      const result = await work();
+      timings.push({ step, seconds: (Date.now() - started) / 1000, detail });
+      return result;
+    };
     const gaf = join(dir, 'human-2022.gaf');
     await convertTsvToGaf(join(DATA, 'human/human_go.orgHsEgDb-3.16.0.gene2go-2022-09-12.tsv.gz'), gaf);
     const obo = await runBenchJob(infra, 'load_ontology_snapshot', 'svc.jobs', {
@@ -112,15 +104,5 @@ async function main(): Promise<void> {
         peak_rss_mb: peakRssMb(),
       })}\n`,
     );
-  } finally {
-    await runtimes.stop();
-    await infra.close();
-    rmSync(dir, { recursive: true, force: true });
-    await world.dispose();
-  }
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+  },
+);

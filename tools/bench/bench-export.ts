@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
-import { openInfrastructure } from '@svc/jobs';
 import { EmbeddingRepository, queryRows } from '@svc/persistence';
 import { DATASET_EXPORTER } from '../../apps/dataset-exporter/src/worker.definition';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
-import { createBenchWorld, peakRssMb, runBenchJob, startBenchRuntimes } from './bench-support';
+import { peakRssMb, runBench, runBenchJob } from './bench-support';
 
 const DATA = resolve(__dirname, '../../../shared/data');
 const RELEASES = [
@@ -26,84 +24,64 @@ const RELEASES = [
  * `--alignments` is given (they dominate the time: every row is a Needleman-Wunsch and a
  * Smith-Waterman alignment).
  */
-async function main(): Promise<void> {
+runBench('bench-export', [INGESTION_WORKER, EMBEDDING_WORKER, DATASET_EXPORTER], async ({ infra, dir }) => {
   const alignments = process.argv.includes('--alignments');
-  const world = await createBenchWorld();
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const infra = await openInfrastructure('bench-export', world.config);
-  const runtimes = await startBenchRuntimes(infra, world, [
-    INGESTION_WORKER,
-    EMBEDDING_WORKER,
-    DATASET_EXPORTER,
-  ]);
-  try {
-    const obo = await runBenchJob(infra, 'load_ontology_snapshot', 'svc.jobs', {
-      obo_url: join(DATA, 'go/go-basic.godb-3.20.0.built-2024-09-23.obo.gz'),
-    });
-    const snapshotId = obo.job.result!['ontology_snapshot_id'] as string;
-    for (const [i, file] of RELEASES.entries()) {
-      const gaf = join(dir, `v${i + 1}.gaf`);
-      await convertTsvToGaf(join(DATA, 'human', file), gaf);
-      await runBenchJob(infra, 'load_goa_annotations', 'svc.jobs', {
-        ontology_snapshot_id: snapshotId,
-        gaf_url: gaf,
-        source_version: String(i + 1),
-      });
-    }
-    await runBenchJob(infra, 'insert_proteins', 'svc.jobs', {
-      source_url: join(DATA, 'human/human_swissprot_seqs.metastudent-2014-01.fasta.gz'),
-    });
-    const canonical = canonicalizeEmbeddingConfig({ model_name: 'kmer-v1', model_backend: 'kmer' });
-    if ('errors' in canonical) throw new Error(canonical.errors.join('; '));
-    const { config } = await new EmbeddingRepository(infra.db).saveConfig(canonical.config);
-    await runBenchJob(infra, 'compute_embeddings', 'svc.embeddings', { embedding_config_id: config.id });
-
-    const exported = await runBenchJob(infra, 'export_research_dataset', 'svc.training', {
-      embedding_config_id: config.id,
+  const obo = await runBenchJob(infra, 'load_ontology_snapshot', 'svc.jobs', {
+    obo_url: join(DATA, 'go/go-basic.godb-3.20.0.built-2024-09-23.obo.gz'),
+  });
+  const snapshotId = obo.job.result!['ontology_snapshot_id'] as string;
+  for (const [i, file] of RELEASES.entries()) {
+    const gaf = join(dir, `v${i + 1}.gaf`);
+    await convertTsvToGaf(join(DATA, 'human', file), gaf);
+    await runBenchJob(infra, 'load_goa_annotations', 'svc.jobs', {
       ontology_snapshot_id: snapshotId,
-      train_versions: [1, 2],
-      test_versions: [3],
-      annotation_source: 'goa',
-      output_name: `bench-${Date.now().toString(36)}`,
-      k: 5,
-      compute_alignments: alignments,
-      compute_taxonomy: true,
-      use_embedding_pca: true,
+      gaf_url: gaf,
+      source_version: String(i + 1),
     });
-    const result = exported.job.result!;
-    const events = await queryRows<{ event: string; fields: Record<string, unknown> }>(
-      infra.db,
-      `SELECT event, fields FROM job_event WHERE job_id = $1 AND event LIKE 'export_research_dataset.%' ORDER BY id`,
-      [exported.job.id],
-    );
-    const rows = Number(result['n_train_rows']) + Number(result['n_eval_rows']);
-    const bytes = (uri: unknown): number => (typeof uri === 'string' ? statSync(fileURLToPath(uri)).size : 0);
-    console.table(
-      events
-        .filter((e) => e.event !== 'export_research_dataset.published')
-        .map((e) => ({ event: e.event.replace('export_research_dataset.', ''), ...e.fields })),
-    );
-    process.stdout.write(
-      `${JSON.stringify({
-        alignments,
-        train_rows: result['n_train_rows'],
-        eval_rows: result['n_eval_rows'],
-        seconds: Number(exported.wallSeconds.toFixed(2)),
-        rows_per_s: Math.round(rows / exported.wallSeconds),
-        train_parquet_mb: Number((bytes(result['train_uri']) / 2 ** 20).toFixed(1)),
-        eval_parquet_mb: Number((bytes(result['eval_uri']) / 2 ** 20).toFixed(1)),
-        peak_rss_mb: peakRssMb(),
-      })}\n`,
-    );
-  } finally {
-    await runtimes.stop();
-    await infra.close();
-    rmSync(dir, { recursive: true, force: true });
-    await world.dispose();
   }
-}
+  await runBenchJob(infra, 'insert_proteins', 'svc.jobs', {
+    source_url: join(DATA, 'human/human_swissprot_seqs.metastudent-2014-01.fasta.gz'),
+  });
+  const canonical = canonicalizeEmbeddingConfig({ model_name: 'kmer-v1', model_backend: 'kmer' });
+  if ('errors' in canonical) throw new Error(canonical.errors.join('; '));
+  const { config } = await new EmbeddingRepository(infra.db).saveConfig(canonical.config);
+  await runBenchJob(infra, 'compute_embeddings', 'svc.embeddings', { embedding_config_id: config.id });
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
+  const exported = await runBenchJob(infra, 'export_research_dataset', 'svc.training', {
+    embedding_config_id: config.id,
+    ontology_snapshot_id: snapshotId,
+    train_versions: [1, 2],
+    test_versions: [3],
+    annotation_source: 'goa',
+    output_name: `bench-${Date.now().toString(36)}`,
+    k: 5,
+    compute_alignments: alignments,
+    compute_taxonomy: true,
+    use_embedding_pca: true,
+  });
+  const result = exported.job.result!;
+  const events = await queryRows<{ event: string; fields: Record<string, unknown> }>(
+    infra.db,
+    `SELECT event, fields FROM job_event WHERE job_id = $1 AND event LIKE 'export_research_dataset.%' ORDER BY id`,
+    [exported.job.id],
+  );
+  const rows = Number(result['n_train_rows']) + Number(result['n_eval_rows']);
+  const bytes = (uri: unknown): number => (typeof uri === 'string' ? statSync(fileURLToPath(uri)).size : 0);
+  console.table(
+    events
+      .filter((e) => e.event !== 'export_research_dataset.published')
+      .map((e) => ({ event: e.event.replace('export_research_dataset.', ''), ...e.fields })),
+  );
+  process.stdout.write(
+    `${JSON.stringify({
+      alignments,
+      train_rows: result['n_train_rows'],
+      eval_rows: result['n_eval_rows'],
+      seconds: Number(exported.wallSeconds.toFixed(2)),
+      rows_per_s: Math.round(rows / exported.wallSeconds),
+      train_parquet_mb: Number((bytes(result['train_uri']) / 2 ** 20).toFixed(1)),
+      eval_parquet_mb: Number((bytes(result['eval_uri']) / 2 ** 20).toFixed(1)),
+      peak_rss_mb: peakRssMb(),
+    })}\n`,
+  );
 });

@@ -1,4 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Infrastructure, openInfrastructure, WorkerDefinition } from '@svc/jobs';
 import { createDataSource, dropDatabase, ensureDatabase, runMigrations } from '@svc/persistence';
 import { AppConfig, loadConfig } from '@svc/platform';
 import { removeQueues } from '@svc/testing';
@@ -40,11 +44,48 @@ export async function createBenchWorld(overrides: Record<string, string> = {}): 
   };
 }
 
+export interface BenchSession {
+  world: BenchWorld;
+  infra: Infrastructure;
+  /** A scratch folder, removed afterwards. */
+  dir: string;
+}
+
+/**
+ * Runs one benchmark: a throw-away database and queue prefix, in-process runtimes of the given
+ * workers, and a scratch folder, all removed afterwards; a failure is printed and exits with 1.
+ */
+export function runBench(
+  name: string,
+  definitions: WorkerDefinition[],
+  work: (session: BenchSession) => Promise<void>,
+): void {
+  const main = async (): Promise<void> => {
+    const world = await createBenchWorld();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+    const infra = await openInfrastructure(name, world.config);
+    await infra.broker.waitUntilReady(60_000);
+    const runtimes = await startBenchRuntimes(infra, world, definitions);
+    try {
+      await work({ world, infra, dir });
+    } finally {
+      await runtimes.stop();
+      await infra.close();
+      rmSync(dir, { recursive: true, force: true });
+      await world.dispose();
+    }
+  };
+  main().catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  });
+}
+
 /** Starts in-process runtimes of the given workers on the bench world's database and queues. */
 export async function startBenchRuntimes(
-  infra: import('@svc/jobs').Infrastructure,
+  infra: Infrastructure,
   world: BenchWorld,
-  definitions: import('@svc/jobs').WorkerDefinition[],
+  definitions: WorkerDefinition[],
 ): Promise<{ stop(): Promise<void> }> {
   const { WorkerRuntime } = await import('@svc/jobs');
   const runtimes = definitions.map(

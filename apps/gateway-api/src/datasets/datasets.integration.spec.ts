@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domain';
+import type { DatasetRecord } from '@svc/persistence';
 import {
   AppProcess,
   createSuiteWorld,
@@ -29,25 +30,7 @@ interface Job {
   error_message: string | null;
 }
 
-interface Dataset {
-  id: string;
-  name: string;
-  operation: string;
-  job_id: string | null;
-  train_uri: string;
-  eval_uri: string | null;
-  manifest_uri: string;
-  manifest_sha: string;
-  schema_sha: string;
-  schema_sha_v2: string | null;
-  n_train_rows: number;
-  n_eval_rows: number;
-  train_snapshot_pairs: string[];
-  eval_snapshot_pair: string | null;
-  key_prefix: string | null;
-  storage_backend: string;
-  created_at: string;
-}
+type Dataset = DatasetRecord;
 
 const tsv = (file: string): string[][] =>
   readFileSync(file, 'utf8')
