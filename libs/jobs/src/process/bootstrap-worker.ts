@@ -5,6 +5,7 @@ import { WorkerHttpModule } from '../nest/worker-http.module';
 import { JobOperation, StepOperation } from '../runtime/operation';
 import { WorkerRuntime } from '../runtime/worker-runtime';
 import { openInfrastructure } from './infrastructure';
+import { describeStartupFailure } from './run-main';
 
 export interface WorkerDefinition {
   name: string;
@@ -39,6 +40,7 @@ export async function startWorker(definition: WorkerDefinition, config: AppConfi
     stepQueues: definition.stepQueues,
     steps: definition.steps,
     runReaper: definition.runReaper,
+    artifacts: infra.artifacts,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     WorkerHttpModule.forRoot(infra),
@@ -90,10 +92,9 @@ export function runWorkerMain(definition: WorkerDefinition): void {
       process.once('SIGINT', () => onSignal('SIGINT'));
     },
     (error: unknown) => {
-      process.stderr.write(
-        `${definition.name} failed to start: ${(error as Error).stack ?? String(error)}\n`,
-      );
-      process.exit(1);
+      const { line, code } = describeStartupFailure(definition.name, error);
+      process.stderr.write(`${line}\n`);
+      process.exit(code);
     },
   );
 }
