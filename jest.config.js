@@ -14,6 +14,7 @@ const swc = [
 ];
 
 const moduleNameMapper = {
+  '^@svc/platform/tracing$': '<rootDir>/libs/platform/src/tracing/index.ts',
   '^@svc/(contracts|domain|persistence|jobs|platform|inference|testing)$': '<rootDir>/libs/$1/src/index.ts',
 };
 

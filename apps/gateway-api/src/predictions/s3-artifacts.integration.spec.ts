@@ -27,6 +27,7 @@ interface Job {
   id: string;
   status: string;
   result: Record<string, unknown> | null;
+  error_message: string | null;
 }
 
 /** A one-split booster on `distance`: d <= 0.3 -> raw 2, else raw -1 (binary objective). */
@@ -121,8 +122,8 @@ describe('artifacts in an S3-compatible object store (SVC_STORAGE_BACKEND=s3), t
     const codes = await Promise.all(apps.map((a) => a.exited));
     expect(codes).toEqual([69, 69]);
     for (const [app, name] of [
-      [apps[0]!, 'gateway-api'],
-      [apps[1]!, 'ingestion-worker'],
+      [apps[0], 'gateway-api'],
+      [apps[1], 'ingestion-worker'],
     ] as const)
       expect(app.log).toContain(
         `${name} failed to start: ArtifactStoreUnavailable: object store s3://${bucket} at http://127.0.0.1:${port} is not reachable`,

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, ConfigError, loadConfig, NestLoggerAdapter } from '@svc/platform';
+import { AppConfig, ConfigError, loadConfig, NestLoggerAdapter, shutdownProcessTracing } from '@svc/platform';
 import { WorkerHttpModule } from '../nest/worker-http.module';
 import { JobOperation, StepOperation } from '../runtime/operation';
 import { WorkerRuntime } from '../runtime/worker-runtime';
@@ -75,15 +75,19 @@ export function runWorkerMain(definition: WorkerDefinition): void {
     (worker) => {
       const onSignal = (signal: string): void => {
         process.stderr.write(`${definition.name}: ${signal} received, shutting down\n`);
-        worker.shutdown().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            process.stderr.write(
-              `${definition.name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`,
-            );
-            process.exit(1);
-          },
-        );
+        // The spans of the jobs handed back are exported before the process ends.
+        worker
+          .shutdown()
+          .then(() => shutdownProcessTracing())
+          .then(
+            () => process.exit(0),
+            (error: unknown) => {
+              process.stderr.write(
+                `${definition.name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`,
+              );
+              process.exit(1);
+            },
+          );
       };
       process.on('unhandledRejection', (reason: unknown) => {
         worker.runtime.logFailure('unhandled rejection', reason);

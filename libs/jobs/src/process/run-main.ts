@@ -1,4 +1,10 @@
-import { AppConfig, ArtifactStoreUnavailable, ConfigError, loadConfig } from '@svc/platform';
+import {
+  AppConfig,
+  ArtifactStoreUnavailable,
+  ConfigError,
+  loadConfig,
+  shutdownProcessTracing,
+} from '@svc/platform';
 
 /** sysexits: EX_UNAVAILABLE for a dependency that is down, EX_CONFIG for bad settings. */
 const EXIT_UNAVAILABLE = 69;
@@ -28,13 +34,17 @@ export function runServiceMain(
     const service = await start(loadConfig());
     const stop = (signal: string): void => {
       process.stderr.write(`${name}: ${signal} received, shutting down\n`);
-      service.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`${name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
-          process.exit(1);
-        },
-      );
+      // Spans still buffered (the request that asked for the stop among them) are exported last.
+      service
+        .close()
+        .then(() => shutdownProcessTracing())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`${name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
+            process.exit(1);
+          },
+        );
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));

@@ -9,6 +9,7 @@ import {
   Delivery,
   DeliveryOutcome,
   Logger,
+  messageTracing,
   Metrics,
 } from '@svc/platform';
 import { JobAbortedError, errorCodeOf, errorMessageOf } from './job-error';
@@ -198,7 +199,12 @@ export class WorkerRuntime {
       return 'ack';
     }
     const execution = new JobExecution(job.id, queue, this.jobs, this.options.logger, this.options.timing);
-    const done = this.runJob(job, execution, delivery.traceparent);
+    const done = messageTracing().span(
+      `job ${job.operation}`,
+      { 'job.id': job.id, 'job.operation': job.operation, 'job.queue': queue },
+      () => this.runJob(job, execution, delivery.traceparent),
+      (outcome) => outcome === 'reject',
+    );
     this.running.set(job.id, { execution, done });
     try {
       return await done;

@@ -2,25 +2,62 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { freePort, S3TestServer, startS3Server, testConfig } from '@svc/testing';
+import S3rver from 's3rver';
+import { AppConfig } from '../config/app-config';
+import { loadConfig } from '../config/load-config';
 import { ArtifactStoreUnavailable } from './artifact-store';
 import { describeArtifactStoreContract } from './artifact-store.contract';
 import { openArtifactStore } from './create-artifact-store';
 import { readArtifactText } from './read-artifact';
 import { S3ArtifactStore } from './s3-artifact-store';
 
-let server: S3TestServer;
+// The platform library cannot use the shared testing library (which depends on it), so the server
+// and the configuration are set up here directly.
+let s3rver: S3rver;
+let s3Dir: string;
+const server = { endpoint: '' };
 const stores: S3ArtifactStore[] = [];
 
 beforeAll(async () => {
-  server = await startS3Server();
+  s3Dir = mkdtempSync(join(tmpdir(), 's3rver-'));
+  s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir });
+  server.endpoint = `http://127.0.0.1:${(await s3rver.run()).port}`;
 });
 
 afterAll(async () => {
   for (const store of stores.splice(0)) store.close();
-  await server.close();
+  await s3rver.close();
+  rmSync(s3Dir, { recursive: true, force: true });
 });
+
+function s3Config(bucket: string, overrides: Record<string, string> = {}): AppConfig {
+  const env = {
+    SVC_DB_URL: 'postgresql://db/svc',
+    SVC_AMQP_URL: 'amqp://mq',
+    SVC_ARTIFACTS_DIR: join(s3Dir, 'local'),
+    SVC_STORAGE_BACKEND: 's3',
+    SVC_OBJECT_STORE_ENDPOINT: server.endpoint,
+    SVC_OBJECT_STORE_ACCESS_KEY: 'S3RVER',
+    SVC_OBJECT_STORE_SECRET_KEY: 'S3RVER',
+    SVC_OBJECT_STORE_BUCKET: bucket,
+    ...overrides,
+  };
+  return loadConfig({ env, rootDir: s3Dir, onWarning: () => undefined });
+}
+
+/** A loopback port nothing listens on (it was free a moment ago). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
 
 const freshBucket = (): string => `svc-test-${randomBytes(4).toString('hex')}`;
 
@@ -74,7 +111,7 @@ describe('openArtifactStore', () => {
   it('checks the object store and creates its bucket', async () => {
     const bucket = freshBucket();
     const infos: Record<string, unknown>[] = [];
-    const store = await openArtifactStore(testConfig(server.env(bucket)), {
+    const store = await openArtifactStore(s3Config(bucket), {
       warn: () => undefined,
       info: (_message, fields) => infos.push(fields ?? {}),
     });
@@ -85,11 +122,8 @@ describe('openArtifactStore', () => {
   });
 
   it('raises ArtifactStoreUnavailable when nothing listens at the endpoint', async () => {
-    const port = await freePort();
-    const config = testConfig({
-      ...server.env(freshBucket()),
-      SVC_OBJECT_STORE_ENDPOINT: `127.0.0.1:${port}`,
-    });
+    const port = await closedPort();
+    const config = s3Config(freshBucket(), { SVC_OBJECT_STORE_ENDPOINT: `127.0.0.1:${port}` });
     const opened = openArtifactStore(config, quiet);
     await expect(opened).rejects.toThrow(ArtifactStoreUnavailable);
     await expect(opened).rejects.toThrow(`object store s3://`);
@@ -98,10 +132,10 @@ describe('openArtifactStore', () => {
 
   it('falls back to the local store with a warning when credentials are missing', async () => {
     const warnings: string[] = [];
-    const store = await openArtifactStore(
-      testConfig({ ...server.env(freshBucket()), SVC_OBJECT_STORE_SECRET_KEY: '' }),
-      { warn: (m) => warnings.push(m), info: () => undefined },
-    );
+    const store = await openArtifactStore(s3Config(freshBucket(), { SVC_OBJECT_STORE_SECRET_KEY: '' }), {
+      warn: (m) => warnings.push(m),
+      info: () => undefined,
+    });
     expect(store.backend).toBe('local');
     expect(warnings).toEqual([
       expect.stringMatching(/^object store settings incomplete \(missing SVC_OBJECT_STORE_SECRET_KEY\)/),
