@@ -6,3 +6,4 @@ export * from './free-port';
 export * from './remove-queues';
 export * from './suite-world';
 export * from './s3-server';
+export * from './lightgbm-stump';

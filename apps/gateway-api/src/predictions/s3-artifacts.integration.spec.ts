@@ -8,6 +8,7 @@ import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domai
 import {
   AppProcess,
   createSuiteWorld,
+  distanceStumpModel,
   freePort,
   HttpClient,
   runJobToSuccess,
@@ -28,43 +29,6 @@ interface Job {
   status: string;
   result: Record<string, unknown> | null;
   error_message: string | null;
-}
-
-/** A one-split booster on `distance`: d <= 0.3 -> raw 2, else raw -1 (binary objective). */
-function stumpModel(names: string[]): string {
-  return [
-    'tree',
-    'version=v4',
-    'num_class=1',
-    'num_tree_per_iteration=1',
-    'label_index=0',
-    `max_feature_idx=${names.length - 1}`,
-    'objective=binary sigmoid:1',
-    `feature_names=${names.join(' ')}`,
-    `feature_infos=${names.map(() => 'none').join(' ')}`,
-    '',
-    'Tree=0',
-    'num_leaves=2',
-    'num_cat=0',
-    'split_feature=0',
-    'split_gain=1',
-    'threshold=0.29999999999999999',
-    'decision_type=2',
-    'left_child=-1',
-    'right_child=-2',
-    'leaf_value=2 -1',
-    'leaf_weight=1 1',
-    'leaf_count=10 10',
-    'internal_value=0',
-    'internal_weight=0',
-    'internal_count=20',
-    'is_linear=0',
-    'shrinkage=1',
-    '',
-    '',
-    'end of trees',
-    '',
-  ].join('\n');
 }
 
 describe('artifacts in an S3-compatible object store (SVC_STORAGE_BACKEND=s3), through the HTTP API', () => {
@@ -155,7 +119,7 @@ describe('artifacts in an S3-compatible object store (SVC_STORAGE_BACKEND=s3), t
     await runJob('/v1/embeddings/compute', { embedding_config_id: config.body.id });
 
     const names = activeFeatureNames(featureFlagsOf({ compute_alignments: false }));
-    const model = stumpModel(names);
+    const model = distanceStumpModel(names);
     const run = { feature_schema_sha: featureSchemaSha(names), run_id: `run-${randomUUID()}` };
     const form = new FormData();
     form.set('model.txt', new Blob([model]), 'model.txt');
