@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const store of stores.splice(0)) store.close();
+  for (const store of stores.splice(0)) await store.close();
   await s3rver.close();
   rmSync(s3Dir, { recursive: true, force: true });
 });

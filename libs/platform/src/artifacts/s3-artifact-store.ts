@@ -1,14 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import {
   ArtifactNotFoundError,
   ArtifactStore,
@@ -27,6 +18,8 @@ export interface S3StoreOptions {
   secure: boolean;
   region: string;
 }
+
+type S3Sdk = typeof import('@aws-sdk/client-s3');
 
 /** How long the start-up check may take before the store counts as unreachable. */
 const READY_TIMEOUT_MS = 10_000;
@@ -56,21 +49,31 @@ export class S3ArtifactStore implements ArtifactStore {
   readonly backend = 's3' as const;
   readonly bucket: string;
   readonly endpoint: string;
-  private readonly client: S3Client;
+  private sdk: Promise<{ s3: S3Sdk; client: S3Client }> | null = null;
 
-  constructor(options: S3StoreOptions) {
+  constructor(private readonly options: S3StoreOptions) {
     this.bucket = options.bucket;
     this.endpoint = endpointUrl(options.endpoint, options.secure);
-    this.client = new S3Client({
-      endpoint: this.endpoint,
-      region: options.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: options.accessKey, secretAccessKey: options.secretKey },
-      // Newer SDKs add CRC32 trailers in aws-chunked framing by default; several S3-compatible
-      // servers store that framing as part of the object. Checksums only where the API demands them.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+  }
+
+  /**
+   * The SDK and a client, loaded on first use: the SDK takes about half a second to load, which
+   * processes on the local backend should not pay.
+   */
+  private connect(): Promise<{ s3: S3Sdk; client: S3Client }> {
+    return (this.sdk ??= import('@aws-sdk/client-s3').then((s3) => ({
+      s3,
+      client: new s3.S3Client({
+        endpoint: this.endpoint,
+        region: this.options.region,
+        forcePathStyle: true,
+        credentials: { accessKeyId: this.options.accessKey, secretAccessKey: this.options.secretKey },
+        // Newer SDKs add CRC32 trailers in aws-chunked framing by default; several S3-compatible
+        // servers store that framing as part of the object. Checksums only where the API demands them.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    })));
   }
 
   /**
@@ -81,14 +84,15 @@ export class S3ArtifactStore implements ArtifactStore {
   async ensureReady(timeoutMs = READY_TIMEOUT_MS): Promise<{ created: boolean }> {
     const where = `s3://${this.bucket} at ${this.endpoint}`;
     const signal = AbortSignal.timeout(timeoutMs);
+    const { s3, client } = await this.connect();
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
+      await client.send(new s3.HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
       return { created: false };
     } catch (error) {
       if (!isMissing(error)) throw unavailable(where, error);
     }
     try {
-      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
+      await client.send(new s3.CreateBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
       return { created: true };
     } catch (error) {
       throw unavailable(`${where} (the bucket is missing and could not be created)`, error);
@@ -104,14 +108,16 @@ export class S3ArtifactStore implements ArtifactStore {
         : Buffer.isBuffer(body)
           ? body
           : await readFile(body.path);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes }));
+    const { s3, client } = await this.connect();
+    await client.send(new s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes }));
     return this.url(key);
   }
 
   async get(key: string): Promise<Buffer> {
     validateArtifactKey(key);
+    const { s3, client } = await this.connect();
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (out.Body === undefined) return Buffer.alloc(0);
       return Buffer.from(await out.Body.transformToByteArray());
     } catch (error) {
@@ -132,8 +138,9 @@ export class S3ArtifactStore implements ArtifactStore {
 
   async exists(key: string): Promise<boolean> {
     validateArtifactKey(key);
+    const { s3, client } = await this.connect();
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      await client.send(new s3.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
@@ -145,17 +152,19 @@ export class S3ArtifactStore implements ArtifactStore {
   // delete between the two calls makes both callers report true; nothing else depends on it.
   async delete(key: string): Promise<boolean> {
     if (!(await this.exists(key))) return false;
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    const { s3, client } = await this.connect();
+    await client.send(new s3.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     return true;
   }
 
   async list(prefix: string): Promise<string[]> {
     validateArtifactPrefix(prefix);
+    const { s3, client } = await this.connect();
     const keys: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      const page = await client.send(
+        new s3.ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const object of page.Contents ?? []) if (object.Key !== undefined) keys.push(object.Key);
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
@@ -165,8 +174,8 @@ export class S3ArtifactStore implements ArtifactStore {
   }
 
   /** Closes the client's sockets. */
-  close(): void {
-    this.client.destroy();
+  async close(): Promise<void> {
+    if (this.sdk !== null) (await this.sdk).client.destroy();
   }
 }
 
