@@ -14,7 +14,9 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@svc/(contracts|domain|persistence|jobs|platform|inference|transfer|testing)$': '<rootDir>/libs/$1/src/index.ts',
+  '^@svc/platform/tracing$': '<rootDir>/libs/platform/src/tracing/index.ts',
+  '^@svc/(contracts|domain|persistence|jobs|platform|inference|transfer|testing)$':
+    '<rootDir>/libs/$1/src/index.ts',
 };
 
 const common = {

@@ -7,10 +7,17 @@ const root = path.join(__dirname, '..');
 process.env.SWC_NODE_PROJECT ??= path.join(root, 'tsconfig.base.json');
 
 const ALIAS = /^@svc\/(contracts|domain|persistence|jobs|platform|inference|transfer|testing)$/;
+// The tracing preload's own entry point: it must load before, and without, the rest of the library.
+const TRACING = '@svc/platform/tracing';
 const resolveFilename = Module._resolveFilename;
 Module._resolveFilename = function resolveWorkspaceAlias(request, ...rest) {
   const match = ALIAS.exec(request);
-  const target = match ? path.join(root, 'libs', match[1], 'src', 'index.ts') : request;
+  const target =
+    request === TRACING
+      ? path.join(root, 'libs', 'platform', 'src', 'tracing', 'index.ts')
+      : match
+        ? path.join(root, 'libs', match[1], 'src', 'index.ts')
+        : request;
   return resolveFilename.call(this, target, ...rest);
 };
 

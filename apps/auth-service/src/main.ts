@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { runServiceMain } from '@svc/jobs';
 import { startAuthService } from './auth-service';

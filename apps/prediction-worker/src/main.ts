@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import { runWorkerMain } from '@svc/jobs';
 import { PREDICTION_WORKER } from './worker.definition';

@@ -30,7 +30,6 @@ import {
   queryRows,
   ReferencePoolRepository,
 } from '@svc/persistence';
-import { createArtifactStore } from '@svc/platform';
 import { transferBatch, TransferSettings } from '@svc/transfer';
 import { DataSource } from 'typeorm';
 import { datasetColumns, DatasetRow, DatasetTableWriter } from './dataset-table';
@@ -61,7 +60,7 @@ type Query = { accession: string; sequence_id: number; taxonomy_id: string | nul
  */
 export const exportResearchDatasetOperation = defineOperation<ExportResearchDatasetPayload>({
   spec: EXPORT_RESEARCH_DATASET,
-  async execute({ job, payload, db, config, emit, setProgress, throwIfCancelled, logger }) {
+  async execute({ job, payload, db, config, emit, setProgress, throwIfCancelled, artifacts }) {
     const started = process.hrtime.bigint();
     const elapsed = (): number => Number((Number(process.hrtime.bigint() - started) / 1e9).toFixed(3));
     let plan;
@@ -229,7 +228,7 @@ export const exportResearchDatasetOperation = defineOperation<ExportResearchData
       await writers.train.finish();
       await writers.eval?.finish();
 
-      const store = createArtifactStore(config, (m) => logger.warn(m));
+      const store = artifacts;
       const prefix = `datasets/${payload.output_name}/`;
       // Checked again just before upload: another export may have taken the name meanwhile.
       if (await datasets.existsByName(payload.output_name))

@@ -4,6 +4,7 @@ import { LightGbmModel, ScoringWeights } from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
 import { JobError } from '@svc/jobs';
 import { EvaluationCategory, RerankerRepository, RowScorer, weightsScorer } from '@svc/persistence';
+import { ArtifactStore } from '@svc/platform';
 
 const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', C: 'cco' };
 
@@ -16,6 +17,7 @@ export async function bindRerankers(
   db: DataSource,
   payload: RunCafaEvaluationPayload,
   weights: ScoringWeights | null,
+  artifacts: ArtifactStore,
 ): Promise<{ ids: string[]; scorerFor: (category: EvaluationCategory) => RowScorer } | null> {
   if (payload.reranker_model_id === undefined && payload.rerankers === undefined) return null;
   const repository = new RerankerRepository(db);
@@ -26,7 +28,7 @@ export async function bindRerankers(
     const row = await repository.find(id);
     if (row === null) throw new JobError('reranker_not_found', `re-ranker ${id} does not exist`);
     try {
-      const model = await loadBooster(row.artifact_uri);
+      const model = await loadBooster(row.artifact_uri, artifacts);
       models.set(id, model);
       return model;
     } catch (error) {

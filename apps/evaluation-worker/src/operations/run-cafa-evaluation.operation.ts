@@ -8,7 +8,7 @@ import {
   queryOne,
   ScoringConfigRepository,
 } from '@svc/persistence';
-import { createArtifactStore, readText } from '@svc/platform';
+import { readText } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
 import { bindRerankers } from './bind-rerankers';
 import { evaluationArtifacts } from './evaluation-artifacts';
@@ -21,7 +21,7 @@ import { evaluationArtifacts } from './evaluation-artifacts';
  */
 export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPayload>({
   spec: RUN_CAFA_EVALUATION,
-  async execute({ job, payload, db, emit, config, logger, throwIfCancelled }) {
+  async execute({ job, payload, db, emit, config, throwIfCancelled, artifacts }) {
     const evaluations = new EvaluationRepository(db);
     const set = await evaluations.findSet(payload.evaluation_set_id);
     if (set === null)
@@ -84,7 +84,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       );
     const toi = payload.toi_file !== undefined ? await read(payload.toi_file, 'toi') : null;
 
-    const rerankers = await bindRerankers(db, payload, scoring?.weights ?? null);
+    const rerankers = await bindRerankers(db, payload, scoring?.weights ?? null, artifacts);
     if (rerankers !== null)
       await emit('run_cafa_evaluation.rerankers_bound', null, { reranker_model_ids: rerankers.ids });
     const stage = rerankers !== null ? 'reranker' : (scoring?.name ?? null);
@@ -107,10 +107,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       stage,
     });
 
-    const artifacts = evaluationArtifacts(
-      createArtifactStore(config, (m) => logger.warn(m)),
-      resultId,
-    );
+    const outputs = evaluationArtifacts(artifacts, resultId);
     let metrics: Record<string, Record<string, Record<string, unknown>>>;
     try {
       metrics = await evaluatePredictionSet({
@@ -126,7 +123,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         maxTerms: payload.max_terms ?? null,
         onCategory: async (done) => {
           await throwIfCancelled();
-          await artifacts.writeCategory(done.category, done);
+          await outputs.writeCategory(done.category, done);
           await emit('run_cafa_evaluation.category_done', null, {
             category: done.category,
             proteins: new Set(done.truth.map((t) => t.protein_accession)).size,
@@ -138,7 +135,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       if (error instanceof CafaEvaluationError) throw new JobError(`evaluation_${error.code}`, error.message);
       throw error;
     }
-    const keys = await artifacts.finish({
+    const keys = await outputs.finish({
       metrics,
       stage,
       evaluation_set_id: set.id,
@@ -146,7 +143,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
     });
     await evaluations.updateResult(resultId, {
       metrics,
-      artifact_prefix: artifacts.prefix,
+      artifact_prefix: outputs.prefix,
       artifact_keys: keys,
     });
     return { evaluation_result_id: resultId, frame: payload.frame ?? null, metrics };

@@ -11,7 +11,7 @@ import {
 import { planDatasetPairs, DatasetPlanError } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { DatasetRecord, DatasetRepository, queryOne } from '@svc/persistence';
-import { Principal, readBytes, SourceError } from '@svc/platform';
+import { Principal, readArtifactBytes, SourceError } from '@svc/platform';
 import { JobsService } from '../jobs/jobs.service';
 import { invalidBody } from '../predictions/predictions.service';
 
@@ -52,7 +52,7 @@ export class DatasetsService {
       throw invalidBody([`embedding_config_id ${body.embedding_config_id} does not exist`]);
     let manifest: Buffer;
     try {
-      manifest = await readBytes(body.manifest_uri);
+      manifest = await readArtifactBytes(body.manifest_uri, this.infra.artifacts);
     } catch (error) {
       if (error instanceof SourceError)
         throw new DomainError('validation_error', `manifest_uri could not be read: ${error.message}`, {}, [

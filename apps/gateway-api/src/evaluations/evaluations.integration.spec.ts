@@ -13,6 +13,7 @@ import {
 import {
   AppProcess,
   createSuiteWorld,
+  distanceStumpModel,
   HttpClient,
   runJobToSuccess,
   spawnApp,
@@ -274,43 +275,10 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
   });
 
   it('re-rankers: import, bind in a prediction (scores reported), schema mismatch falls back, evaluate with one', async () => {
-    // A one-split booster on `distance` (feature 0 of the schema without alignments):
-    // d <= 0.3 -> raw 2, else raw -1; binary objective, so the score is the sigmoid of that.
+    // A one-split booster on `distance` (feature 0 of the schema without alignments).
     const names = activeFeatureNames(featureFlagsOf({ compute_alignments: false }));
     expect(names[0]).toBe('distance');
-    const model = [
-      'tree',
-      'version=v4',
-      'num_class=1',
-      'num_tree_per_iteration=1',
-      'label_index=0',
-      `max_feature_idx=${names.length - 1}`,
-      'objective=binary sigmoid:1',
-      `feature_names=${names.join(' ')}`,
-      `feature_infos=${names.map(() => 'none').join(' ')}`,
-      '',
-      'Tree=0',
-      'num_leaves=2',
-      'num_cat=0',
-      'split_feature=0',
-      'split_gain=1',
-      'threshold=0.29999999999999999',
-      'decision_type=2',
-      'left_child=-1',
-      'right_child=-2',
-      'leaf_value=2 -1',
-      'leaf_weight=1 1',
-      'leaf_count=10 10',
-      'internal_value=0',
-      'internal_weight=0',
-      'internal_count=20',
-      'is_linear=0',
-      'shrinkage=1',
-      '',
-      '',
-      'end of trees',
-      '',
-    ].join('\n');
+    const model = distanceStumpModel(names);
     const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
     const expectedScore = (distance: number): number => (distance <= 0.3 ? sigmoid(2) : sigmoid(-1));
     const run = {

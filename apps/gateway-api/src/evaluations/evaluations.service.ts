@@ -21,13 +21,7 @@ import {
   queryRows,
   ScoringConfigRepository,
 } from '@svc/persistence';
-import {
-  ArtifactStore,
-  createArtifactStore,
-  Principal,
-  readBenchmarkConfigFile,
-  readText,
-} from '@svc/platform';
+import { ArtifactStore, Principal, readBenchmarkConfigFile, readText } from '@svc/platform';
 import { JobsService } from '../jobs/jobs.service';
 import { streamTsv } from '../predictions/tsv';
 
@@ -59,7 +53,7 @@ export class EvaluationsService {
     private readonly jobs: JobsService,
   ) {
     this.evaluations = new EvaluationRepository(infra.db);
-    this.store = createArtifactStore(infra.config, (m) => infra.logger.warn(m));
+    this.store = infra.artifacts;
   }
 
   async generate(payload: GenerateEvaluationSetPayload, principal: Principal | undefined) {

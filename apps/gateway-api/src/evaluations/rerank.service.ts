@@ -47,7 +47,7 @@ export class RerankService {
   async rerankTsv(predictionSetId: string, rerankerId: string | undefined): Promise<StreamableFile> {
     const set = await this.set(predictionSetId);
     const reranker = await this.reranker(set, rerankerId);
-    const model = await loadBooster(reranker.artifact_uri);
+    const model = await loadBooster(reranker.artifact_uri, this.infra.artifacts);
     const rows = this.sets.streamRows(set.id, {});
     async function* chunks() {
       for await (const chunk of rows) {
@@ -73,7 +73,7 @@ export class RerankService {
     const set = await this.set(predictionSetId);
     const reranker = await this.reranker(set, rerankerId);
     const evaluation = await this.evaluationSet(set, evaluationSetId);
-    const model = await loadBooster(reranker.artifact_uri);
+    const model = await loadBooster(reranker.artifact_uri, this.infra.artifacts);
     const rows = await loadPredictionRows(this.infra.db, set.id);
     const isTrue = await this.labeller(evaluation);
     const deltaRows = rows.filter((r) => isTrue.covers(String(r['protein_accession'])));

@@ -4,7 +4,7 @@ import { ImportRerankerByReferenceRequest, isUuid, notFound } from '@svc/contrac
 import { LightGbmModelError, parseLightGbmModel } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { NewReranker, RerankerRecord, RerankerRepository } from '@svc/persistence';
-import { ArtifactStore, createArtifactStore } from '@svc/platform';
+import { ArtifactStore } from '@svc/platform';
 import { invalidBody } from './predictions.service';
 
 /** The files and form fields of a multipart re-ranker import. */
@@ -31,7 +31,7 @@ export class RerankersService {
 
   constructor(@Inject(INFRASTRUCTURE) infra: Infrastructure) {
     this.rerankers = new RerankerRepository(infra.db);
-    this.store = createArtifactStore(infra.config, (m) => infra.logger.warn(m));
+    this.store = infra.artifacts;
   }
 
   async importUpload(upload: RerankerUpload): Promise<RerankerRecord> {

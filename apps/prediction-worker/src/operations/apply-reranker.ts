@@ -3,6 +3,7 @@ import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domai
 import { loadBooster, scoreRows } from '@svc/inference';
 import { EmitFn, JobError } from '@svc/jobs';
 import { PredictionRow } from '@svc/persistence';
+import { ArtifactStore } from '@svc/platform';
 
 /** At most this many per-row scores travel in one batch event. */
 const MAX_REPORTED = 5000;
@@ -18,6 +19,7 @@ export async function applyReranker(input: {
   options: Record<string, unknown>;
   rows: PredictionRow[];
   emit: EmitFn;
+  artifacts: ArtifactStore;
 }): Promise<Record<string, unknown> | null> {
   const { payload, rows, emit } = input;
   const uri = payload.reranker_artifact_uri;
@@ -35,7 +37,7 @@ export async function applyReranker(input: {
   }
   let scores: number[];
   try {
-    scores = scoreRows(await loadBooster(uri), rows);
+    scores = scoreRows(await loadBooster(uri, input.artifacts), rows);
   } catch (error) {
     throw new JobError('reranker_unusable', `re-ranker ${uri}: ${(error as Error).message}`);
   }

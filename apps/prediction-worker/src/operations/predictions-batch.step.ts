@@ -12,7 +12,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
   name: PREDICTIONS_BATCH,
   queue: 'svc.predictions.batch',
   payload: PredictionsBatchPayload,
-  async execute({ payload, db, dispatch, emit, throwIfCancelled, config }) {
+  async execute({ payload, db, dispatch, emit, throwIfCancelled, config, artifacts }) {
     const started = process.hrtime.bigint();
     const set = await new PredictionSetRepository(db).find(payload.prediction_set_id);
     if (set === null)
@@ -28,7 +28,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       emit,
       throwIfCancelled,
     });
-    const rerankerScore = await applyReranker({ payload, options: set.options, rows, emit });
+    const rerankerScore = await applyReranker({ payload, options: set.options, rows, emit, artifacts });
 
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     await emit('predict_go_terms_batch.done', null, {

@@ -1,13 +1,16 @@
 import { featureVector, LightGbmModel, parseLightGbmModel, predict } from '@svc/domain';
-import { readText } from '@svc/platform';
+import { ArtifactStore, readArtifactText } from '@svc/platform';
 
 const boosters = new Map<string, Promise<LightGbmModel>>();
 
-/** A LightGBM booster by URI (file://, a path, or http(s)), parsed once per process. */
-export function loadBooster(uri: string): Promise<LightGbmModel> {
+/**
+ * A LightGBM booster by URI, parsed once per process: a URI of the artifact store (`s3://` or
+ * `file://`), another file:// URI, a path, or http(s).
+ */
+export function loadBooster(uri: string, store: ArtifactStore): Promise<LightGbmModel> {
   let entry = boosters.get(uri);
   if (entry === undefined) {
-    entry = readText(uri).then((text) => parseLightGbmModel(text));
+    entry = readArtifactText(uri, store).then((text) => parseLightGbmModel(text));
     boosters.set(uri, entry);
     entry.catch(() => boosters.delete(uri));
   }

@@ -1,10 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, ConfigError, loadConfig, NestLoggerAdapter } from '@svc/platform';
+import { AppConfig, ConfigError, loadConfig, NestLoggerAdapter, shutdownProcessTracing } from '@svc/platform';
 import { WorkerHttpModule } from '../nest/worker-http.module';
 import { JobOperation, StepOperation } from '../runtime/operation';
 import { WorkerRuntime } from '../runtime/worker-runtime';
 import { openInfrastructure } from './infrastructure';
+import { describeStartupFailure } from './run-main';
 
 export interface WorkerDefinition {
   name: string;
@@ -39,6 +40,7 @@ export async function startWorker(definition: WorkerDefinition, config: AppConfi
     stepQueues: definition.stepQueues,
     steps: definition.steps,
     runReaper: definition.runReaper,
+    artifacts: infra.artifacts,
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     WorkerHttpModule.forRoot(infra),
@@ -73,15 +75,19 @@ export function runWorkerMain(definition: WorkerDefinition): void {
     (worker) => {
       const onSignal = (signal: string): void => {
         process.stderr.write(`${definition.name}: ${signal} received, shutting down\n`);
-        worker.shutdown().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            process.stderr.write(
-              `${definition.name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`,
-            );
-            process.exit(1);
-          },
-        );
+        // The spans of the jobs handed back are exported before the process ends.
+        worker
+          .shutdown()
+          .then(() => shutdownProcessTracing())
+          .then(
+            () => process.exit(0),
+            (error: unknown) => {
+              process.stderr.write(
+                `${definition.name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`,
+              );
+              process.exit(1);
+            },
+          );
       };
       process.on('unhandledRejection', (reason: unknown) => {
         worker.runtime.logFailure('unhandled rejection', reason);
@@ -90,10 +96,9 @@ export function runWorkerMain(definition: WorkerDefinition): void {
       process.once('SIGINT', () => onSignal('SIGINT'));
     },
     (error: unknown) => {
-      process.stderr.write(
-        `${definition.name} failed to start: ${(error as Error).stack ?? String(error)}\n`,
-      );
-      process.exit(1);
+      const { line, code } = describeStartupFailure(definition.name, error);
+      process.stderr.write(`${line}\n`);
+      process.exit(code);
     },
   );
 }

@@ -1,6 +1,14 @@
 import { DataSource } from 'typeorm';
 import { createDataSource, poolInUse } from '@svc/persistence';
-import { AmqpBroker, AppConfig, createLogger, Logger, Metrics } from '@svc/platform';
+import {
+  AmqpBroker,
+  AppConfig,
+  ArtifactStore,
+  createLogger,
+  Logger,
+  Metrics,
+  openArtifactStore,
+} from '@svc/platform';
 
 /** What every process of the service holds: config, logger, database, broker and metrics. */
 export interface Infrastructure {
@@ -10,11 +18,15 @@ export interface Infrastructure {
   db: DataSource;
   broker: AmqpBroker;
   metrics: Metrics;
+  /** Datasets, boosters and evaluation outputs (local disk or an object store). */
+  artifacts: ArtifactStore;
   close(): Promise<void>;
 }
 
 export async function openInfrastructure(name: string, config: AppConfig): Promise<Infrastructure> {
   const logger = createLogger({ name, format: config.logFormat, level: config.logLevel });
+  // Checked before anything else opens, so a missing object store stops the process at once.
+  const artifacts = await openArtifactStore(config, logger.child(`${name}.artifacts`));
   const db = createDataSource({ url: config.dbUrl, poolSize: config.dbPoolSize, applicationName: name });
   await db.initialize();
   const broker = new AmqpBroker({
@@ -33,6 +45,7 @@ export async function openInfrastructure(name: string, config: AppConfig): Promi
     db,
     broker,
     metrics,
+    artifacts,
     async close() {
       await broker.close();
       if (db.isInitialized) await db.destroy();

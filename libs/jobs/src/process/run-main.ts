@@ -1,4 +1,26 @@
-import { AppConfig, ConfigError, loadConfig } from '@svc/platform';
+import {
+  AppConfig,
+  ArtifactStoreUnavailable,
+  ConfigError,
+  loadConfig,
+  shutdownProcessTracing,
+} from '@svc/platform';
+
+/** sysexits: EX_UNAVAILABLE for a dependency that is down, EX_CONFIG for bad settings. */
+const EXIT_UNAVAILABLE = 69;
+const EXIT_CONFIG = 78;
+
+/** The one line a process prints when it cannot start, and its exit code. */
+export function describeStartupFailure(name: string, error: unknown): { line: string; code: number } {
+  if (error instanceof ConfigError)
+    return { line: `${name} failed to start: ${error.message}`, code: EXIT_CONFIG };
+  if (error instanceof ArtifactStoreUnavailable)
+    return {
+      line: `${name} failed to start: ArtifactStoreUnavailable: ${error.message}`,
+      code: EXIT_UNAVAILABLE,
+    };
+  return { line: `${name} failed to start: ${String((error as Error)?.stack ?? error)}`, code: 1 };
+}
 
 /**
  * Entry point shared by the HTTP apps: load the configuration (exit 78 listing every bad setting),
@@ -12,20 +34,24 @@ export function runServiceMain(
     const service = await start(loadConfig());
     const stop = (signal: string): void => {
       process.stderr.write(`${name}: ${signal} received, shutting down\n`);
-      service.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`${name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
-          process.exit(1);
-        },
-      );
+      // Spans still buffered (the request that asked for the stop among them) are exported last.
+      service
+        .close()
+        .then(() => shutdownProcessTracing())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            process.stderr.write(`${name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
+            process.exit(1);
+          },
+        );
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   };
   main().catch((error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : String((error as Error).stack ?? error);
-    process.stderr.write(`${name} failed to start: ${message}\n`);
-    process.exit(error instanceof ConfigError ? 78 : 1);
+    const { line, code } = describeStartupFailure(name, error);
+    process.stderr.write(`${line}\n`);
+    process.exit(code);
   });
 }

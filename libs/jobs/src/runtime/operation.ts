@@ -1,6 +1,6 @@
 import type { OperationSpec, PayloadClass } from '@svc/contracts';
 import type { DataSource } from 'typeorm';
-import type { AppConfig, Logger } from '@svc/platform';
+import type { AppConfig, ArtifactStore, Logger } from '@svc/platform';
 import type { JobRecord } from '@svc/persistence';
 
 export type EmitFn = (
@@ -29,6 +29,8 @@ interface CommonContext {
   /** The process's database and settings; operations build the repositories they need from them. */
   db: DataSource;
   config: AppConfig;
+  /** The process's artifact store (checked at start-up). */
+  artifacts: ArtifactStore;
 }
 
 export interface JobContext<P> extends CommonContext {

@@ -1,7 +1,17 @@
 import { DataSource } from 'typeorm';
 import { parseJobMessage, parseOperationMessage } from '@svc/contracts';
 import { Db, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
-import { AmqpBroker, AppConfig, Delivery, DeliveryOutcome, Logger, Metrics } from '@svc/platform';
+import {
+  AmqpBroker,
+  AppConfig,
+  ArtifactStore,
+  createArtifactStore,
+  Delivery,
+  DeliveryOutcome,
+  Logger,
+  messageTracing,
+  Metrics,
+} from '@svc/platform';
 import { JobAbortedError, errorCodeOf, errorMessageOf } from './job-error';
 import { JobExecution } from './job-execution';
 import { EmitFn, isDeferred, JobOperation, StepOperation } from './operation';
@@ -31,6 +41,8 @@ export interface WorkerRuntimeOptions {
   steps?: readonly StepOperation[];
   /** Run the lease reaper in this process (every worker does; an advisory lock keeps passes exclusive). */
   runReaper?: boolean;
+  /** The checked store of the process; built from the config (unchecked) when absent. */
+  artifacts?: ArtifactStore;
 }
 
 /**
@@ -48,8 +60,10 @@ export class WorkerRuntime {
   private reaperTimer: NodeJS.Timeout | undefined;
   private reaping: Promise<void> | null = null;
   private stopping = false;
+  private readonly artifacts: ArtifactStore;
 
   constructor(private readonly options: WorkerRuntimeOptions) {
+    this.artifacts = options.artifacts ?? createArtifactStore(options.config, (m) => options.logger.warn(m));
     this.jobs = new JobRepository(options.db);
     this.events = new JobEventRepository(options.db);
     for (const op of options.operations) this.operations.set(op.spec.name, op);
@@ -185,7 +199,12 @@ export class WorkerRuntime {
       return 'ack';
     }
     const execution = new JobExecution(job.id, queue, this.jobs, this.options.logger, this.options.timing);
-    const done = this.runJob(job, execution, delivery.traceparent);
+    const done = messageTracing().span(
+      `job ${job.operation}`,
+      { 'job.id': job.id, 'job.operation': job.operation, 'job.queue': queue },
+      () => this.runJob(job, execution, delivery.traceparent),
+      (outcome) => outcome === 'reject',
+    );
     this.running.set(job.id, { execution, done });
     try {
       return await done;
@@ -242,6 +261,7 @@ export class WorkerRuntime {
         logger,
         db: this.options.db,
         config: this.options.config,
+        artifacts: this.artifacts,
       });
       if (execution.abortReason !== null) return this.aborted(job.id, execution, finish);
       if (isDeferred(result)) {
@@ -396,6 +416,7 @@ export class WorkerRuntime {
         logger,
         db: this.options.db,
         config: this.options.config,
+        artifacts: this.artifacts,
       });
       return 'ack';
     } catch (error) {

@@ -15,6 +15,8 @@ export interface ArtifactStore {
   delete(key: string): Promise<boolean>;
   /** Every key starting with `prefix` (a plain string prefix, as in S3), sorted. */
   list(prefix: string): Promise<string[]>;
+  /** The key of a URI this store issued (`url(key)` inverted), or null for any other URI. */
+  keyOf(uri: string): string | null;
 }
 
 export class InvalidArtifactKeyError extends Error {
@@ -31,6 +33,14 @@ export class ArtifactNotFoundError extends Error {
   constructor(readonly key: string) {
     super(`artifact ${JSON.stringify(key)} not found`);
     this.name = 'ArtifactNotFoundError';
+  }
+}
+
+/** A selected object store could not be reached at start-up; the process must not serve without it. */
+export class ArtifactStoreUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArtifactStoreUnavailable';
   }
 }
 
@@ -60,6 +70,11 @@ export function validateArtifactPrefix(prefix: string): void {
   if (reason !== null) throw new InvalidArtifactKeyError(prefix, reason);
   if (partial.includes('\\') || partial.includes('\0'))
     throw new InvalidArtifactKeyError(prefix, 'must not contain a backslash or NUL');
+}
+
+/** The key if `key` is valid, else null; for parsing URIs, where a bad key means "not ours". */
+export function validKeyOrNull(key: string): string | null {
+  return artifactKeyProblem(key) === null ? key : null;
 }
 
 function artifactKeyProblem(key: string): string | null {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '../config/load-config';
 import {
   ArtifactNotFoundError,
@@ -10,7 +10,9 @@ import {
   validateArtifactPrefix,
 } from './artifact-store';
 import { createArtifactStore } from './create-artifact-store';
+import { describeArtifactStoreContract } from './artifact-store.contract';
 import { LocalArtifactStore } from './local-artifact-store';
+import { S3ArtifactStore } from './s3-artifact-store';
 
 const dirs: string[] = [];
 
@@ -86,6 +88,8 @@ describe('validateArtifactPrefix', () => {
   );
 });
 
+describeArtifactStoreContract('local', async () => new LocalArtifactStore(tempDir()));
+
 describe('LocalArtifactStore', () => {
   let root: string;
   let store: LocalArtifactStore;
@@ -98,8 +102,6 @@ describe('LocalArtifactStore', () => {
   it('refuses a relative root', () => {
     expect(() => new LocalArtifactStore('var/artifacts')).toThrow('absolute root');
   });
-
-  it('reports its backend', () => expect(store.backend).toBe('local'));
 
   const bodies: { name: string; body: () => Buffer | string | { path: string }; expected: Buffer }[] = [
     { name: 'a buffer', body: () => Buffer.from([0, 1, 2, 255]), expected: Buffer.from([0, 1, 2, 255]) },
@@ -132,16 +134,17 @@ describe('LocalArtifactStore', () => {
     expect(readFileSync(source, 'utf8')).toBe('keep me');
   });
 
-  it('replaces an existing artifact', async () => {
-    await store.put('runs/1/result.json', '{"v":1}');
-    await store.put('runs/1/result.json', '{"v":2}');
-    expect((await store.get('runs/1/result.json')).toString()).toBe('{"v":2}');
-  });
-
   it('encodes unusual characters in the URI and still points at the file', async () => {
     const uri = await store.put('runs/a b/#1 ü.txt', 'x');
     expect(uri).not.toContain(' ');
     expect(fileURLToPath(uri)).toBe(join(root, 'runs', 'a b', '#1 ü.txt'));
+  });
+
+  it('maps file:// URIs under its root to keys, and nothing outside it', () => {
+    expect(store.keyOf(pathToFileURL(join(root, 'runs', '1', 'a.txt')).href)).toBe('runs/1/a.txt');
+    expect(store.keyOf(pathToFileURL(join(root, '..', 'a.txt')).href)).toBeNull();
+    expect(store.keyOf(pathToFileURL(root).href)).toBeNull();
+    expect(store.keyOf(join(root, 'a.txt'))).toBeNull();
   });
 
   it('computes url() without touching the disk', () => {
@@ -150,15 +153,6 @@ describe('LocalArtifactStore', () => {
     expect(uri.startsWith('file:///')).toBe(true);
     expect(fileURLToPath(uri)).toBe(join(root, 'not-created-yet', 'runs', '1', 'result.json'));
     expect(existsSync(join(root, 'not-created-yet'))).toBe(false);
-  });
-
-  it('returns from put() the same URI as url()', async () => {
-    expect(await store.put('a/b.txt', 'x')).toBe(store.url('a/b.txt'));
-  });
-
-  it('throws ArtifactNotFoundError for a missing key', async () => {
-    await expect(store.get('runs/404/result.json')).rejects.toThrow(ArtifactNotFoundError);
-    await expect(store.get('runs/404/result.json')).rejects.toMatchObject({ key: 'runs/404/result.json' });
   });
 
   it('treats a key that names a directory as absent', async () => {
@@ -170,71 +164,15 @@ describe('LocalArtifactStore', () => {
     expect(existsSync(join(root, 'runs', '1', 'result.json'))).toBe(true);
   });
 
-  it('reports existence', async () => {
-    expect(await store.exists('a/b.txt')).toBe(false);
-    await store.put('a/b.txt', 'x');
-    expect(await store.exists('a/b.txt')).toBe(true);
-  });
-
-  it('deletes idempotently: true, then false', async () => {
-    await store.put('a/b.txt', 'x');
-    expect(await store.delete('a/b.txt')).toBe(true);
-    expect(await store.delete('a/b.txt')).toBe(false);
-    expect(await store.exists('a/b.txt')).toBe(false);
-    expect(await store.delete('never/there.txt')).toBe(false);
-  });
-
   describe('list', () => {
-    const keys = [
-      'runs/1/a.json',
-      'runs/1/b.json',
-      'runs/10/c.json',
-      'runs/2/d.json',
-      'other/x.txt',
-      'top.txt',
-    ];
-
-    beforeEach(async () => {
-      // Written out of order so the sort is the store's doing.
-      for (const key of [...keys].reverse()) await store.put(key, key);
-    });
-
-    const cases: { prefix: string; expected: string[] }[] = [
-      {
-        prefix: '',
-        expected: [
-          'other/x.txt',
-          'runs/1/a.json',
-          'runs/1/b.json',
-          'runs/10/c.json',
-          'runs/2/d.json',
-          'top.txt',
-        ],
-      },
-      { prefix: 'runs/', expected: ['runs/1/a.json', 'runs/1/b.json', 'runs/10/c.json', 'runs/2/d.json'] },
-      { prefix: 'runs/1/', expected: ['runs/1/a.json', 'runs/1/b.json'] },
-      { prefix: 'runs/1', expected: ['runs/1/a.json', 'runs/1/b.json', 'runs/10/c.json'] },
-      { prefix: 'runs/1/a', expected: ['runs/1/a.json'] },
-      { prefix: 'runs/1/a.json', expected: ['runs/1/a.json'] },
-      { prefix: 't', expected: ['top.txt'] },
-      { prefix: 'missing/', expected: [] },
-      { prefix: 'top.txt/', expected: [] },
-    ];
-    it.each(cases)('lists keys under $prefix', async ({ prefix, expected }) => {
-      expect(await store.list(prefix)).toEqual(expected);
-    });
-
     it('lists nothing when the root does not exist yet', async () => {
       expect(await new LocalArtifactStore(join(root, 'absent')).list('')).toEqual([]);
     });
 
     it('hides in-flight writes', async () => {
+      for (const key of ['runs/1/b.json', 'runs/1/a.json']) await store.put(key, key);
       writeFileSync(join(root, 'runs', '1', '.c.json.0f8fad5b-d9cb-469f-a165-70867728950e.partial'), 'half');
       expect(await store.list('runs/1/')).toEqual(['runs/1/a.json', 'runs/1/b.json']);
-    });
-
-    it('rejects a malformed prefix', async () => {
-      await expect(store.list('../')).rejects.toThrow(InvalidArtifactKeyError);
     });
   });
 
@@ -263,21 +201,9 @@ describe('LocalArtifactStore', () => {
     });
   });
 
-  describe('key validation', () => {
-    const operations: { name: string; run: (s: LocalArtifactStore) => Promise<unknown> }[] = [
-      { name: 'put', run: (s) => s.put('../escape.txt', 'x') },
-      { name: 'get', run: (s) => s.get('../escape.txt') },
-      { name: 'exists', run: (s) => s.exists('../escape.txt') },
-      { name: 'delete', run: (s) => s.delete('../escape.txt') },
-    ];
-    it.each(operations)('$name rejects a key that leaves the root', async ({ run }) => {
-      await expect(run(store)).rejects.toThrow(InvalidArtifactKeyError);
-      expect(existsSync(join(root, '..', 'escape.txt'))).toBe(false);
-    });
-
-    it('url rejects a bad key synchronously', () => {
-      expect(() => store.url('/etc/passwd')).toThrow(InvalidArtifactKeyError);
-    });
+  it('writes nothing outside its root for a key that would leave it', async () => {
+    await expect(store.put('../escape.txt', 'x')).rejects.toThrow(InvalidArtifactKeyError);
+    expect(existsSync(join(root, '..', 'escape.txt'))).toBe(false);
   });
 });
 
@@ -352,9 +278,30 @@ describe('createArtifactStore', () => {
     ]);
   });
 
-  it.each(['minio', 's3'])('refuses a complete %s configuration until the S3 backend exists', (backend) => {
-    expect(() => setup({ ...complete, SVC_STORAGE_BACKEND: backend })).toThrow(
-      'the S3 artifact backend is not available in this build',
-    );
+  it.each(['minio', 's3'])('builds the S3 store for a complete %s configuration, without I/O', (backend) => {
+    const { store, warnings } = setup({
+      ...complete,
+      SVC_STORAGE_BACKEND: backend,
+      SVC_OBJECT_STORE_BUCKET: 'artifacts',
+    });
+    expect(store).toBeInstanceOf(S3ArtifactStore);
+    expect((store as S3ArtifactStore).endpoint).toBe('http://minio:9000');
+    expect(store.url('rerankers/r1/model.txt')).toBe('s3://artifacts/rerankers/r1/model.txt');
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([
+    { endpoint: 'minio:9000', secure: 'false', expected: 'http://minio:9000' },
+    { endpoint: 'minio:9000', secure: 'true', expected: 'https://minio:9000' },
+    { endpoint: 'http://minio:9000', secure: 'true', expected: 'http://minio:9000' },
+    { endpoint: 'https://s3.example.org', secure: 'false', expected: 'https://s3.example.org' },
+  ])('takes the scheme of $endpoint (secure=$secure) as $expected', ({ endpoint, secure, expected }) => {
+    const { store } = setup({
+      ...complete,
+      SVC_STORAGE_BACKEND: 's3',
+      SVC_OBJECT_STORE_ENDPOINT: endpoint,
+      SVC_OBJECT_STORE_SECURE: secure,
+    });
+    expect((store as S3ArtifactStore).endpoint).toBe(expected);
   });
 });

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Dirent } from 'node:fs';
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   ArtifactNotFoundError,
   ArtifactStore,
   validateArtifactKey,
   validateArtifactPrefix,
+  validKeyOrNull,
 } from './artifact-store';
 
 // In-flight writes sit next to their target so the final rename stays on one file system; list() hides them.
@@ -97,6 +98,19 @@ export class LocalArtifactStore implements ArtifactStore {
     const keys: string[] = [];
     await collectKeys(start, keyDir, namePrefix, keys);
     return keys.sort();
+  }
+
+  keyOf(uri: string): string | null {
+    if (!/^file:\/\//i.test(uri)) return null;
+    let path: string;
+    try {
+      path = fileURLToPath(uri);
+    } catch {
+      return null;
+    }
+    const rel = relative(this.rootDir, path);
+    if (rel === '' || isAbsolute(rel) || rel === '..' || rel.startsWith(`..${sep}`)) return null;
+    return validKeyOrNull(rel.split(sep).join('/'));
   }
 
   private pathOf(key: string): string {

@@ -14,7 +14,10 @@ export interface AppConfig {
     readonly accessKey: string | null;
     readonly secretKey: string | null;
     readonly bucket: string;
+    /** TLS when the endpoint names no scheme (`host:port`); an explicit `http://` or `https://` wins. */
     readonly secure: boolean;
+    /** Signing region; S3-compatible servers accept any, AWS needs the bucket's. */
+    readonly region: string;
   };
   readonly allowedOrigins: readonly string[];
   readonly termEmbeddingPath: string | null;
@@ -52,6 +55,8 @@ export interface AppConfig {
     readonly endpoint: string | null;
     readonly serviceName: string | null;
     readonly sampleRatio: number;
+    /** Longest wait before a batch of finished spans is exported. */
+    readonly exportDelayMs: number;
   };
   readonly pairFeatureWorkers: number | null;
   readonly alignCacheDir: string | null;

@@ -54,6 +54,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'object_store_secret_key', env: 'SVC_OBJECT_STORE_SECRET_KEY', type: 'string', default: null },
   { key: 'object_store_bucket', env: 'SVC_OBJECT_STORE_BUCKET', type: 'string', default: 'svc' },
   { key: 'object_store_secure', env: 'SVC_OBJECT_STORE_SECURE', type: 'bool', default: false },
+  { key: 'object_store_region', env: 'SVC_OBJECT_STORE_REGION', type: 'string', default: 'us-east-1' },
   { key: 'allowed_origins', env: 'SVC_ALLOWED_ORIGINS', type: 'list', default: DEV_ORIGINS },
   { key: 'term_embedding_path', env: 'SVC_TERM_EMBEDDING_PATH', type: 'path', default: null },
   { key: 'plugin_root', env: 'SVC_PLUGIN_ROOT', type: 'path', default: null },
@@ -89,6 +90,14 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'otel_endpoint', env: 'SVC_OTEL_ENDPOINT', type: 'string', default: null },
   { key: 'otel_service_name', env: 'SVC_OTEL_SERVICE_NAME', type: 'string', default: null },
   { key: 'otel_sample_ratio', env: 'SVC_OTEL_SAMPLE_RATIO', type: 'float', min: 0, max: 1, default: 1.0 },
+  {
+    key: 'otel_export_delay_ms',
+    env: 'SVC_OTEL_EXPORT_DELAY_MS',
+    type: 'int',
+    min: 1,
+    max: 600_000,
+    default: 5000,
+  },
   {
     key: 'pair_feature_workers',
     env: 'SVC_PAIR_FEATURE_WORKERS',

@@ -8,7 +8,8 @@ import {
   OperationMessage,
 } from '@svc/contracts';
 import { Logger } from '../logging/logger';
-import { childTraceparent, isTraceparent } from './traceparent';
+import { messageTracing } from '../tracing/message-tracing';
+import { isTraceparent } from './traceparent';
 
 export interface BrokerOptions {
   url: string;
@@ -121,15 +122,19 @@ export class AmqpBroker {
     if (!this.declared.has(name)) {
       await this.publisher.addSetup((channel: Channel) => this.declareQueue(channel, name));
     }
-    try {
-      await this.publisher.sendToQueue(name, Buffer.from(JSON.stringify(message)), {
-        persistent: true,
-        contentType: 'application/json',
-        headers: { traceparent: childTraceparent(traceparent) },
-      });
-    } catch (error) {
-      throw new BrokerUnavailableError(`publish to ${name} was not confirmed: ${(error as Error).message}`);
-    }
+    // The span is opened here, in the caller's context: amqp-connection-manager may send the message
+    // later from its own queue, where the request's or job's context is gone.
+    await messageTracing().producer(name, traceparent, async (header) => {
+      try {
+        await this.publisher.sendToQueue(name, Buffer.from(JSON.stringify(message)), {
+          persistent: true,
+          contentType: 'application/json',
+          headers: { traceparent: header },
+        });
+      } catch (error) {
+        throw new BrokerUnavailableError(`publish to ${name} was not confirmed: ${(error as Error).message}`);
+      }
+    });
   }
 
   /** Consumes one queue with the given prefetch; returns a function that stops consuming. */
@@ -143,7 +148,7 @@ export class AmqpBroker {
     this.consumers.push(channel);
     this.watch(channel, `consumer ${name}`);
     const onMessage = (msg: ConsumeMessage): void => {
-      void this.dispatch(channel, msg, handler);
+      void this.dispatch(name, channel, msg, handler);
     };
     const { consumerTag } = await channel.consume(name, onMessage, { noAck: false, prefetch });
     return async () => {
@@ -152,6 +157,7 @@ export class AmqpBroker {
   }
 
   private async dispatch(
+    queue: string,
     channel: ChannelWrapper,
     msg: ConsumeMessage,
     handler: DeliveryHandler,
@@ -164,14 +170,12 @@ export class AmqpBroker {
       malformed = true;
     }
     const header: unknown = msg.properties.headers?.['traceparent'];
+    const traceparent = isTraceparent(header) ? header : null;
     let outcome: DeliveryOutcome = 'reject';
     try {
-      outcome = await handler({
-        body,
-        malformed,
-        redelivered: msg.fields.redelivered,
-        traceparent: isTraceparent(header) ? header : null,
-      });
+      outcome = await messageTracing().consumer(queue, traceparent, () =>
+        handler({ body, malformed, redelivered: msg.fields.redelivered, traceparent }),
+      );
     } catch (error) {
       this.options.logger.error('message handler failed', { error: (error as Error).message });
     }

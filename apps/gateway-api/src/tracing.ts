@@ -1,0 +1,4 @@
+// Imported first by main.ts: tracing has to start before pg and the HTTP server are loaded.
+import { startProcessTracing } from '@svc/platform/tracing';
+
+startProcessTracing('svc-api');

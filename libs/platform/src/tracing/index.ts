@@ -1,0 +1,3 @@
+export * from './message-tracing';
+export * from './process-tracing';
+export * from './start-tracing';
