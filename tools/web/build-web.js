@@ -31,6 +31,8 @@ function isWebBuildStale() {
 }
 
 async function buildWeb() {
+  // Under Jest NODE_ENV is 'test', which would bundle React's development build.
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
   await build({ configFile, logLevel: 'warn' });
 }

@@ -1,4 +1,4 @@
-import { KeyboardEvent, useMemo } from 'react';
+import { KeyboardEvent, useId, useMemo } from 'react';
 import { Subgraph, SubgraphNode, TermCount } from './api';
 import { fmtNum } from './ui';
 
@@ -6,6 +6,7 @@ const ASPECT_COLOURS: Record<string, string> = { F: '#2f6f9f', P: '#3f8f4f', C: 
 
 /** Horizontal bars of the most predicted terms of one aspect; the table beside it carries the numbers. */
 export function TermBars({ title, terms }: { title: string; terms: TermCount[] }) {
+  const captionId = useId();
   const rowHeight = 22;
   const labelWidth = 260;
   const barWidth = 220;
@@ -16,7 +17,7 @@ export function TermBars({ title, terms }: { title: string; terms: TermCount[] }
       <svg
         viewBox={`0 0 ${labelWidth + barWidth + 50} ${height}`}
         role="img"
-        aria-labelledby={`${title}-caption`}
+        aria-labelledby={captionId}
         preserveAspectRatio="xMinYMin meet"
       >
         {terms.map((term, i) => {
@@ -42,7 +43,7 @@ export function TermBars({ title, terms }: { title: string; terms: TermCount[] }
           );
         })}
       </svg>
-      <figcaption id={`${title}-caption`}>
+      <figcaption id={captionId}>
         {title}: proteins per predicted term (top {terms.length})
       </figcaption>
     </figure>
@@ -78,6 +79,7 @@ export function Heatmap({
   columns: { key: string; label: string }[];
   cells: HeatCell[];
 }) {
+  const captionId = useId();
   const cellWidth = 110;
   const cellHeight = 36;
   const rowLabel = 170;
@@ -90,7 +92,7 @@ export function Heatmap({
       <svg
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-labelledby="heatmap-caption"
+        aria-labelledby={captionId}
         style={{ maxWidth: width }}
       >
         {columns.map((c, j) => (
@@ -155,7 +157,7 @@ export function Heatmap({
           </g>
         ))}
       </svg>
-      <figcaption id="heatmap-caption">{title}</figcaption>
+      <figcaption id={captionId}>{title}</figcaption>
     </figure>
   );
 }

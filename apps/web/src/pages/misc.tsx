@@ -1,6 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { Dataset, ExperimentRun, post, qs, Reranker, StackRepo } from '../api';
 import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
+import { useSession } from '../session';
 import {
   Column,
   ErrorNotice,
@@ -225,6 +226,7 @@ export function ShowcasePage() {
 
 export function SupportPage() {
   useDocumentTitle('Support');
+  const { user } = useSession();
   const support = useApi<{
     total: number;
     recent_comments: { comment: string | null; created_at: string }[];
@@ -256,7 +258,12 @@ export function SupportPage() {
           'Counting thumbs-up…'
         )}
       </p>
-      <form className="stack-form card" onSubmit={(e) => void submit(e)}>
+      {!user && (
+        <p className="muted">
+          <Link to="/login">Sign in</Link> to send a thumbs-up.
+        </p>
+      )}
+      <form className="stack-form card" onSubmit={(e) => void submit(e)} hidden={!user}>
         <label htmlFor="support-comment">Comment (optional)</label>
         <textarea
           id="support-comment"
