@@ -20,6 +20,8 @@ const ROOT = resolve(__dirname, '../../..');
 const DATA = resolve(ROOT, '../shared/data');
 const ARTIFACTS = join(ROOT, 'var', 'test-artifacts', 'web');
 const ADMIN = { email: 'admin@web.test', password: `admin-${randomUUID()}` };
+// Six processes start at once; on a busy two-core machine that can take well over the usual 30 s.
+const STARTUP_MS = 120_000;
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -107,7 +109,7 @@ describe('web dashboards in headless Chromium against the real stack', () => {
     };
     const auth = await spawnApp('auth-service', env);
     apps.push(auth);
-    await auth.waitForLog('auth-service ready');
+    await auth.waitForLog('auth-service ready', STARTUP_MS);
     const rest = await Promise.all([
       spawnApp('gateway-api', { ...env, SVC_PORT: String(port) }),
       ...['ingestion-worker', 'embedding-worker', 'prediction-worker', 'evaluation-worker'].map((name) =>
@@ -116,8 +118,8 @@ describe('web dashboards in headless Chromium against the real stack', () => {
     ]);
     apps = [...apps, ...rest];
     const [gateway, ...workers] = rest;
-    await gateway.waitForLog('gateway listening');
-    await Promise.all(workers.map((w) => w.waitForLog('worker started')));
+    await gateway.waitForLog('gateway listening', STARTUP_MS);
+    await Promise.all(workers.map((w) => w.waitForLog('worker started', STARTUP_MS)));
     base = `http://127.0.0.1:${port}`;
     const anonymous = new HttpClient(base);
     await waitFor(async () => ((await anonymous.get('/health/ready')).status === 200 ? true : undefined), {
@@ -193,7 +195,7 @@ describe('web dashboards in headless Chromium against the real stack', () => {
     );
 
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  }, 300_000);
+  }, 480_000);
 
   afterAll(async () => {
     await browser?.close();
