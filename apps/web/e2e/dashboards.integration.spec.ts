@@ -80,6 +80,7 @@ describe('web dashboards in headless Chromium against the real stack', () => {
   let browser: Browser;
   let dir: string;
   let scoringName: string;
+  let snapshotId: string;
   const researcher = { email: `reader-${randomUUID().slice(0, 8)}@web.test`, password: `pw-${randomUUID()}` };
 
   const runJob = async (path: string, body: unknown): Promise<Job> => {
@@ -133,7 +134,7 @@ describe('web dashboards in headless Chromium against the real stack', () => {
     const snapshot = await runJob('/v1/annotations/snapshots/load', {
       obo_url: join(ROOT, 'fixtures/go-subset.2022-07-01.obo'),
     });
-    const snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
+    snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
     const load = async (file: string): Promise<string> => {
       const gaf = join(dir, `${file}.gaf`);
       execFileSync(process.execPath, [
@@ -257,6 +258,12 @@ describe('web dashboards in headless Chromium against the real stack', () => {
         await page.getByRole('progressbar', { name: 'Prediction progress' }).getAttribute('aria-valuetext'),
       ).toBe('SUCCEEDED: 2 of 2 (100%)');
       await screenshot(page, '02-annotate-succeeded');
+      const predictionJob = await page
+        .getByRole('region', { name: 'Progress' })
+        .getByRole('link', { name: /^job / })
+        .nth(1)
+        .getAttribute('href');
+      expect(predictionJob).toMatch(/^#\/jobs\/[0-9a-f-]{36}$/);
 
       await page.getByRole('link', { name: 'Open the predictions' }).click();
       await page.getByRole('heading', { level: 1, name: /^Prediction set / }).waitFor();
@@ -296,6 +303,18 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       await page.getByRole('combobox', { name: 'Task' }).selectOption('NK/MFO');
       await page.getByRole('img', { name: /NK\/MFO/ }).waitFor();
       await screenshot(page, '05-benchmark');
+
+      // The chained prediction job: its event timeline, and a comment from the signed-in user.
+      await page.goto(`${base}/${predictionJob}`);
+      await page.getByRole('heading', { level: 1, name: /^Job [0-9a-f]{8}: predict_go_terms$/ }).waitFor();
+      const timeline = page.locator('ol.timeline');
+      await timeline.waitFor();
+      expect(await timeline.textContent()).toContain('job.created');
+      expect(await timeline.textContent()).toContain('predict_go_terms_batch.done');
+      await page.getByLabel('Add a comment').fill('Checked the two proteins.');
+      await page.getByRole('button', { name: 'Post comment' }).click();
+      await page.locator('.comments').getByText('Checked the two proteins.').waitFor();
+      await screenshot(page, '06-job');
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -320,12 +339,42 @@ describe('web dashboards in headless Chromium against the real stack', () => {
         1,
       );
 
+      // Jobs filtered by operation and status; the filters live in the address.
+      await page.goto(`${base}/#/jobs`);
+      const jobs = page.getByRole('region', { name: 'jobs', exact: true });
+      await jobs.locator('tbody tr').first().waitFor();
+      await page.getByRole('combobox', { name: 'Operation' }).selectOption('predict_go_terms');
+      await settle(
+        async () =>
+          (await jobs.locator('tbody tr td:nth-child(2)').allTextContents()).every(
+            (o) => o === 'predict_go_terms',
+          ),
+        true,
+      );
+      expect(await jobs.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
+      expect(page.url()).toContain('operation=predict_go_terms');
+      await page.getByRole('combobox', { name: 'Status' }).selectOption('FAILED');
+      await page.getByText('No jobs yet.').waitFor();
+
+      // The GO subgraph: terms are keyboard-focusable buttons; Enter re-centres on the focused term.
+      await page.goto(`${base}/#/ontology/${snapshotId}?go=GO:0004674`);
+      const selected = page.getByRole('button', { name: /^GO:0004674 .*\(selected\)$/ });
+      await selected.waitFor();
+      expect(await selected.getAttribute('tabindex')).toBe('0');
+      const parent = page.getByRole('button', { name: /^GO:0004672 protein kinase activity$/ });
+      await parent.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: /^GO:0004672 .*\(selected\)$/ }).waitFor();
+      expect(page.url()).toContain('go=GO%3A0004672');
+      expect(await page.getByRole('button', { name: /^GO:0004674 / }).count()).toBe(0);
+      await screenshot(page, '07-ontology');
+
       await page.goto(`${base}/#/admin`);
       await page.getByRole('heading', { level: 1, name: 'Administration' }).waitFor();
       await settle(count(page.getByTestId('restricted-hint')), 3);
       expect(await page.getByRole('alert').count()).toBe(0);
       expect(await page.locator('table').count()).toBe(0);
-      await screenshot(page, '06-anonymous-admin');
+      await screenshot(page, '08-anonymous-admin');
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -355,7 +404,7 @@ describe('web dashboards in headless Chromium against the real stack', () => {
         );
         expect({ path, overflow }).toEqual({ path, overflow: 0 });
       }
-      await screenshot(page, '07-narrow-proteins');
+      await screenshot(page, '09-narrow-proteins');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

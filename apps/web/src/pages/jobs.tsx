@@ -89,6 +89,15 @@ export function JobsPage() {
   );
 }
 
+/** Ids in a job's result that have a page of their own. */
+const RESULT_LINKS: Record<string, [string, string]> = {
+  prediction_job_id: ['Chained prediction job', '/jobs'],
+  prediction_set_id: ['Prediction set', '/prediction-sets'],
+  evaluation_set_id: ['Evaluation set', '/evaluation-sets'],
+  ontology_snapshot_id: ['Ontology snapshot', '/ontology'],
+  query_set_id: ['Query set', '/query-sets'],
+};
+
 export function JobPage({ id }: { id: string }) {
   useDocumentTitle(`Job ${shortId(id)}`);
   const job = useApi<Job>(`/jobs/${id}`, { pollMs: POLL_MS, keepPolling: (j) => isActive(j.status) });
@@ -107,8 +116,10 @@ export function JobPage({ id }: { id: string }) {
   if (job.error) return <ErrorNotice error={job.error} />;
   if (!job.data) return <Loading what="the job" />;
   const j = job.data;
-  const predictionJob =
-    typeof j.result?.['prediction_job_id'] === 'string' ? j.result['prediction_job_id'] : null;
+  const produced = Object.entries(RESULT_LINKS).flatMap(([key, [label, route]]) => {
+    const value = j.result?.[key];
+    return typeof value === 'string' ? [{ key, label, to: `${route}/${value}`, value }] : [];
+  });
   return (
     <>
       <PageHeader title={`Job ${shortId(j.id)}: ${j.operation}`} />
@@ -125,10 +136,14 @@ export function JobPage({ id }: { id: string }) {
             {j.error_code}: {j.error_message}
           </p>
         )}
-        {predictionJob && (
-          <p>
-            Chained prediction: <Link to={`/jobs/${predictionJob}`}>job {shortId(predictionJob)}</Link>
-          </p>
+        {produced.length > 0 && (
+          <ul className="produced">
+            {produced.map((p) => (
+              <li key={p.key}>
+                {p.label}: <Link to={p.to}>{shortId(p.value)}</Link>
+              </li>
+            ))}
+          </ul>
         )}
       </section>
       <Fields
