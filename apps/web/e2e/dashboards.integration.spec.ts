@@ -381,6 +381,51 @@ describe('web dashboards in headless Chromium against the real stack', () => {
     }
   }, 120_000);
 
+  it('a visitor signs up; the admin approves the account, changes its role, creates and revokes a key; the audit log shows it', async () => {
+    const { context, page, errors } = await openPage();
+    try {
+      const suffix = randomUUID().slice(0, 8);
+      await page.goto(`${base}/#/signup`);
+      await page.getByLabel('Email').fill(`new-${suffix}@web.test`);
+      await page.getByLabel('Username').fill(`new_${suffix}`);
+      await page.getByLabel('Display name').fill('Newcomer');
+      await page.getByLabel('Password').fill(`pw-${randomUUID()}`);
+      await page.getByLabel('Intended use').fill('reading benchmarks');
+      await page.getByRole('button', { name: 'Sign up' }).click();
+      await page.getByText('waits for approval').waitFor();
+
+      await page.goto(`${base}/#/login`);
+      await page.getByLabel('Email').fill(ADMIN.email);
+      await page.getByLabel('Password').fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await page.getByRole('link', { name: 'Admin', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Administration' }).waitFor();
+      const row = page.getByRole('row').filter({ hasText: `new_${suffix}` });
+      expect(await row.textContent()).toContain('pending');
+      await row.getByRole('button', { name: 'Approve' }).click();
+      await row.getByRole('button', { name: 'Deactivate' }).waitFor();
+      await row.getByRole('combobox', { name: `Role of new_${suffix}` }).selectOption('operator');
+      await settle(() => row.getByRole('combobox').inputValue(), 'operator');
+
+      await page.getByLabel('Key name').fill('automation');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      await page.getByText('New key (shown once)').waitFor();
+      const keys = page.getByRole('region', { name: 'API keys', exact: true });
+      await keys.getByRole('button', { name: /^Revoke / }).click();
+      await keys.getByText(/^revoked /).waitFor();
+      const audit = page.getByRole('region', { name: 'audit entries', exact: true });
+      await settle(
+        async () => (await audit.locator('tbody tr td:nth-child(2)').allTextContents()).slice(0, 4).join(' '),
+        'api_key_revoke api_key_mint role_change admin_approve',
+      );
+      await screenshot(page, '10-admin');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it('works at 375 pixels: the menu opens from a button and no page scrolls sideways', async () => {
     const { context, page, errors } = await openPage(375);
     try {

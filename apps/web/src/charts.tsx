@@ -104,6 +104,7 @@ export function Heatmap({
             textAnchor="middle"
             className="chart-label"
           >
+            <title>{c.label}</title>
             {truncate(c.label, 16)}
           </text>
         ))}
