@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
@@ -22,6 +22,7 @@ const ARTIFACTS = join(ROOT, 'var', 'test-artifacts', 'web');
 const ADMIN = { email: 'admin@web.test', password: `admin-${randomUUID()}` };
 // Six processes start at once; on a busy two-core machine that can take well over the usual 30 s.
 const STARTUP_MS = 120_000;
+const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
@@ -93,6 +94,8 @@ describe('web dashboards in headless Chromium against the real stack', () => {
   };
 
   beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
     const build = spawnSync(process.execPath, [join(ROOT, 'tools/web/build-web.js'), '--if-stale'], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -195,7 +198,7 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       200,
     );
 
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 480_000);
 
   afterAll(async () => {

@@ -181,8 +181,10 @@ export function App() {
         <nav id="site-nav" className={menuOpen ? 'sidebar open' : 'sidebar'} aria-label="Dashboards">
           {groups.map((group) => (
             <div key={group}>
-              <h2 className="nav-group">{group}</h2>
-              <ul>
+              <p className="nav-group" id={`nav-${group.replace(/\W+/g, '-').toLowerCase()}`}>
+                {group}
+              </p>
+              <ul aria-labelledby={`nav-${group.replace(/\W+/g, '-').toLowerCase()}`}>
                 {NAV.filter((n) => n.group === group).map((n) => (
                   <li key={n.to}>
                     <a href={`#${n.to}`} aria-current={isCurrent(route, n.to) ? 'page' : undefined}>
