@@ -115,7 +115,7 @@ export default [
   ...tseslint.configs.recommendedTypeChecked,
   { plugins: { '@nx': nx } },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
@@ -129,6 +129,13 @@ export default [
         'error',
         { enforceBuildableLibDependency: false, allow: [], depConstraints },
       ],
+    },
+  },
+  {
+    // The browser bundle has its own compiler settings (DOM library, JSX).
+    files: ['apps/web/src/**/*.ts', 'apps/web/src/**/*.tsx'],
+    languageOptions: {
+      parserOptions: { project: './apps/web/tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
   },
   {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: installs dependencies if missing, creates and migrates the database, then runs the
-// gateway (port 8000) and every worker in this terminal with prefixed logs. Ctrl-C stops them all.
+// `npm start`: installs dependencies if missing, creates and migrates the database, builds the web
+// dashboards when missing or older than their sources, then runs the gateway (port 8000) and every
+// worker in this terminal with prefixed logs. Ctrl-C stops them all.
 const { spawn, spawnSync } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const path = require('node:path');
@@ -40,6 +41,19 @@ function migrate() {
     log('migration failed: is PostgreSQL running? (see README: docker compose up -d postgres rabbitmq)');
     process.exit(result.status ?? 1);
   }
+}
+
+function buildDashboards() {
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'tools', 'web', 'build-web.js'), '--if-stale'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  // The API works without the dashboards; the gateway then answers / with how to build them.
+  if (result.status !== 0) log('the web dashboards did not build; the API starts without them');
 }
 
 function prefixLines(stream, label, color, out) {
@@ -108,7 +122,10 @@ function stopAll(exitCode) {
 
 ensureDependencies();
 migrate();
+buildDashboards();
 for (const app of APPS) startApp(app);
-log('gateway on http://127.0.0.1:8000 (docs at /docs); workers expose /metrics on ports 9100-9105');
+log(
+  'gateway on http://127.0.0.1:8000 (dashboards at /, docs at /docs); workers expose /metrics on ports 9100-9105',
+);
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));

@@ -13,6 +13,7 @@ import { LimitsService } from './auth/limits.service';
 import { installVisitorEvents } from './auth/visitor-events';
 import { GatewayModule } from './gateway.module';
 import { installRequestHooks, requestIdOf, rewriteLegacyUrl } from './http/request-hooks';
+import { DEFAULT_WEB_DIR, installWebUi } from './web/web-ui';
 
 export const API_TITLE = 'Protein Function Annotation Service';
 export const API_VERSION = '1.0.0';
@@ -27,10 +28,16 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
+export interface GatewayOptions {
+  listen: boolean;
+  /** The built dashboards (index.html and assets/); the workspace's dist/web by default. */
+  webDir?: string;
+}
+
 /** Builds the HTTP gateway over an opened infrastructure; `listen` binds it (port 0 for tests). */
 export async function createGateway(
   config: AppConfig,
-  options: { listen: boolean } = { listen: true },
+  options: GatewayOptions = { listen: true },
 ): Promise<Gateway> {
   const infra = await openInfrastructure('gateway-api', config);
   const adapter = new FastifyAdapter({
@@ -61,6 +68,7 @@ export async function createGateway(
   await app.register(fastifyMultipart, { limits: { fileSize: 100 * 1024 * 1024, files: 3, fields: 20 } });
   installRequestHooks(fastify, infra);
   installVisitorEvents(fastify, infra.db, infra.logger.child('gateway.visitors'));
+  await installWebUi(fastify, options.webDir ?? DEFAULT_WEB_DIR);
   app.enableCors({ origin: [...config.allowedOrigins], credentials: true });
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });
   const openapi = buildOpenApi(app);

@@ -6,11 +6,20 @@ import { Principal, requestInstance } from '@svc/platform';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const ACCEPTED_BODY_TYPES = new Set(['application/json', 'multipart/form-data']);
-const ROOT_ONLY = [/^\/health(\/ready)?\/?$/, /^\/docs(\/.*)?$/, /^\/openapi\.json$/, /^\/v1(\/.*)?$/];
+const ROOT_ONLY = [
+  /^\/health(\/ready)?\/?$/,
+  /^\/docs(\/.*)?$/,
+  /^\/openapi\.json$/,
+  /^\/v1(\/.*)?$/,
+  // The web dashboards: index.html and its built files.
+  /^\/$/,
+  /^\/assets\//,
+];
 
 /**
- * Legacy alias: every path outside /v1 (except health, docs and the OpenAPI file) is served by the
- * /v1 route of the same name, so both forms reach one handler and only /v1 appears in OpenAPI.
+ * Legacy alias: every path outside /v1 (except health, docs, the OpenAPI file and the dashboards at
+ * `/` and `/assets/`) is served by the /v1 route of the same name, so both forms reach one handler
+ * and only /v1 appears in OpenAPI.
  */
 export function rewriteLegacyUrl(url: string): string {
   const path = url.split('?')[0] ?? url;

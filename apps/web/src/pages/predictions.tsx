@@ -1,0 +1,255 @@
+import { useState } from 'react';
+import { Page, PredictedTerm, PredictionProtein, PredictionSet, qs, TermDistribution } from '../api';
+import { TermBars } from '../charts';
+import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
+import {
+  ASPECT_NAMES,
+  Column,
+  Download,
+  ErrorNotice,
+  Fields,
+  fmtDate,
+  fmtNum,
+  Link,
+  ListView,
+  Loading,
+  PageHeader,
+  Pager,
+  shortId,
+  StatusBadge,
+  Table,
+} from '../ui';
+
+export function PredictionSetsPage() {
+  useDocumentTitle('Prediction sets');
+  const list = useList<PredictionSet>('/embeddings/prediction-sets');
+  const columns: Column<PredictionSet>[] = [
+    { header: 'Set', cell: (s) => <Link to={`/prediction-sets/${s.id}`}>{shortId(s.id)}</Link> },
+    { header: 'Embedding', cell: (s) => s.embedding_config_name ?? shortId(s.embedding_config_id) },
+    { header: 'Annotations', cell: (s) => s.annotation_set_label ?? shortId(s.annotation_set_id) },
+    { header: 'Ontology', cell: (s) => s.ontology_version ?? shortId(s.ontology_snapshot_id) },
+    {
+      header: 'Query set',
+      cell: (s) =>
+        s.query_set_id ? (
+          <Link to={`/query-sets/${s.query_set_id}`}>{shortId(s.query_set_id)}</Link>
+        ) : (
+          'all proteins'
+        ),
+    },
+    { header: 'Predictions', cell: (s) => fmtNum(s.prediction_count), numeric: true },
+    { header: 'Job', cell: (s) => (s.job_status ? <StatusBadge status={s.job_status} /> : '—') },
+    { header: 'Created', cell: (s) => fmtDate(s.created_at) },
+  ];
+  return (
+    <>
+      <PageHeader title="Prediction sets" />
+      <ListView list={list} what="prediction sets" columns={columns} rowKey={(s) => s.id} />
+    </>
+  );
+}
+
+const PAGE = 50;
+
+export function PredictionSetPage({ id }: { id: string }) {
+  useDocumentTitle(`Prediction set ${shortId(id)}`);
+  const route = useRoute();
+  const search = route.query.get('search') ?? '';
+  const offset = Number(route.query.get('offset') ?? 0);
+  const [draft, setDraft] = useState(search);
+  const set = useApi<PredictionSet>(`/embeddings/prediction-sets/${id}`);
+  const proteins = useList<PredictionProtein>(
+    `/embeddings/prediction-sets/${id}/proteins${qs({ search, limit: PAGE, offset })}`,
+    {
+      select: (body) => (body as Page<PredictionProtein>).items,
+    },
+  );
+  const total = (proteins.body as Page<PredictionProtein> | undefined)?.total ?? 0;
+  const distribution = useApi<TermDistribution>(`/embeddings/prediction-sets/${id}/go-terms?limit=15`);
+  if (set.error) return <ErrorNotice error={set.error} />;
+  if (!set.data) return <Loading what="the prediction set" />;
+  const s = set.data;
+  const columns: Column<PredictionProtein>[] = [
+    {
+      header: 'Protein',
+      cell: (p) => (
+        <Link to={`/prediction-sets/${id}/proteins/${encodeURIComponent(p.protein_accession)}`}>
+          {p.protein_accession}
+        </Link>
+      ),
+    },
+    { header: 'GO terms', cell: (p) => fmtNum(p.go_count), numeric: true },
+    { header: 'Nearest distance', cell: (p) => fmtNum(p.min_distance), numeric: true },
+    { header: 'Known annotations', cell: (p) => fmtNum(p.annotation_count), numeric: true },
+    { header: 'Matching known', cell: (p) => fmtNum(p.match_count), numeric: true },
+  ];
+  return (
+    <>
+      <PageHeader title={`Prediction set ${shortId(s.id)}`} />
+      <Fields
+        entries={[
+          ['Embedding config', s.embedding_config_name ?? s.embedding_config_id],
+          ['Annotation set', s.annotation_set_label ?? s.annotation_set_id],
+          [
+            'Ontology',
+            <Link key="o" to={`/ontology/${s.ontology_snapshot_id}`}>
+              {s.ontology_version ?? shortId(s.ontology_snapshot_id)}
+            </Link>,
+          ],
+          ['Neighbours per entry', fmtNum(s.limit_per_entry)],
+          ['Proteins', fmtNum(s.protein_count)],
+          ['Predictions', fmtNum(s.prediction_count)],
+          [
+            'Job',
+            s.job_id ? (
+              <Link key="j" to={`/jobs/${s.job_id}`}>
+                {shortId(s.job_id)}
+              </Link>
+            ) : (
+              '—'
+            ),
+          ],
+          ['Created', fmtDate(s.created_at)],
+        ]}
+      />
+      <p className="downloads">
+        <Download path={`/embeddings/prediction-sets/${id}/predictions.tsv`}>
+          Predictions (TSV, 32 columns)
+        </Download>
+        <Download path={`/embeddings/prediction-sets/${id}/predictions-cafa.tsv`}>CAFA format (TSV)</Download>
+      </p>
+      <section aria-labelledby="distribution-heading">
+        <h2 id="distribution-heading">Term distribution</h2>
+        {distribution.error && <ErrorNotice error={distribution.error} />}
+        {distribution.data && <Distribution data={distribution.data} />}
+      </section>
+      <section aria-labelledby="proteins-heading">
+        <h2 id="proteins-heading">Proteins</h2>
+        <form
+          className="filters"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setQuery(route, { search: draft, offset: undefined });
+          }}
+        >
+          <label>
+            Search accession
+            <input type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          </label>
+          <button type="submit">Search</button>
+        </form>
+        <ListView list={proteins} what="proteins" columns={columns} rowKey={(p) => p.protein_accession} />
+        {total > PAGE && (
+          <Pager
+            offset={offset}
+            limit={PAGE}
+            total={total}
+            onChange={(next) => setQuery(route, { offset: String(next) })}
+          />
+        )}
+      </section>
+    </>
+  );
+}
+
+function Distribution({ data }: { data: TermDistribution }) {
+  const aspects = ['F', 'P', 'C'].filter((a) => (data.terms[a] ?? []).length > 0);
+  if (aspects.length === 0) return <p className="empty">No predicted terms.</p>;
+  return (
+    <>
+      <Table
+        caption="Predictions per aspect"
+        columns={[
+          { header: 'Aspect', cell: (a: string) => ASPECT_NAMES[a] ?? a },
+          { header: 'Predictions', cell: (a: string) => fmtNum(data.totals[a]?.predictions), numeric: true },
+          { header: 'Distinct terms', cell: (a: string) => fmtNum(data.totals[a]?.terms), numeric: true },
+          { header: 'Proteins', cell: (a: string) => fmtNum(data.totals[a]?.proteins), numeric: true },
+        ]}
+        rows={aspects}
+        rowKey={(a) => a}
+      />
+      <div className="chart-grid">
+        {aspects.map((a) => (
+          <div key={a}>
+            <TermBars title={ASPECT_NAMES[a] ?? a} terms={data.terms[a] ?? []} />
+            <details>
+              <summary>Table of {ASPECT_NAMES[a] ?? a} terms</summary>
+              <Table
+                caption={`Most predicted ${ASPECT_NAMES[a] ?? a} terms`}
+                columns={[
+                  { header: 'GO term', cell: (t) => <code>{t.go_id}</code> },
+                  { header: 'Name', cell: (t) => t.go_name ?? '—' },
+                  { header: 'Proteins', cell: (t) => fmtNum(t.protein_count), numeric: true },
+                  { header: 'Predictions', cell: (t) => fmtNum(t.prediction_count), numeric: true },
+                ]}
+                rows={data.terms[a] ?? []}
+                rowKey={(t) => t.go_id}
+              />
+            </details>
+          </div>
+        ))}
+      </div>
+    </>
+  );
+}
+
+export function PredictedProteinPage({ id, accession }: { id: string; accession: string }) {
+  useDocumentTitle(`${accession} predictions`);
+  const route = useRoute();
+  const aspect = route.query.get('aspect') ?? '';
+  const set = useApi<PredictionSet>(`/embeddings/prediction-sets/${id}`);
+  const terms = useList<PredictedTerm>(
+    `/embeddings/prediction-sets/${id}/proteins/${encodeURIComponent(accession)}`,
+  );
+  const rows = terms.items
+    .filter((t) => aspect === '' || t.go_aspect === aspect)
+    .sort((a, b) => a.distance - b.distance);
+  const snapshot = set.data?.ontology_snapshot_id;
+  const columns: Column<PredictedTerm>[] = [
+    {
+      header: 'GO term',
+      cell: (t) => (snapshot ? <Link to={`/ontology/${snapshot}?go=${t.go_id}`}>{t.go_id}</Link> : t.go_id),
+    },
+    { header: 'Name', cell: (t) => t.go_name ?? '—' },
+    { header: 'Aspect', cell: (t) => t.go_aspect ?? '—' },
+    { header: 'Distance', cell: (t) => fmtNum(t.distance, 4), numeric: true },
+    {
+      header: 'Reference',
+      cell: (t) => (
+        <Link to={`/proteins/${encodeURIComponent(t.ref_protein_accession)}`}>{t.ref_protein_accession}</Link>
+      ),
+    },
+    { header: 'Evidence', cell: (t) => t.evidence_code ?? '—' },
+    { header: 'Votes', cell: (t) => fmtNum(t.vote_count), numeric: true },
+    { header: 'Identity (NW)', cell: (t) => fmtNum(t.identity_nw), numeric: true },
+  ];
+  return (
+    <>
+      <PageHeader title={`Predicted terms of ${accession}`} />
+      <p>
+        In <Link to={`/prediction-sets/${id}`}>prediction set {shortId(id)}</Link>, nearest first.{' '}
+        <Download path={`/embeddings/prediction-sets/${id}/predictions.tsv${qs({ accession })}`}>
+          TSV of this protein
+        </Download>
+      </p>
+      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter predicted terms">
+        <label>
+          Aspect
+          <select value={aspect} onChange={(e) => setQuery(route, { aspect: e.target.value })}>
+            <option value="">all</option>
+            <option value="F">{ASPECT_NAMES['F']}</option>
+            <option value="P">{ASPECT_NAMES['P']}</option>
+            <option value="C">{ASPECT_NAMES['C']}</option>
+          </select>
+        </label>
+      </form>
+      <ListView
+        list={{ ...terms, items: rows }}
+        what="predicted terms"
+        columns={columns}
+        rowKey={(t) => `${t.go_id}-${t.ref_protein_accession}`}
+      />
+    </>
+  );
+}

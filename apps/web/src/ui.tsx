@@ -1,0 +1,223 @@
+import { ReactNode } from 'react';
+import { API } from './api';
+import { LoadedList } from './hooks';
+
+export function fmtDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString().replace('T', ' ').slice(0, 19);
+}
+
+export function fmtNum(value: number | null | undefined, digits = 3): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—';
+  return Number.isInteger(value) ? value.toLocaleString('en') : value.toFixed(digits);
+}
+
+export const shortId = (id: string | null | undefined): string => (id ? id.slice(0, 8) : '—');
+
+export function Link({ to, children, className }: { to: string; children: ReactNode; className?: string }) {
+  return (
+    <a href={`#${to}`} className={className}>
+      {children}
+    </a>
+  );
+}
+
+/** A plain link to a file the API streams (TSV, FASTA, ZIP). */
+export function Download({ path, children }: { path: string; children: ReactNode }) {
+  return (
+    <a className="download" href={`${API}${path}`} download>
+      {children}
+    </a>
+  );
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <header className="page-header">
+      <h1 id="page-title" tabIndex={-1}>
+        {title}
+      </h1>
+      {children}
+    </header>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="muted" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+export function ErrorNotice({ error }: { error: Error }) {
+  return (
+    <p className="error" role="alert">
+      {error.message}
+    </p>
+  );
+}
+
+/** The empty state of a list, saying why when the API refused or lacks the list. */
+export function EmptyState({
+  list,
+  what,
+}: {
+  list: Pick<LoadedList<unknown>, 'restricted' | 'unavailable'>;
+  what: string;
+}) {
+  if (list.restricted)
+    return (
+      <p className="empty" data-testid="restricted-hint">
+        No {what} to show. <Link to="/login">Sign in</Link> with an account allowed to read them.
+      </p>
+    );
+  if (list.unavailable) return <p className="empty">No {what}: this server does not offer them.</p>;
+  return <p className="empty">No {what} yet.</p>;
+}
+
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  numeric?: boolean;
+}
+
+export function Table<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string | number;
+}) {
+  return (
+    <div className="table-scroll" role="region" aria-label={caption} tabIndex={0}>
+      <table>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.header} scope="col" className={c.numeric ? 'num' : undefined}>
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c) => (
+                <td key={c.header} className={c.numeric ? 'num' : undefined}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A list read with its loading, error and empty states. */
+export function ListView<T>({
+  list,
+  what,
+  columns,
+  rowKey,
+}: {
+  list: LoadedList<T>;
+  what: string;
+  columns: Column<T>[];
+  rowKey: (row: T) => string | number;
+}) {
+  if (list.error) return <ErrorNotice error={list.error} />;
+  if (list.loading) return <Loading what={what} />;
+  if (list.items.length === 0) return <EmptyState list={list} what={what} />;
+  return <Table caption={what} columns={columns} rows={list.items} rowKey={rowKey} />;
+}
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge badge-${status.toLowerCase()}`}>{status}</span>;
+}
+
+export function ProgressBar({
+  current,
+  total,
+  status,
+  label,
+}: {
+  current: number | null;
+  total: number | null;
+  status: string;
+  label: string;
+}) {
+  const done = status === 'SUCCEEDED';
+  const max = total !== null && total > 0 ? total : 1;
+  const value = done ? max : Math.min(current ?? 0, max);
+  const percent = Math.round((value / max) * 100);
+  const text =
+    total !== null && total > 0 ? `${current ?? 0} of ${total} (${percent}%)` : done ? 'done' : 'waiting';
+  return (
+    <div className="progress" data-status={status}>
+      <progress
+        max={max}
+        value={status === 'QUEUED' && !current ? undefined : value}
+        aria-label={label}
+        aria-valuetext={`${status}: ${text}`}
+      />
+      <span className="progress-text">
+        <StatusBadge status={status} /> {text}
+      </span>
+    </div>
+  );
+}
+
+export function Pager({
+  offset,
+  limit,
+  total,
+  onChange,
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  onChange: (offset: number) => void;
+}) {
+  return (
+    <nav className="pager" aria-label="Pages">
+      <button type="button" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
+        Previous
+      </button>
+      <span>
+        {total === 0 ? 0 : offset + 1}–{Math.min(offset + limit, total)} of {total}
+      </span>
+      <button type="button" disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export function Fields({ entries }: { entries: [string, ReactNode][] }) {
+  return (
+    <dl className="fields">
+      {entries.map(([key, value]) => (
+        <div key={key}>
+          <dt>{key}</dt>
+          <dd>{value ?? '—'}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export const ASPECT_NAMES: Record<string, string> = {
+  F: 'Molecular function (MFO)',
+  P: 'Biological process (BPO)',
+  C: 'Cellular component (CCO)',
+};
