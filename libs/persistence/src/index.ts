@@ -37,3 +37,4 @@ export * from './evaluations/evaluate-prediction-set';
 export * from './predictions/reranker.repository';
 export * from './experiments/experiment-run.repository';
 export * from './community/community.repository';
+export * from './embedded';

@@ -4,7 +4,7 @@ import { AppConfig, ConfigError, loadConfig, NestLoggerAdapter } from '@svc/plat
 import { WorkerHttpModule } from '../nest/worker-http.module';
 import { JobOperation, StepOperation } from '../runtime/operation';
 import { WorkerRuntime } from '../runtime/worker-runtime';
-import { openInfrastructure } from './infrastructure';
+import { InfrastructureOptions, openInfrastructure } from './infrastructure';
 
 export interface WorkerDefinition {
   name: string;
@@ -24,8 +24,12 @@ export interface RunningWorker {
 }
 
 /** Starts a worker process: infrastructure, runtime, HTTP surface, and SIGTERM/SIGINT handling. */
-export async function startWorker(definition: WorkerDefinition, config: AppConfig): Promise<RunningWorker> {
-  const infra = await openInfrastructure(definition.name, config);
+export async function startWorker(
+  definition: WorkerDefinition,
+  config: AppConfig,
+  options: InfrastructureOptions = {},
+): Promise<RunningWorker> {
+  const infra = await openInfrastructure(definition.name, config, options);
   const runtime = new WorkerRuntime({
     name: definition.name,
     db: infra.db,

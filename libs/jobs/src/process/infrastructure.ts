@@ -1,6 +1,15 @@
 import { DataSource } from 'typeorm';
 import { createDataSource, poolInUse } from '@svc/persistence';
-import { AmqpBroker, AppConfig, createLogger, Logger, Metrics } from '@svc/platform';
+import {
+  AmqpBroker,
+  AppConfig,
+  createLogger,
+  InProcessBroker,
+  Logger,
+  MessageBroker,
+  Metrics,
+  processQueues,
+} from '@svc/platform';
 
 /** What every process of the service holds: config, logger, database, broker and metrics. */
 export interface Infrastructure {
@@ -8,22 +17,30 @@ export interface Infrastructure {
   config: AppConfig;
   logger: Logger;
   db: DataSource;
-  broker: AmqpBroker;
+  broker: MessageBroker;
   metrics: Metrics;
   close(): Promise<void>;
 }
 
-export async function openInfrastructure(name: string, config: AppConfig): Promise<Infrastructure> {
-  const logger = createLogger({ name, format: config.logFormat, level: config.logLevel });
+export interface InfrastructureOptions {
+  /** Where log lines go (standard output by default). */
+  logDestination?: NodeJS.WritableStream;
+}
+
+export async function openInfrastructure(
+  name: string,
+  config: AppConfig,
+  options: InfrastructureOptions = {},
+): Promise<Infrastructure> {
+  const logger = createLogger({
+    name,
+    format: config.logFormat,
+    level: config.logLevel,
+    destination: options.logDestination,
+  });
   const db = createDataSource({ url: config.dbUrl, poolSize: config.dbPoolSize, applicationName: name });
   await db.initialize();
-  const broker = new AmqpBroker({
-    url: config.amqpUrl,
-    prefix: config.queuePrefix,
-    publishTimeoutMs: config.jobs.publishTimeoutMs,
-    logger: logger.child(`${name}.broker`),
-    connectionName: name,
-  });
+  const broker = openBroker(name, config, logger);
   const metrics = new Metrics();
   metrics.setPoolProbe(() => poolInUse(db));
   return {
@@ -40,6 +57,23 @@ export async function openInfrastructure(name: string, config: AppConfig): Promi
   };
 }
 
+/** RabbitMQ in the services mode; the queues of this process in the standalone mode. */
+function openBroker(name: string, config: AppConfig, logger: Logger): MessageBroker {
+  if (config.mode === 'standalone')
+    return new InProcessBroker({
+      queues: processQueues(),
+      prefix: config.queuePrefix,
+      logger: logger.child(`${name}.broker`),
+    });
+  return new AmqpBroker({
+    url: config.amqpUrl,
+    prefix: config.queuePrefix,
+    publishTimeoutMs: config.jobs.publishTimeoutMs,
+    logger: logger.child(`${name}.broker`),
+    connectionName: name,
+  });
+}
+
 export interface ReadinessReport {
   ready: boolean;
   checks: { database: 'ok' | 'down'; broker: 'ok' | 'down' };
@@ -47,7 +81,7 @@ export interface ReadinessReport {
 }
 
 /** Readiness: the database answers a query and the broker connection is up. */
-export async function checkReadiness(db: DataSource, broker: AmqpBroker): Promise<ReadinessReport> {
+export async function checkReadiness(db: DataSource, broker: MessageBroker): Promise<ReadinessReport> {
   let database: 'ok' | 'down' = 'down';
   try {
     await Promise.race([

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { parseJobMessage, parseOperationMessage } from '@svc/contracts';
 import { Db, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
-import { AmqpBroker, AppConfig, Delivery, DeliveryOutcome, Logger, Metrics } from '@svc/platform';
+import { MessageBroker, AppConfig, Delivery, DeliveryOutcome, Logger, Metrics } from '@svc/platform';
 import { JobAbortedError, errorCodeOf, errorMessageOf } from './job-error';
 import { JobExecution } from './job-execution';
 import { EmitFn, isDeferred, JobOperation, StepOperation } from './operation';
@@ -19,7 +19,7 @@ export interface WorkerRuntimeOptions {
   name: string;
   db: DataSource;
   config: AppConfig;
-  broker: AmqpBroker;
+  broker: MessageBroker;
   logger: Logger;
   metrics: Metrics;
   timing: WorkerTiming;

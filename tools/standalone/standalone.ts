@@ -1,0 +1,107 @@
+import { join } from 'node:path';
+import {
+  createDataSource,
+  EmbeddedPostgres,
+  runMigrations,
+  startEmbeddedPostgres,
+} from '@svc/persistence';
+import { AppConfig, createLogger, loadConfig, Logger } from '@svc/platform';
+import { startWorker, WorkerDefinition } from '@svc/jobs';
+import { startAuthService } from '../../apps/auth-service/src/auth-service';
+import { DATASET_EXPORTER } from '../../apps/dataset-exporter/src/worker.definition';
+import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
+import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
+import { createGateway } from '../../apps/gateway-api/src/app.factory';
+import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
+import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
+
+export const WORKERS: readonly WorkerDefinition[] = [
+  INGESTION_WORKER,
+  EMBEDDING_WORKER,
+  PREDICTION_WORKER,
+  EVALUATION_WORKER,
+  DATASET_EXPORTER,
+];
+
+export interface Standalone {
+  url: string;
+  dataDir: string;
+  database: EmbeddedPostgres;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/** The embedded cluster lives in `<data dir>/pgdata`; artifacts default to `<data dir>/artifacts`. */
+export function standalonePaths(dataDir: string): { pgdata: string; artifacts: string } {
+  return { pgdata: join(dataDir, 'pgdata'), artifacts: join(dataDir, 'artifacts') };
+}
+
+/** Opens the embedded database at `pgdata` and applies the migrations. */
+export async function openStandaloneDatabase(pgdata: string, port = 0): Promise<EmbeddedPostgres> {
+  const database = await startEmbeddedPostgres({ dataDir: pgdata, port });
+  const db = createDataSource({ url: database.url, poolSize: 1, applicationName: 'migrate' });
+  try {
+    await db.initialize();
+    await runMigrations(db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  } finally {
+    if (db.isInitialized) await db.destroy();
+  }
+  return database;
+}
+
+/**
+ * The whole service in this process: the embedded PostgreSQL (PGlite over the wire protocol), the
+ * in-process queues, auth-service, every worker and the gateway, each with the same code and
+ * configuration as in the services mode except for the run mode.
+ */
+export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Promise<Standalone> {
+  const base = loadConfig({ env: { ...env, SVC_MODE: 'standalone' } });
+  const dataDir = base.standaloneDataDir;
+  const paths = standalonePaths(dataDir);
+  const logger = createLogger({ name: 'standalone', format: base.logFormat, level: base.logLevel });
+  logger.info('opening the embedded database', { pgdata: paths.pgdata });
+  const database = await openStandaloneDatabase(paths.pgdata);
+  logger.info('embedded database ready', {
+    url: database.url,
+    open_seconds: Number(database.openSeconds.toFixed(2)),
+  });
+  const config = loadConfig({
+    env: {
+      ...env,
+      SVC_MODE: 'standalone',
+      SVC_DB_URL: database.url,
+      SVC_ARTIFACTS_DIR: env['SVC_ARTIFACTS_DIR'] ?? paths.artifacts,
+    },
+  });
+  const stops: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch((e: unknown) => warn(logger, e));
+    await database.close();
+  };
+  try {
+    const auth = await startAuthService({ ...config, metricsPort: null });
+    stops.push(() => auth.close());
+    for (const definition of WORKERS) {
+      const worker = await startWorker(definition, { ...config, metricsPort: null });
+      stops.push(() => worker.shutdown());
+    }
+    const gateway = await createGateway(config);
+    stops.push(() => gateway.close());
+    logger.info('standalone ready', {
+      url: gateway.url,
+      data_dir: dataDir,
+      artifacts_dir: config.artifactsDir,
+    });
+    return { url: gateway.url, dataDir, database, config, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function warn(logger: Logger, error: unknown): void {
+  logger.warn('stopping a component failed', { error: (error as Error).message });
+}
