@@ -1,10 +1,4 @@
-import { join } from 'node:path';
-import {
-  createDataSource,
-  EmbeddedPostgres,
-  runMigrations,
-  startEmbeddedPostgres,
-} from '@svc/persistence';
+import { EmbeddedPostgres } from '@svc/persistence';
 import { AppConfig, createLogger, loadConfig, Logger } from '@svc/platform';
 import { startWorker, WorkerDefinition } from '@svc/jobs';
 import { startAuthService } from '../../apps/auth-service/src/auth-service';
@@ -14,6 +8,7 @@ import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.defin
 import { createGateway } from '../../apps/gateway-api/src/app.factory';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
+import { openStandaloneDatabase, standalonePaths } from './database';
 
 export const WORKERS: readonly WorkerDefinition[] = [
   INGESTION_WORKER,
@@ -29,27 +24,6 @@ export interface Standalone {
   database: EmbeddedPostgres;
   config: AppConfig;
   close(): Promise<void>;
-}
-
-/** The embedded cluster lives in `<data dir>/pgdata`; artifacts default to `<data dir>/artifacts`. */
-export function standalonePaths(dataDir: string): { pgdata: string; artifacts: string } {
-  return { pgdata: join(dataDir, 'pgdata'), artifacts: join(dataDir, 'artifacts') };
-}
-
-/** Opens the embedded database at `pgdata` and applies the migrations. */
-export async function openStandaloneDatabase(pgdata: string, port = 0): Promise<EmbeddedPostgres> {
-  const database = await startEmbeddedPostgres({ dataDir: pgdata, port });
-  const db = createDataSource({ url: database.url, poolSize: 1, applicationName: 'migrate' });
-  try {
-    await db.initialize();
-    await runMigrations(db);
-  } catch (error) {
-    await database.close();
-    throw error;
-  } finally {
-    if (db.isInitialized) await db.destroy();
-  }
-  return database;
 }
 
 /**

@@ -5,3 +5,5 @@ export * from './spawn-app';
 export * from './free-port';
 export * from './remove-queues';
 export * from './suite-world';
+export * from './raw-queue';
+export * from './standalone-database';
