@@ -21,4 +21,3 @@ export async function openStandaloneDatabase(pgdata: string, port = 0): Promise<
   }
   return database;
 }
-

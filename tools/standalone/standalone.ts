@@ -1,22 +1,8 @@
 import { EmbeddedPostgres } from '@svc/persistence';
 import { AppConfig, createLogger, loadConfig, Logger } from '@svc/platform';
-import { startWorker, WorkerDefinition } from '@svc/jobs';
-import { startAuthService } from '../../apps/auth-service/src/auth-service';
-import { DATASET_EXPORTER } from '../../apps/dataset-exporter/src/worker.definition';
-import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
-import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
 import { createGateway } from '../../apps/gateway-api/src/app.factory';
-import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
-import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
 import { openStandaloneDatabase, standalonePaths } from './database';
-
-export const WORKERS: readonly WorkerDefinition[] = [
-  INGESTION_WORKER,
-  EMBEDDING_WORKER,
-  PREDICTION_WORKER,
-  EVALUATION_WORKER,
-  DATASET_EXPORTER,
-];
+import { startInProcessApp, WORKERS } from './in-process-app';
 
 export interface Standalone {
   url: string;
@@ -56,11 +42,10 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     await database.close();
   };
   try {
-    const auth = await startAuthService({ ...config, metricsPort: null });
-    stops.push(() => auth.close());
-    for (const definition of WORKERS) {
-      const worker = await startWorker(definition, { ...config, metricsPort: null });
-      stops.push(() => worker.shutdown());
+    // One process: only the gateway listens; the components' own metrics ports stay closed.
+    for (const name of ['auth-service', ...WORKERS.map((w) => w.name)]) {
+      const app = await startInProcessApp(name, { ...config, metricsPort: null });
+      stops.push(() => app.close());
     }
     const gateway = await createGateway(config);
     stops.push(() => gateway.close());

@@ -173,7 +173,9 @@ async function main() {
   if (mode === 'standalone') {
     log(`mode: standalone (${why}); data in ${standaloneDataDir()} (delete it to start afresh)`);
     startStandalone();
-    log(`gateway on http://127.0.0.1:${process.env.SVC_PORT || 8000} (docs at /docs) once the embedded database is open`);
+    log(
+      `gateway on http://127.0.0.1:${process.env.SVC_PORT || 8000} (docs at /docs) once the embedded database is open`,
+    );
   } else {
     log(`mode: services (${why}); data in PostgreSQL and RabbitMQ, files in SVC_ARTIFACTS_DIR`);
     migrate();

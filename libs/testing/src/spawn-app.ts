@@ -1,7 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { InfrastructureOptions, startWorker, WorkerDefinition } from '@svc/jobs';
 import type { AppConfig } from '@svc/platform';
 import { currentTestRun, testConfig, testEnv, WORKSPACE_ROOT } from './test-environment';
 import { waitFor } from './wait-for';
@@ -76,20 +75,23 @@ export async function spawnApp(name: string, env: Record<string, string> = {}): 
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  return new AppProcess(childControl(child), [child.stdout!, child.stderr!]);
+  return new AppProcess(childControl(child), [child.stdout, child.stderr]);
 }
 
-/**
- * Apps are not libraries, so nothing imports them statically; a plain require keeps them in the test
- * file's module registry (an ES `import()` would not), where the in-process queues live.
- */
-function loadAppModule(name: string, file: string): unknown {
+/** What tools/standalone/in-process-app.ts offers (loaded at run time: apps are not libraries). */
+interface InProcessApps {
+  startInProcessApp(
+    name: string,
+    config: AppConfig,
+    logDestination?: NodeJS.WritableStream,
+  ): Promise<{ close(): Promise<void> }>;
+}
+
+function inProcessApps(): InProcessApps {
+  // A plain require keeps the apps in the test file's module registry (an ES import() would not),
+  // where the in-process queues of the gateway the test created live.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(join(WORKSPACE_ROOT, 'apps', name, 'src', file)) as unknown;
-}
-
-function isWorkerDefinition(value: unknown): value is WorkerDefinition {
-  return typeof value === 'object' && value !== null && 'jobQueues' in value && 'operations' in value;
+  return require(join(WORKSPACE_ROOT, 'tools', 'standalone', 'in-process-app')) as InProcessApps;
 }
 
 /**
@@ -122,22 +124,8 @@ async function startInProcess(name: string, env: Record<string, string>): Promis
   };
   const app = new AppProcess(control, [logs]);
   try {
-    if (name === 'auth-service') {
-      const module = loadAppModule(name, 'auth-service') as {
-        startAuthService(
-          config: AppConfig,
-          options: InfrastructureOptions,
-        ): Promise<{ close(): Promise<void> }>;
-      };
-      const service = await module.startAuthService(config, { logDestination: logs });
-      stop = () => service.close();
-    } else {
-      const module = loadAppModule(name, 'worker.definition') as Record<string, unknown>;
-      const definition = Object.values(module).find(isWorkerDefinition);
-      if (definition === undefined) throw new Error(`apps/${name} defines no worker`);
-      const worker = await startWorker(definition, config, { logDestination: logs });
-      stop = () => worker.shutdown();
-    }
+    const started = await inProcessApps().startInProcessApp(name, config, logs);
+    stop = () => started.close();
   } catch (error) {
     logs.write(`${name} failed to start: ${String((error as Error).stack ?? error)}\n`);
     resolveExit(1);

@@ -91,5 +91,6 @@ export async function stopDatabaseServer(server: DatabaseServer, pgdata: string)
       // Gone meanwhile.
     }
   });
-  for (const path of [pgdata, `${pgdata}.ready`, `${pgdata}.log`]) rmSync(path, { recursive: true, force: true });
+  for (const path of [pgdata, `${pgdata}.ready`, `${pgdata}.log`])
+    rmSync(path, { recursive: true, force: true });
 }

@@ -10,7 +10,6 @@ import {
 import { Logger } from '../logging/logger';
 import {
   BrokerUnavailableError,
-  Delivery,
   DeliveryHandler,
   DeliveryOutcome,
   MessageBroker,

@@ -131,8 +131,9 @@ export class InProcessRpcClient extends ClientProxy {
   protected publish(packet: ReadPacket, callback: (packet: WritePacket) => void): () => void {
     const correlationId = randomUUID();
     this.pending.set(correlationId, callback);
+    const request: RequestPacket = { pattern: packet.pattern, data: packet.data, id: correlationId };
     this.queues.send(this.queue, {
-      content: Buffer.from(JSON.stringify({ pattern: packet.pattern, data: packet.data, id: correlationId })),
+      content: Buffer.from(JSON.stringify(request)),
       headers: {},
       replyTo: this.replyQueue,
       correlationId,
@@ -141,8 +142,9 @@ export class InProcessRpcClient extends ClientProxy {
   }
 
   protected async dispatchEvent<T = unknown>(packet: ReadPacket): Promise<T> {
+    const event: RequestPacket = { pattern: packet.pattern, data: packet.data };
     this.queues.send(this.queue, {
-      content: Buffer.from(JSON.stringify({ pattern: packet.pattern, data: packet.data })),
+      content: Buffer.from(JSON.stringify(event)),
       headers: {},
       replyTo: null,
       correlationId: null,
@@ -153,14 +155,15 @@ export class InProcessRpcClient extends ClientProxy {
   private onReply(message: QueuedMessage): void {
     const callback = message.correlationId === null ? undefined : this.pending.get(message.correlationId);
     if (callback === undefined) return;
-    let reply: WritePacket;
+    let reply: { err?: unknown; response?: unknown; isDisposed?: boolean };
     try {
-      reply = JSON.parse(message.content.toString('utf8')) as WritePacket;
+      reply = JSON.parse(message.content.toString('utf8')) as typeof reply;
     } catch {
       callback({ err: 'malformed reply', isDisposed: true });
       return;
     }
-    if (reply.isDisposed || reply.err) callback({ err: reply.err, response: reply.response, isDisposed: true });
+    if (reply.isDisposed || reply.err)
+      callback({ err: reply.err, response: reply.response, isDisposed: true });
     else callback({ err: reply.err, response: reply.response });
   }
 }
