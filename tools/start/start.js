@@ -109,14 +109,16 @@ function stopAll(exitCode) {
   if (children.size === 0) process.exit(exitCode);
 }
 
-/** A variable set in the environment or in the project's .env file. */
-function configured(name) {
-  if (process.env[name] !== undefined && process.env[name] !== '') return true;
+/** A variable's value from the environment, else from the project's .env file, else undefined. */
+function setting(name) {
+  if (process.env[name] !== undefined && process.env[name] !== '') return process.env[name];
   const dotenv = path.join(root, '.env');
-  if (!existsSync(dotenv)) return false;
-  return readFileSync(dotenv, 'utf8')
-    .split('\n')
-    .some((line) => new RegExp(`^\\s*(export\\s+)?${name}\\s*=\\s*\\S`).test(line));
+  if (!existsSync(dotenv)) return undefined;
+  for (const line of readFileSync(dotenv, 'utf8').split('\n')) {
+    const match = new RegExp(`^\\s*(?:export\\s+)?${name}\\s*=\\s*(.*?)\\s*$`).exec(line);
+    if (match && match[1] !== '') return match[1].replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return undefined;
 }
 
 function answers(port) {
@@ -137,13 +139,13 @@ function answers(port) {
  * PostgreSQL or RabbitMQ answers on its default local port; the standalone mode when nothing is there.
  */
 async function chooseMode() {
-  const explicit = process.env.SVC_MODE;
+  const explicit = setting('SVC_MODE');
   if (explicit === 'standalone' || explicit === 'services') return { mode: explicit, why: 'SVC_MODE' };
   if (explicit) {
     log(`SVC_MODE must be 'services' or 'standalone', got '${explicit}'`);
     process.exit(78);
   }
-  const urls = ['SVC_DB_URL', 'SVC_AMQP_URL'].filter(configured);
+  const urls = ['SVC_DB_URL', 'SVC_AMQP_URL'].filter((name) => setting(name) !== undefined);
   if (urls.length > 0) return { mode: 'services', why: `${urls.join(' and ')} set` };
   const [pg, mq] = await Promise.all([answers(5432), answers(5672)]);
   if (pg || mq) {
@@ -157,7 +159,7 @@ async function chooseMode() {
 }
 
 function standaloneDataDir() {
-  const dir = process.env.SVC_STANDALONE_DATA_DIR || 'var/standalone';
+  const dir = setting('SVC_STANDALONE_DATA_DIR') ?? 'var/standalone';
   return path.resolve(root, dir);
 }
 

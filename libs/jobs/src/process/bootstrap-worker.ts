@@ -1,10 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, ConfigError, loadConfig, NestLoggerAdapter } from '@svc/platform';
+import { AppConfig, ConfigError, NestLoggerAdapter } from '@svc/platform';
 import { WorkerHttpModule } from '../nest/worker-http.module';
 import { JobOperation, StepOperation } from '../runtime/operation';
 import { WorkerRuntime } from '../runtime/worker-runtime';
 import { InfrastructureOptions, openInfrastructure } from './infrastructure';
+import { separateProcessConfig } from './run-main';
 
 export interface WorkerDefinition {
   name: string;
@@ -68,7 +69,7 @@ export async function startWorker(
 export function runWorkerMain(definition: WorkerDefinition): void {
   let config: AppConfig;
   try {
-    config = loadConfig();
+    config = separateProcessConfig(definition.name);
   } catch (error) {
     process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
     process.exit(78);
