@@ -49,6 +49,13 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     }
     const gateway = await createGateway(config);
     stops.push(() => gateway.close());
+    // The in-process queues start empty: jobs queued before the last stop are published again
+    // (a duplicate delivery of a job that is already running or done is acknowledged and dropped).
+    const queued = (await gateway.infra.db.query(
+      `SELECT id, queue_name FROM job WHERE status = 'QUEUED' ORDER BY created_at`,
+    )) as { id: string; queue_name: string }[];
+    for (const job of queued) await gateway.infra.broker.publishJob(job.queue_name, { job_id: job.id });
+    if (queued.length > 0) logger.info('queued jobs published again', { jobs: queued.length });
     logger.info('standalone ready', {
       url: gateway.url,
       data_dir: dataDir,
