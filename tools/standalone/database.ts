@@ -7,8 +7,12 @@ export function standalonePaths(dataDir: string): { pgdata: string; artifacts: s
 }
 
 /** Opens the embedded database at `pgdata` and applies the migrations. */
-export async function openStandaloneDatabase(pgdata: string, port = 0): Promise<EmbeddedPostgres> {
-  const database = await startEmbeddedPostgres({ dataDir: pgdata, port });
+export async function openStandaloneDatabase(
+  pgdata: string,
+  port = 0,
+  onStall?: (waitedSeconds: number) => void,
+): Promise<EmbeddedPostgres> {
+  const database = await startEmbeddedPostgres({ dataDir: pgdata, port, onStall });
   const db = createDataSource({ url: database.url, poolSize: 1, applicationName: 'migrate' });
   try {
     await db.initialize();

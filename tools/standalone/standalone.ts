@@ -23,7 +23,12 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
   const paths = standalonePaths(dataDir);
   const logger = createLogger({ name: 'standalone', format: base.logFormat, level: base.logLevel });
   logger.info('opening the embedded database', { pgdata: paths.pgdata });
-  const database = await openStandaloneDatabase(paths.pgdata);
+  const database = await openStandaloneDatabase(paths.pgdata, 0, (seconds) =>
+    logger.warn('a database connection has waited for the session', {
+      seconds,
+      hint: 'a transaction that waits for another connection never ends in the standalone mode (README: Laptop)',
+    }),
+  );
   logger.info('embedded database ready', {
     url: database.url,
     open_seconds: Number(database.openSeconds.toFixed(2)),
@@ -51,9 +56,9 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     stops.push(() => gateway.close());
     // The in-process queues start empty: jobs queued before the last stop are published again
     // (a duplicate delivery of a job that is already running or done is acknowledged and dropped).
-    const queued = (await gateway.infra.db.query(
+    const queued = await gateway.infra.db.query<{ id: string; queue_name: string }[]>(
       `SELECT id, queue_name FROM job WHERE status = 'QUEUED' ORDER BY created_at`,
-    )) as { id: string; queue_name: string }[];
+    );
     for (const job of queued) await gateway.infra.broker.publishJob(job.queue_name, { job_id: job.id });
     if (queued.length > 0) logger.info('queued jobs published again', { jobs: queued.length });
     logger.info('standalone ready', {

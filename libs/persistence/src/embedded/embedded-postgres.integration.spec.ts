@@ -13,6 +13,7 @@ describe('embedded PostgreSQL over the wire protocol', () => {
   let dir: string;
   let database: EmbeddedPostgres;
   const clients: Client[] = [];
+  const stalls: number[] = [];
 
   const connect = async (): Promise<Client> => {
     const client = new Client({ connectionString: database.url });
@@ -38,9 +39,9 @@ describe('embedded PostgreSQL over the wire protocol', () => {
     try {
       const applied = await runMigrations(db);
       expect(applied.length).toBeGreaterThan(0);
-      const [row] = (await db.query(`SELECT count(*)::int AS n FROM schema_migrations`)) as { n: number }[];
+      const [row] = await db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM schema_migrations`);
       expect(row?.n).toBe(applied.length);
-      const [uuid] = (await db.query(`SELECT gen_random_uuid()::text AS id`)) as { id: string }[];
+      const [uuid] = await db.query<{ id: string }[]>(`SELECT gen_random_uuid()::text AS id`);
       expect(uuid?.id).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
       await db.destroy();
@@ -86,6 +87,29 @@ describe('embedded PostgreSQL over the wire protocol', () => {
     );
   });
 
+  it('keeps a statement whose message spans many socket reads apart from the others', async () => {
+    const connections = await Promise.all([connect(), connect(), connect(), connect()]);
+    const big = 'x'.repeat(2_000_000);
+    const results = await Promise.all(
+      connections.map(async (client, k) => {
+        const rows: unknown[] = [];
+        for (let i = 0; i < 30; i += 1) {
+          const result =
+            k === 0
+              ? await client.query('SELECT length($1::text) AS big, $2::int AS i', [big, i])
+              : await client.query(`SELECT $1::text AS v${k}, $2::int AS i`, [`value-${k}-${i}`, i]);
+          rows.push(result.rows[0]);
+        }
+        return rows;
+      }),
+    );
+    results.forEach((rows, k) =>
+      rows.forEach((row, i) =>
+        expect(row).toEqual(k === 0 ? { big: 2_000_000, i } : { [`v${k}`]: `value-${k}-${i}`, i }),
+      ),
+    );
+  });
+
   it('rolls back what a vanished connection left open, and the others carry on', async () => {
     const a = await connect();
     await a.query('CREATE TABLE IF NOT EXISTS gone (n int)');
@@ -105,8 +129,25 @@ describe('embedded PostgreSQL over the wire protocol', () => {
     await a.query('INSERT INTO kept VALUES (42)');
     for (const client of clients.splice(0)) await client.end();
     await database.close();
-    database = await startEmbeddedPostgres({ dataDir: join(dir, 'pgdata') });
+    database = await startEmbeddedPostgres({
+      dataDir: join(dir, 'pgdata'),
+      onStall: (seconds) => stalls.push(seconds),
+      stallSeconds: 0.2,
+    });
     const b = await connect();
     expect((await b.query<{ n: number }>('SELECT n FROM kept')).rows).toEqual([{ n: 42 }]);
+  });
+
+  it('reports a connection that waits too long for the session', async () => {
+    const a = await connect();
+    const b = await connect();
+    stalls.length = 0;
+    await a.query('BEGIN');
+    const waiting = b.query('SELECT 1');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(stalls).toEqual([0.2]);
+    await a.query('COMMIT');
+    await waiting;
+    expect(stalls).toEqual([0.2]);
   });
 });

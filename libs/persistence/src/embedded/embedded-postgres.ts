@@ -12,6 +12,12 @@ export interface EmbeddedPostgresOptions {
   /** 0 (default) picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * Called when a connection has waited this long for the session (default 30 s), once per wait:
+   * the usual cause is a transaction that waits for another connection, which never ends here.
+   */
+  onStall?: (waitedSeconds: number) => void;
+  stallSeconds?: number;
 }
 
 export interface EmbeddedPostgres {
@@ -42,7 +48,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const { PGlite: PGliteClass } = await import('@electric-sql/pglite');
   const db = await PGliteClass.create(options.dataDir);
   const openSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const gate = new SessionGate();
+  const gate = new SessionGate(options.onStall ?? null, options.stallSeconds ?? 30);
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
@@ -80,12 +86,23 @@ function closeServer(server: Server, sockets: Set<Socket>): Promise<void> {
 class SessionGate {
   private tail: Promise<void> = Promise.resolve();
 
+  constructor(
+    private readonly onStall: ((waitedSeconds: number) => void) | null,
+    private readonly stallSeconds: number,
+  ) {}
+
   /** Waits for the session, then holds it until `release` is called. */
   acquire(): Promise<() => void> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const ready = this.tail.then(() => release);
     this.tail = this.tail.then(() => held);
+    if (this.onStall !== null) {
+      const onStall = this.onStall;
+      const timer = setTimeout(() => onStall(this.stallSeconds), this.stallSeconds * 1000);
+      timer.unref();
+      void ready.then(() => clearTimeout(timer));
+    }
     return ready;
   }
 
