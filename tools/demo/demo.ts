@@ -20,8 +20,9 @@ import { convertTsvToGaf } from '../data/tsv-to-gaf';
  *   SVC_DEMO_URL        the service to use (default http://127.0.0.1:8000)
  *   SVC_DEMO_EMAIL, SVC_DEMO_PASSWORD
  *                       an operator or admin account of that service (default: the bootstrap
- *                       administrator settings; without any, services mode creates one with
- *                       the user tool, `npm run user:add`)
+ *                       administrator settings); or --create-operator to create one with the
+ *                       user tool (`npm run user:add`), which writes to the database this
+ *                       checkout's configuration names: the services mode's
  *   SVC_DEMO_DATA_DIR   the standalone data folder when the demo starts the service (default var/demo)
  */
 
@@ -178,7 +179,12 @@ function addOperator(email: string, password: string): void {
     throw new DemoError(`the user tool could not create ${email}: ${result.stderr || result.stdout}`);
 }
 
-async function signIn(service: Service, email: string | null, password: string | null): Promise<void> {
+async function signIn(
+  service: Service,
+  email: string | null,
+  password: string | null,
+  createOperator: boolean,
+): Promise<void> {
   const api = service.api;
   if (email !== null && password !== null) {
     const login = await api.request('POST', '/v1/auth/login', { email, password });
@@ -188,15 +194,19 @@ async function signIn(service: Service, email: string | null, password: string |
     api.cookie = cookie === null ? null : (cookie.split(';')[0] ?? null);
   }
   const probe = await api.request('GET', '/v1/workers/status');
-  if (probe.status === 401 || probe.status === 403) {
-    if (service.startedHere !== null || email !== null)
-      throw new DemoError('the demo account is not an operator or administrator');
-    const created = `demo-${randomBytes(4).toString('hex')}@example.org`;
-    const secret = randomBytes(18).toString('base64url');
-    process.stdout.write(`creating the operator ${created} with the user tool\n`);
-    addOperator(created, secret);
-    await signIn(service, created, secret);
-  }
+  if (probe.status !== 401 && probe.status !== 403) return;
+  if (email !== null) throw new DemoError(`${email} is not an operator or administrator`);
+  if (!createOperator)
+    throw new DemoError(
+      'the service requires an operator account: set SVC_DEMO_EMAIL and SVC_DEMO_PASSWORD, or pass ' +
+        '--create-operator to create one with the user tool (services mode: it writes to the database ' +
+        "of this checkout's configuration)",
+    );
+  const created = `demo-${randomBytes(4).toString('hex')}@example.org`;
+  const secret = randomBytes(18).toString('base64url');
+  process.stdout.write(`creating the operator ${created} with the user tool\n`);
+  addOperator(created, secret);
+  await signIn(service, created, secret, false);
 }
 
 async function runJob(
@@ -264,7 +274,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void stopService().then(() => process.exit(130)));
 
   try {
-    await signIn(service, email, password);
+    await signIn(service, email, password, args.has('--create-operator'));
     const api = service.api;
     const work = join(service.dataDir ?? resolve(ROOT, 'var', 'demo-input'), 'input');
     mkdirSync(work, { recursive: true });
