@@ -46,6 +46,10 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['**/*.integration.spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.js',
+      // Standalone runs (SVC_TEST_STANDALONE=1) host workers in the test process; see the environment.
+      ...(process.env.SVC_TEST_STANDALONE === '1'
+        ? { testEnvironment: '<rootDir>/libs/testing/src/jest-standalone-environment.js' }
+        : {}),
       globalTeardown: '<rootDir>/libs/testing/src/jest-global-teardown.js',
     },
   ],

@@ -121,7 +121,7 @@ export function peakRssMb(): number {
  * with the job's error when it FAILED. Returns the finished job and the wall-clock seconds.
  */
 export async function runBenchJob(
-  infra: { db: import('typeorm').DataSource; broker: import('@svc/platform').AmqpBroker },
+  infra: { db: import('typeorm').DataSource; broker: import('@svc/platform').MessageBroker },
   operation: string,
   queue: string,
   payload: Record<string, unknown>,

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm start`: installs dependencies if missing, creates and migrates the database, builds the web
-// dashboards when missing or older than their sources, then runs the gateway (port 8000) and every
-// worker in this terminal with prefixed logs. Ctrl-C stops them all.
+// `npm start`: installs dependencies if missing, then picks the run mode. Services mode: creates and
+// migrates the database, then runs the gateway (port 8000) and every worker as separate processes in
+// this terminal with prefixed logs. Standalone mode: one process with the embedded database and
+// in-process queues. Both build the web dashboards first when missing or older than their sources.
+// Ctrl-C stops everything.
 const { spawn, spawnSync } = require('node:child_process');
-const { existsSync } = require('node:fs');
+const { existsSync, readFileSync } = require('node:fs');
+const net = require('node:net');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..', '..');
@@ -79,7 +82,7 @@ function startApp(app, restarts = 0) {
   if (app.metricsPort !== undefined) delete env.SVC_PORT;
   const child = spawn(
     process.execPath,
-    ['-r', register, path.join(root, 'apps', app.name, 'src', 'main.ts')],
+    ['-r', register, app.entry ?? path.join(root, 'apps', app.name, 'src', 'main.ts')],
     {
       cwd: root,
       env,
@@ -120,12 +123,86 @@ function stopAll(exitCode) {
   if (children.size === 0) process.exit(exitCode);
 }
 
-ensureDependencies();
-migrate();
-buildDashboards();
-for (const app of APPS) startApp(app);
-log(
-  'gateway on http://127.0.0.1:8000 (dashboards at /, docs at /docs); workers expose /metrics on ports 9100-9105',
-);
-process.on('SIGINT', () => stopAll(0));
-process.on('SIGTERM', () => stopAll(0));
+/** A variable's value from the environment, else from the project's .env file, else undefined. */
+function setting(name) {
+  if (process.env[name] !== undefined && process.env[name] !== '') return process.env[name];
+  const dotenv = path.join(root, '.env');
+  if (!existsSync(dotenv)) return undefined;
+  for (const line of readFileSync(dotenv, 'utf8').split('\n')) {
+    const match = new RegExp(`^\\s*(?:export\\s+)?${name}\\s*=\\s*(.*?)\\s*$`).exec(line);
+    if (match && match[1] !== '') return match[1].replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return undefined;
+}
+
+function answers(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * SVC_MODE wins. Otherwise the services mode when a database or broker URL is configured, or when
+ * PostgreSQL or RabbitMQ answers on its default local port; the standalone mode when nothing is there.
+ */
+async function chooseMode() {
+  const explicit = setting('SVC_MODE');
+  if (explicit === 'standalone' || explicit === 'services') return { mode: explicit, why: 'SVC_MODE' };
+  if (explicit) {
+    log(`SVC_MODE must be 'services' or 'standalone', got '${explicit}'`);
+    process.exit(78);
+  }
+  const urls = ['SVC_DB_URL', 'SVC_AMQP_URL'].filter((name) => setting(name) !== undefined);
+  if (urls.length > 0) return { mode: 'services', why: `${urls.join(' and ')} set` };
+  const [pg, mq] = await Promise.all([answers(5432), answers(5672)]);
+  if (pg || mq) {
+    const found = [pg && 'PostgreSQL on 127.0.0.1:5432', mq && 'RabbitMQ on 127.0.0.1:5672'].filter(Boolean);
+    return { mode: 'services', why: `${found.join(' and ')} answered` };
+  }
+  return {
+    mode: 'standalone',
+    why: 'no SVC_DB_URL or SVC_AMQP_URL, nothing on 127.0.0.1:5432 or 127.0.0.1:5672',
+  };
+}
+
+function standaloneDataDir() {
+  const dir = setting('SVC_STANDALONE_DATA_DIR') ?? 'var/standalone';
+  return path.resolve(root, dir);
+}
+
+function startStandalone() {
+  const app = { name: 'standalone', color: 36, entry: path.join(root, 'tools', 'standalone', 'main.ts') };
+  process.env.SVC_MODE = 'standalone';
+  startApp(app);
+}
+
+async function main() {
+  ensureDependencies();
+  buildDashboards();
+  const { mode, why } = await chooseMode();
+  if (mode === 'standalone') {
+    log(`mode: standalone (${why}); data in ${standaloneDataDir()} (delete it to start afresh)`);
+    startStandalone();
+    log(
+      `gateway on http://127.0.0.1:${process.env.SVC_PORT || 8000} (dashboards at /, docs at /docs) once the embedded database is open`,
+    );
+  } else {
+    log(`mode: services (${why}); data in PostgreSQL and RabbitMQ, files in SVC_ARTIFACTS_DIR`);
+    migrate();
+    for (const app of APPS) startApp(app);
+    log(
+      'gateway on http://127.0.0.1:8000 (dashboards at /, docs at /docs); workers expose /metrics on ports 9100-9105',
+    );
+  }
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+}
+
+void main();

@@ -2,10 +2,20 @@ import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AUTH_RPC_QUEUE } from '@svc/contracts';
-import { openInfrastructure, resolveServiceSecrets } from '@svc/jobs';
-import { AppConfig, JwtCodec, Mailer, NestLoggerAdapter, PasswordHasher } from '@svc/platform';
+import { InfrastructureOptions, openInfrastructure, resolveServiceSecrets } from '@svc/jobs';
+import {
+  AppConfig,
+  InProcessRpcServer,
+  JwtCodec,
+  Mailer,
+  NestLoggerAdapter,
+  PasswordHasher,
+  processQueues,
+} from '@svc/platform';
 import { BootstrapService } from './admin/bootstrap.service';
 import { AuthModule } from './auth.module';
+
+const RPC_PREFETCH = 8;
 
 export interface RunningAuthService {
   app: NestFastifyApplication;
@@ -13,8 +23,11 @@ export interface RunningAuthService {
 }
 
 /** Boots auth-service: RPC consumer on svc.auth, health and metrics on SVC_METRICS_PORT, bootstrap admin. */
-export async function startAuthService(config: AppConfig): Promise<RunningAuthService> {
-  const infra = await openInfrastructure('auth-service', config);
+export async function startAuthService(
+  config: AppConfig,
+  options: InfrastructureOptions = {},
+): Promise<RunningAuthService> {
+  const infra = await openInfrastructure('auth-service', config, options);
   const secrets = await resolveServiceSecrets(config, infra.db, infra.logger);
   const context = {
     infra,
@@ -29,16 +42,19 @@ export async function startAuthService(config: AppConfig): Promise<RunningAuthSe
       logger: new NestLoggerAdapter(infra.logger.child('auth-service.nest')),
     },
   );
+  const queue = `${config.queuePrefix}${AUTH_RPC_QUEUE}`;
   app.connectMicroservice<MicroserviceOptions>(
-    {
-      transport: Transport.RMQ,
-      options: {
-        urls: [config.amqpUrl],
-        queue: `${config.queuePrefix}${AUTH_RPC_QUEUE}`,
-        queueOptions: { durable: true },
-        prefetchCount: 8,
-      },
-    },
+    config.mode === 'standalone'
+      ? { strategy: new InProcessRpcServer(processQueues(), queue, RPC_PREFETCH) }
+      : {
+          transport: Transport.RMQ,
+          options: {
+            urls: [config.amqpUrl],
+            queue,
+            queueOptions: { durable: true },
+            prefetchCount: RPC_PREFETCH,
+          },
+        },
     { inheritAppConfig: true },
   );
   await app.get(BootstrapService).ensureAdmin();

@@ -39,3 +39,4 @@ export * from './predictions/reranker.repository';
 export * from './experiments/experiment-run.repository';
 export * from './community/community.repository';
 export * from './datasets/dataset.repository';
+export * from './embedded';

@@ -7,3 +7,5 @@ export * from './remove-queues';
 export * from './suite-world';
 export * from './s3-server';
 export * from './lightgbm-stump';
+export * from './raw-queue';
+export * from './standalone-database';

@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDataSource, dropDatabase, ensureDatabase, runMigrations } from '@svc/persistence';
 import { removeQueues } from './remove-queues';
+import { startDatabaseServer, stopDatabaseServer } from './standalone-database';
 import { currentTestRun } from './test-environment';
 
 /** A suite's own database, queue prefix and artifact folder inside the run, for suites that need a fresh world. */
@@ -25,6 +26,18 @@ export async function createSuiteWorld(name: string): Promise<SuiteWorld> {
   const queuePrefix = `${run.queuePrefix}${id}.`;
   const artifactsDir = join(run.artifactsDir, id);
   mkdirSync(artifactsDir, { recursive: true });
+  if (run.standalone !== undefined) {
+    // Standalone: a database of its own, copied from the run's migrated template.
+    const pgdata = join(run.standalone.root, id);
+    const server = await startDatabaseServer(pgdata, run.standalone.template);
+    return {
+      env: { SVC_DB_URL: server.url, SVC_QUEUE_PREFIX: queuePrefix, SVC_ARTIFACTS_DIR: artifactsDir },
+      async dispose() {
+        await stopDatabaseServer(server, pgdata);
+        rmSync(artifactsDir, { recursive: true, force: true });
+      },
+    };
+  }
   await ensureDatabase(dbUrl.toString());
   const db = createDataSource({ url: dbUrl.toString(), poolSize: 1 });
   await db.initialize();

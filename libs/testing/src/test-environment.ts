@@ -13,6 +13,8 @@ export interface TestRun {
   amqpUrl: string;
   queuePrefix: string;
   artifactsDir: string;
+  /** Standalone runs: the run's folder, the migrated template cluster and the run database's server. */
+  standalone?: { root: string; template: string; pid: number };
 }
 
 export function newTestRun(): TestRun {
@@ -57,6 +59,9 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     SVC_REAPER_INTERVAL_SECONDS: '1',
     SVC_PUBLISH_TIMEOUT_MS: '3000',
     SVC_CONFIG_FILE: join(WORKSPACE_ROOT, 'libs', 'testing', 'src', 'empty-config.yaml'),
+    // One embedded database session serves every component: while a load holds a transaction for a
+    // few seconds, no heartbeat can renew a lease, so standalone runs use a lease longer than that.
+    ...(run.standalone === undefined ? {} : { SVC_MODE: 'standalone', SVC_JOB_LEASE_SECONDS: '30' }),
     ...overrides,
   };
 }

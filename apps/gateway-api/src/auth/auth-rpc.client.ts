@@ -1,7 +1,7 @@
-import { ClientRMQ } from '@nestjs/microservices';
+import { ClientProxy, ClientRMQ } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
 import { AUTH_RPC_QUEUE, AuthRpcPattern, DomainError, RpcActor, RpcReply } from '@svc/contracts';
-import { AppConfig, Principal } from '@svc/platform';
+import { AppConfig, InProcessRpcClient, Principal, processQueues } from '@svc/platform';
 
 export function actorOf(principal: Principal | undefined, userAgent: string | undefined): RpcActor {
   return {
@@ -12,16 +12,19 @@ export function actorOf(principal: Principal | undefined, userAgent: string | un
   };
 }
 
-/** Request/reply to auth-service over AMQP; its domain errors are raised again here unchanged. */
+/**
+ * Request/reply to auth-service over AMQP (over the in-process queues in the standalone mode); its
+ * domain errors are raised again here unchanged.
+ */
 export class AuthRpcClient {
-  private readonly client: ClientRMQ;
+  private readonly client: Pick<ClientProxy, 'send' | 'close'>;
 
   constructor(private readonly config: AppConfig) {
-    this.client = new ClientRMQ({
-      urls: [config.amqpUrl],
-      queue: `${config.queuePrefix}${AUTH_RPC_QUEUE}`,
-      queueOptions: { durable: true },
-    });
+    const queue = `${config.queuePrefix}${AUTH_RPC_QUEUE}`;
+    this.client =
+      config.mode === 'standalone'
+        ? new InProcessRpcClient(processQueues(), queue)
+        : new ClientRMQ({ urls: [config.amqpUrl], queue, queueOptions: { durable: true } });
   }
 
   async call<T>(pattern: AuthRpcPattern, body: unknown, actor: RpcActor): Promise<T> {

@@ -1,11 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, ConfigError, loadConfig, NestLoggerAdapter, shutdownProcessTracing } from '@svc/platform';
+import { AppConfig, ConfigError, NestLoggerAdapter, shutdownProcessTracing } from '@svc/platform';
 import { WorkerHttpModule } from '../nest/worker-http.module';
 import { JobOperation, StepOperation } from '../runtime/operation';
 import { WorkerRuntime } from '../runtime/worker-runtime';
-import { openInfrastructure } from './infrastructure';
-import { describeStartupFailure } from './run-main';
+import { InfrastructureOptions, openInfrastructure } from './infrastructure';
+import { describeStartupFailure, separateProcessConfig } from './run-main';
 
 export interface WorkerDefinition {
   name: string;
@@ -25,8 +25,12 @@ export interface RunningWorker {
 }
 
 /** Starts a worker process: infrastructure, runtime, HTTP surface, and SIGTERM/SIGINT handling. */
-export async function startWorker(definition: WorkerDefinition, config: AppConfig): Promise<RunningWorker> {
-  const infra = await openInfrastructure(definition.name, config);
+export async function startWorker(
+  definition: WorkerDefinition,
+  config: AppConfig,
+  options: InfrastructureOptions = {},
+): Promise<RunningWorker> {
+  const infra = await openInfrastructure(definition.name, config, options);
   const runtime = new WorkerRuntime({
     name: definition.name,
     db: infra.db,
@@ -66,7 +70,7 @@ export async function startWorker(definition: WorkerDefinition, config: AppConfi
 export function runWorkerMain(definition: WorkerDefinition): void {
   let config: AppConfig;
   try {
-    config = loadConfig();
+    config = separateProcessConfig(definition.name);
   } catch (error) {
     process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
     process.exit(78);

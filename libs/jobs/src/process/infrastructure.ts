@@ -5,9 +5,12 @@ import {
   AppConfig,
   ArtifactStore,
   createLogger,
+  InProcessBroker,
   Logger,
+  MessageBroker,
   Metrics,
   openArtifactStore,
+  processQueues,
 } from '@svc/platform';
 
 /** What every process of the service holds: config, logger, database, broker and metrics. */
@@ -16,26 +19,34 @@ export interface Infrastructure {
   config: AppConfig;
   logger: Logger;
   db: DataSource;
-  broker: AmqpBroker;
+  broker: MessageBroker;
   metrics: Metrics;
   /** Datasets, boosters and evaluation outputs (local disk or an object store). */
   artifacts: ArtifactStore;
   close(): Promise<void>;
 }
 
-export async function openInfrastructure(name: string, config: AppConfig): Promise<Infrastructure> {
-  const logger = createLogger({ name, format: config.logFormat, level: config.logLevel });
+export interface InfrastructureOptions {
+  /** Where log lines go (standard output by default). */
+  logDestination?: NodeJS.WritableStream;
+}
+
+export async function openInfrastructure(
+  name: string,
+  config: AppConfig,
+  options: InfrastructureOptions = {},
+): Promise<Infrastructure> {
+  const logger = createLogger({
+    name,
+    format: config.logFormat,
+    level: config.logLevel,
+    destination: options.logDestination,
+  });
   // Checked before anything else opens, so a missing object store stops the process at once.
   const artifacts = await openArtifactStore(config, logger.child(`${name}.artifacts`));
   const db = createDataSource({ url: config.dbUrl, poolSize: config.dbPoolSize, applicationName: name });
   await db.initialize();
-  const broker = new AmqpBroker({
-    url: config.amqpUrl,
-    prefix: config.queuePrefix,
-    publishTimeoutMs: config.jobs.publishTimeoutMs,
-    logger: logger.child(`${name}.broker`),
-    connectionName: name,
-  });
+  const broker = openBroker(name, config, logger);
   const metrics = new Metrics();
   metrics.setPoolProbe(() => poolInUse(db));
   return {
@@ -53,6 +64,23 @@ export async function openInfrastructure(name: string, config: AppConfig): Promi
   };
 }
 
+/** RabbitMQ in the services mode; the queues of this process in the standalone mode. */
+function openBroker(name: string, config: AppConfig, logger: Logger): MessageBroker {
+  if (config.mode === 'standalone')
+    return new InProcessBroker({
+      queues: processQueues(),
+      prefix: config.queuePrefix,
+      logger: logger.child(`${name}.broker`),
+    });
+  return new AmqpBroker({
+    url: config.amqpUrl,
+    prefix: config.queuePrefix,
+    publishTimeoutMs: config.jobs.publishTimeoutMs,
+    logger: logger.child(`${name}.broker`),
+    connectionName: name,
+  });
+}
+
 export interface ReadinessReport {
   ready: boolean;
   checks: { database: 'ok' | 'down'; broker: 'ok' | 'down' };
@@ -60,7 +88,7 @@ export interface ReadinessReport {
 }
 
 /** Readiness: the database answers a query and the broker connection is up. */
-export async function checkReadiness(db: DataSource, broker: AmqpBroker): Promise<ReadinessReport> {
+export async function checkReadiness(db: DataSource, broker: MessageBroker): Promise<ReadinessReport> {
   let database: 'ok' | 'down' = 'down';
   try {
     await Promise.race([

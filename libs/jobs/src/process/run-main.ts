@@ -23,6 +23,19 @@ export function describeStartupFailure(name: string, error: unknown): { line: st
 }
 
 /**
+ * The configuration of one component started as its own process. The standalone mode's queues live
+ * inside one process, so a component started alone in that mode would never meet the others.
+ */
+export function separateProcessConfig(name: string): AppConfig {
+  const config = loadConfig();
+  if (config.mode === 'standalone')
+    throw new ConfigError([
+      `mode: ${name} runs alone only in the services mode; SVC_MODE=standalone runs every component in one process (npm start, or tools/standalone/main.ts)`,
+    ]);
+  return config;
+}
+
+/**
  * Entry point shared by the HTTP apps: load the configuration (exit 78 listing every bad setting),
  * start, and close gracefully on SIGTERM or SIGINT.
  */
@@ -31,7 +44,7 @@ export function runServiceMain(
   start: (config: AppConfig) => Promise<{ close(): Promise<void> }>,
 ): void {
   const main = async (): Promise<void> => {
-    const service = await start(loadConfig());
+    const service = await start(separateProcessConfig(name));
     const stop = (signal: string): void => {
       process.stderr.write(`${name}: ${signal} received, shutting down\n`);
       // Spans still buffered (the request that asked for the stop among them) are exported last.

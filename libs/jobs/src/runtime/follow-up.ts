@@ -7,7 +7,7 @@ import {
   queryOne,
   queryRows,
 } from '@svc/persistence';
-import { AmqpBroker, Logger } from '@svc/platform';
+import { MessageBroker, Logger } from '@svc/platform';
 import { errorMessageOf } from './job-error';
 
 /**
@@ -74,7 +74,7 @@ export async function insertFollowUp(
  */
 export async function publishFollowUp(input: {
   jobs: JobRepository;
-  broker: AmqpBroker;
+  broker: MessageBroker;
   job: JobRecord;
   logger: Logger;
 }): Promise<void> {

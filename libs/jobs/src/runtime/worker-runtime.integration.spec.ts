@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { connect } from 'amqplib';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { OperationSpec } from '@svc/contracts';
 import { computeDedupKey } from '@svc/domain';
 import { JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
-import { currentTestRun, testConfig, waitFor } from '@svc/testing';
+import { openRawQueueAccess, testConfig, waitFor } from '@svc/testing';
 import { Infrastructure, openInfrastructure } from '../process/infrastructure';
 import { JobError } from './job-error';
 import { abortableSleep, defineOperation, defineStep, deferTo, StepOperation } from './operation';
@@ -618,31 +617,28 @@ describe('WorkerRuntime against PostgreSQL and RabbitMQ', () => {
   });
 
   it('dead-letters a malformed job message and keeps working', async () => {
-    const { amqpUrl, queuePrefix } = currentTestRun();
-    const connection = await connect(amqpUrl);
+    const queues = await openRawQueueAccess();
     try {
-      const channel = await connection.createChannel();
       const marker = uniqueRun('malformed');
       const notJson = `{ this is not json ${marker}`;
       const wrongShape = JSON.stringify({ job_id: 'not-a-uuid', marker });
-      channel.sendToQueue(`${queuePrefix}${JOB_QUEUE}`, Buffer.from(notJson), { persistent: true });
-      channel.sendToQueue(`${queuePrefix}${JOB_QUEUE}`, Buffer.from(wrongShape), { persistent: true });
+      await queues.send(JOB_QUEUE, notJson);
+      await queues.send(JOB_QUEUE, wrongShape);
 
       const seen = new Set<string>();
       await waitFor(
         async () => {
           for (;;) {
-            const message = await channel.get(`${queuePrefix}svc.dead-letter`, { noAck: true });
-            if (message === false) break;
-            seen.add(message.content.toString('utf8'));
+            const message = await queues.get('svc.dead-letter');
+            if (message === null) break;
+            seen.add(message);
           }
           return seen.has(notJson) && seen.has(wrongShape) ? true : undefined;
         },
         { what: 'both malformed messages in the dead-letter queue' },
       );
-      await channel.close();
     } finally {
-      await connection.close();
+      await queues.close();
     }
 
     const run = uniqueRun('after-malformed');

@@ -2,13 +2,13 @@ import { DataSource } from 'typeorm';
 import { parseJobMessage, parseOperationMessage } from '@svc/contracts';
 import { Db, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
 import {
-  AmqpBroker,
   AppConfig,
   ArtifactStore,
   createArtifactStore,
   Delivery,
   DeliveryOutcome,
   Logger,
+  MessageBroker,
   messageTracing,
   Metrics,
 } from '@svc/platform';
@@ -29,7 +29,7 @@ export interface WorkerRuntimeOptions {
   name: string;
   db: DataSource;
   config: AppConfig;
-  broker: AmqpBroker;
+  broker: MessageBroker;
   logger: Logger;
   metrics: Metrics;
   timing: WorkerTiming;

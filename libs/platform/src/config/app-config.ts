@@ -1,5 +1,7 @@
 export type StorageBackend = 'local' | 'minio' | 's3';
 export type LogFormat = 'json' | 'text';
+/** services: RabbitMQ and a PostgreSQL server; standalone: one process, in-process queues, embedded PostgreSQL. */
+export type RunMode = 'services' | 'standalone';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** The validated, frozen runtime configuration. Only the config loader reads the environment. */
@@ -7,6 +9,9 @@ export interface AppConfig {
   readonly dbUrl: string;
   readonly amqpUrl: string;
   readonly artifactsDir: string;
+  readonly mode: RunMode;
+  /** Where the standalone mode keeps its embedded database (the artifacts stay in artifactsDir). */
+  readonly standaloneDataDir: string;
   readonly storageBackend: StorageBackend;
   readonly storageRoot: string | null;
   readonly objectStore: {

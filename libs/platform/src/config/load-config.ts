@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
-import { AppConfig, LogFormat, LogLevel, StorageBackend } from './app-config';
+import { AppConfig, LogFormat, LogLevel, RunMode, StorageBackend } from './app-config';
 import { SettingDef, SETTINGS } from './settings';
 
 export class ConfigError extends Error {
@@ -302,6 +302,8 @@ function buildConfig(
     dbUrl: v['db_url'] as string,
     amqpUrl: v['amqp_url'] as string,
     artifactsDir: v['artifacts_dir'] as string,
+    mode: v['mode'] as RunMode,
+    standaloneDataDir: v['standalone_data_dir'] as string,
     storageBackend: v['storage_backend'] as StorageBackend,
     storageRoot: str('storage_root'),
     objectStore: Object.freeze({

@@ -41,6 +41,8 @@ export const SETTINGS: readonly SettingDef[] = [
     aliases: [{ env: 'AMQP_URL', deprecated: true }],
   },
   { key: 'artifacts_dir', env: 'SVC_ARTIFACTS_DIR', type: 'path', required: true },
+  { key: 'mode', env: 'SVC_MODE', type: 'enum', values: ['services', 'standalone'], default: 'services' },
+  { key: 'standalone_data_dir', env: 'SVC_STANDALONE_DATA_DIR', type: 'path', default: 'var/standalone' },
   {
     key: 'storage_backend',
     env: 'SVC_STORAGE_BACKEND',

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException } from '@nestjs/co
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, PROBLEM_CONTENT_TYPE, ProblemDetails } from '@svc/contracts';
 import { Logger } from '../logging/logger';
-import { BrokerUnavailableError } from '../messaging/amqp-broker';
+import { BrokerUnavailableError } from '../messaging/message-broker';
 import { problemForCode, problemForStatus, ProblemKind } from './problem-mapping';
 
 /** Turns any thrown value into an RFC 7807 body; unknown errors become a 500 without internals. */

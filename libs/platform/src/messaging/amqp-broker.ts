@@ -9,6 +9,13 @@ import {
 } from '@svc/contracts';
 import { Logger } from '../logging/logger';
 import { messageTracing } from '../tracing/message-tracing';
+import {
+  BrokerUnavailableError,
+  DeliveryHandler,
+  DeliveryOutcome,
+  MessageBroker,
+  QueueStats,
+} from './message-broker';
 import { isTraceparent } from './traceparent';
 
 export interface BrokerOptions {
@@ -21,41 +28,12 @@ export interface BrokerOptions {
   connectionName: string;
 }
 
-export interface Delivery {
-  body: unknown;
-  /** The raw content could not be parsed as JSON. */
-  malformed: boolean;
-  redelivered: boolean;
-  traceparent: string | null;
-}
-
-/**
- * What a handler decided: acknowledge; reject without requeue (the broker dead-letters it); or
- * requeue, only for a delivery that arrived while the worker was shutting down and was not started.
- */
-export type DeliveryOutcome = 'ack' | 'reject' | 'requeue';
-
-export type DeliveryHandler = (delivery: Delivery) => Promise<DeliveryOutcome>;
-
-export interface QueueStats {
-  queue: string;
-  consumers: number;
-  messages_ready: number;
-}
-
-export class BrokerUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BrokerUnavailableError';
-  }
-}
-
 /**
  * The service's view of RabbitMQ: durable queues with a dead-letter exchange, persistent JSON
  * messages published with confirms, consumers with prefetch and no requeue on failure. Reconnects
  * on its own (amqp-connection-manager) and re-establishes topology and consumers after a reconnect.
  */
-export class AmqpBroker {
+export class AmqpBroker implements MessageBroker {
   private readonly connection: AmqpConnectionManager;
   private readonly publisher: ChannelWrapper;
   private readonly consumers: ChannelWrapper[] = [];
