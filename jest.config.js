@@ -21,9 +21,13 @@ const moduleNameMapper = {
 
 const common = {
   rootDir: __dirname,
-  transform: { '^.+\\.ts$': swc, '^.+/node_modules/content-disposition/.+\\.js$': swc },
-  // content-disposition 1.x ships ES modules only; Node loads it natively, Jest needs it transpiled.
-  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
+  transform: {
+    '^.+\\.ts$': swc,
+    '^.+/node_modules/(content-disposition|hyparquet|hyparquet-writer)/.+\\.js$': swc,
+  },
+  // content-disposition 1.x and the parquet writer (hyparquet-writer, hyparquet) ship ES modules only;
+  // Node loads them natively, Jest needs them transpiled.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|hyparquet|hyparquet-writer)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper,
   testEnvironment: 'node',
