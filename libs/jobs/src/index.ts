@@ -2,6 +2,7 @@ export * from './runtime/job-error';
 export * from './runtime/operation';
 export * from './runtime/validate-payload';
 export * from './runtime/job-execution';
+export * from './runtime/batch-key';
 export * from './runtime/worker-runtime';
 export * from './process/infrastructure';
 export * from './process/bootstrap-worker';

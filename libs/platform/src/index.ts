@@ -10,3 +10,4 @@ export * from './artifacts';
 export * from './auth';
 export * from './sources';
 export * from './plugins/discover-plugins';
+export * from './resilience';

@@ -1,6 +1,6 @@
 import { PredictionsBatchPayload } from '@svc/contracts';
 import { selectNeighbours, splitIsoform, transferTerms, TransferredTerm } from '@svc/domain';
-import { defineStep, JobError } from '@svc/jobs';
+import { batchKey, defineStep, JobError } from '@svc/jobs';
 import { PredictionRow, PredictionSetRepository, ReferencePoolRepository } from '@svc/persistence';
 import { normalizeRows } from '@svc/inference';
 import { ontologyView } from './ontology-cache';
@@ -172,6 +172,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       prediction_set_id: set.id,
       rows,
       query_count: payload.queries.length,
+      batch_key: batchKey(payload.queries.map((q) => q.accession)),
     });
   },
 });

@@ -153,9 +153,10 @@ export class EmbeddingRepository {
   }
 
   /** Writes vectors; a (config, sequence, chunk) already present is kept, so each sequence is embedded once. */
-  async writeVectors(configId: string, vectors: StoredVector[]): Promise<number> {
+  /** `tx`: the caller's transaction (a write step commits its vectors with its progress tick). */
+  async writeVectors(configId: string, vectors: StoredVector[], tx: Db = this.db): Promise<number> {
     if (vectors.length === 0) return 0;
-    const rows = await bulkInsert<{ id: string }>(this.db, {
+    const rows = await bulkInsert<{ id: string }>(tx, {
       table: 'embedding',
       columns: [
         { name: 'embedding_config_id', type: 'uuid' },

@@ -65,6 +65,12 @@ export interface ProgressTick {
   closed: boolean;
 }
 
+export interface StepCommit {
+  /** The step's key was already committed: nothing was written or ticked this time. */
+  duplicate: boolean;
+  tick: ProgressTick | null;
+}
+
 export interface ReapedJob {
   id: string;
   queue_name: string;
@@ -291,6 +297,39 @@ export class JobRepository {
     if (closed)
       await this.events.append(id, 'job.succeeded', null, { progress_current: row.progress_current });
     return { ...row, closed };
+  }
+
+  /**
+   * A write step's rows and its tick in one transaction, at most once per `stepKey` of the job: a
+   * redelivered step (its acknowledgement lost to a crash or a broker reconnect) finds the key taken
+   * and neither writes nor ticks again (`duplicate`). `tick` is null when the job is no longer RUNNING.
+   */
+  async tickProgressOnce(
+    id: string,
+    stepKey: string,
+    amount: number,
+    write: (tx: Db) => Promise<void>,
+    onClose?: (tx: Db) => Promise<void>,
+  ): Promise<StepCommit> {
+    const outcome = await this.db.transaction(async (tx) => {
+      const claimed = await queryRows(
+        tx,
+        `INSERT INTO job_step_commit (job_id, step_key) VALUES ($1, $2)
+         ON CONFLICT (job_id, step_key) DO NOTHING RETURNING step_key`,
+        [id, stepKey],
+      );
+      if (claimed.length === 0) return 'duplicate' as const;
+      await write(tx);
+      const ticked = await this.tickIn(tx, id, amount);
+      if (ticked?.status === 'SUCCEEDED' && onClose !== undefined) await onClose(tx);
+      return ticked;
+    });
+    if (outcome === 'duplicate') return { duplicate: true, tick: null };
+    if (outcome === null) return { duplicate: false, tick: null };
+    const closed = outcome.status === 'SUCCEEDED';
+    if (closed)
+      await this.events.append(id, 'job.succeeded', null, { progress_current: outcome.progress_current });
+    return { duplicate: false, tick: { ...outcome, closed } };
   }
 
   private tickIn(db: Db, id: string, amount: number) {
