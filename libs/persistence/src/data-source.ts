@@ -37,7 +37,7 @@ import { CreateEvaluations1764300000000 } from './migrations/1764300000000-creat
 import { CreateRerankers1764400000000 } from './migrations/1764400000000-create-rerankers';
 import { CreateExperimentRuns1764500000000 } from './migrations/1764500000000-create-experiment-runs';
 import { CreateSupport1764600000000 } from './migrations/1764600000000-create-support';
-import { CreateStepCommits1764700000000 } from './migrations/1764700000000-create-step-commits';
+import { CreateJobRecovery1764700000000 } from './migrations/1764700000000-create-job-recovery';
 
 export const ENTITIES = [
   JobEntity,
@@ -76,7 +76,7 @@ export const MIGRATIONS = [
   CreateRerankers1764400000000,
   CreateExperimentRuns1764500000000,
   CreateSupport1764600000000,
-  CreateStepCommits1764700000000,
+  CreateJobRecovery1764700000000,
 ];
 
 export interface DataSourceOptions {

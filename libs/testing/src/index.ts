@@ -5,3 +5,6 @@ export * from './spawn-app';
 export * from './free-port';
 export * from './remove-queues';
 export * from './suite-world';
+export * from './tcp-proxy';
+export * from './temp-postgres';
+export * from './embedding-workload';

@@ -35,6 +35,12 @@ export interface JobContext<P> extends CommonContext {
   job: JobRecord;
   payload: P;
   setProgress: (current: number | null, total: number | null) => Promise<void>;
+  /**
+   * The job's plan (what its steps will cover, JSON): `make()` runs on the first run and its result is
+   * stored; a later run of the same job (after a hand-back or a lease expiry) gets that plan back
+   * (`resumed`) instead, so it sends the same batches and their write steps commit once per key.
+   */
+  plan: <T>(make: () => Promise<T>) => Promise<{ plan: T; resumed: boolean }>;
 }
 
 export interface StepContext<P> extends CommonContext {

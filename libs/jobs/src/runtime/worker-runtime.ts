@@ -198,6 +198,8 @@ export class WorkerRuntime {
       return 'reject';
     }
     if (this.stopping) return 'requeue';
+    if (delivery.redelivered)
+      this.options.logger.info('redelivered job message', { job_id: message.job_id, queue });
     const current = await this.jobs.findById(message.job_id);
     if (current === null) {
       this.options.logger.warn('message for an unknown job dropped', { job_id: message.job_id, queue });
@@ -267,6 +269,7 @@ export class WorkerRuntime {
             traceparent,
           ),
         setProgress: (current, total) => this.jobs.setProgress(job.id, current, total),
+        plan: (make) => this.jobs.planOnce(job.id, make),
         logger,
         db: this.options.db,
         config: this.options.config,
@@ -394,6 +397,11 @@ export class WorkerRuntime {
     }
     if (this.stopping) return 'requeue';
     const parentId = message.job_id;
+    if (delivery.redelivered)
+      this.options.logger.info('redelivered step message', {
+        job_id: parentId,
+        operation: message.operation,
+      });
     const status = await this.jobs.getStatus(parentId);
     if (status !== 'RUNNING') {
       // Soft cancel: steps of a cancelled (or already finished or deleted) parent are skipped.
