@@ -80,3 +80,10 @@ export async function storedEmbeddings(query: Query, workload: EmbeddingWorkload
   );
   return row as unknown as StoredEmbeddings;
 }
+
+/** Jobs of the database that are not SUCCEEDED, FAILED or CANCELLED (none, once a fault test settles). */
+export async function unfinishedJobs(query: Query): Promise<{ id: string; status: string }[]> {
+  return (await query(
+    `SELECT id, status FROM job WHERE status NOT IN ('SUCCEEDED', 'FAILED', 'CANCELLED') ORDER BY created_at`,
+  )) as { id: string; status: string }[];
+}

@@ -15,14 +15,14 @@ export class TcpProxy {
   ) {}
 
   static async start(target: { host: string; port: number }): Promise<TcpProxy> {
-    let proxy: TcpProxy | undefined;
-    const server = createServer((client) => proxy?.accept(client, target));
+    const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const address = server.address();
-    proxy = new TcpProxy(server, typeof address === 'object' && address !== null ? address.port : 0);
+    const proxy = new TcpProxy(server, typeof address === 'object' && address !== null ? address.port : 0);
+    server.on('connection', (client: Socket) => proxy.accept(client, target));
     return proxy;
   }
 

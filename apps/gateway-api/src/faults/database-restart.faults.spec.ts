@@ -13,6 +13,7 @@ import {
   storedEmbeddings,
   TempPostgres,
   testConfig,
+  unfinishedJobs,
   waitFor,
   waitForJobEnd,
 } from '@svc/testing';
@@ -112,6 +113,7 @@ describe('fault: database restarted under running jobs', () => {
     });
     for (const each of [workload, after]) await expectComplete(each);
     expect(worker?.log).toContain('database or broker unavailable');
+    expect(await unfinishedJobs(query)).toEqual([]);
   });
 
   async function expectComplete(workload: EmbeddingWorkload): Promise<void> {

@@ -10,6 +10,7 @@ import {
   storedEmbeddings,
   SuiteWorld,
   testConfig,
+  unfinishedJobs,
   waitFor,
   waitForJobEnd,
 } from '@svc/testing';
@@ -145,5 +146,6 @@ describe('fault: duplicate deliveries', () => {
     await thief.close();
     await expectComplete(workload);
     await worker.waitForLog('redelivered step message');
+    expect(await unfinishedJobs(query)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import {
   storedEmbeddings,
   SuiteWorld,
   testConfig,
+  unfinishedJobs,
   waitFor,
   waitForJobEnd,
 } from '@svc/testing';
@@ -92,5 +93,6 @@ describe('fault: embedding worker killed mid-batch', () => {
     const events = (await api.get<{ event: string }[]>(`/v1/jobs/${workload.jobId}/events?limit=1000`)).body;
     expect(events.filter((e) => e.event === 'job.succeeded')).toHaveLength(1);
     expect(events.filter((e) => e.event === 'job.started')).toHaveLength(1);
+    expect(await unfinishedJobs(query)).toEqual([]);
   });
 });

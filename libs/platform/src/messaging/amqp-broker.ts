@@ -164,8 +164,7 @@ export class AmqpBroker {
     // Consuming starts in the setup, now if connected or on the first connect.
     return async () => {
       stopped = true;
-      const active = current as { channel: Channel; consumerTag: string } | null;
-      if (active !== null) await active.channel.cancel(active.consumerTag).catch(() => undefined);
+      if (current !== null) await current.channel.cancel(current.consumerTag).catch(() => undefined);
     };
   }
 
