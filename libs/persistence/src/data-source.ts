@@ -1,3 +1,4 @@
+import { Client, ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { JobCommentEntity } from './entities/job-comment.entity';
 import { JobEventEntity } from './entities/job-event.entity';
@@ -85,6 +86,20 @@ export interface DataSourceOptions {
   applicationName?: string;
 }
 
+/**
+ * The pool's client class. A server that shuts down (restart, failover) sends its connections an
+ * error and then drops them, and a connection can report more than one error; with no listener left
+ * for the second one (TypeORM listens while a connection is checked out, the pool while it is idle),
+ * Node ends the process. This listener keeps the process alive; the pool and the failed query still
+ * see every error, and the pool replaces the connection.
+ */
+class ResilientClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
+
 /** The one DataSource factory: the schema only ever changes through migrations. */
 export function createDataSource(options: DataSourceOptions): DataSource {
   return new DataSource({
@@ -100,6 +115,7 @@ export function createDataSource(options: DataSourceOptions): DataSource {
       max: options.poolSize ?? 10,
       application_name: options.applicationName ?? 'svc',
       connectionTimeoutMillis: 10_000,
+      Client: ResilientClient,
     },
   });
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpClient } from './http-client';
 import { WORKSPACE_ROOT } from './test-environment';
+import { waitForJobEnd } from './wait-for';
 
 /** The shared real data beside the workspace (see its README): tiny/ and mini/ holdouts. */
 export const SHARED_DATA_DIR = process.env['SVC_SHARED_DATA'] ?? join(WORKSPACE_ROOT, '..', 'shared', 'data');
@@ -86,4 +87,43 @@ export async function unfinishedJobs(query: Query): Promise<{ id: string; status
   return (await query(
     `SELECT id, status FROM job WHERE status NOT IN ('SUCCEEDED', 'FAILED', 'CANCELLED') ORDER BY created_at`,
   )) as { id: string; status: string }[];
+}
+
+/**
+ * Waits for a job to end like `waitForJobEnd`; on a timeout the error also shows the job, its events
+ * (per-batch ones left out) and the warnings and errors of the given process log, since a fault test
+ * that hangs is otherwise hard to read.
+ */
+export async function waitForJobEndExplained<T extends { status: string }>(
+  api: HttpClient,
+  id: string,
+  timeoutMs: number,
+  log: () => string = () => '',
+): Promise<T> {
+  try {
+    return await waitForJobEnd<T>(api, id, timeoutMs);
+  } catch (error) {
+    const job = (await api.get(`/v1/jobs/${id}`).catch(() => null))?.body;
+    const events = ((await api.get(`/v1/jobs/${id}/events?limit=1000`).catch(() => null))?.body ?? []) as {
+      event: string;
+      message: string | null;
+      fields: unknown;
+    }[];
+    const lines = log()
+      .split('\n')
+      .filter((line) => !line.includes('"level":"info"') || line.includes('redelivered'))
+      .slice(-40);
+    throw new Error(
+      [
+        (error as Error).message,
+        `job: ${JSON.stringify(job)}`,
+        'events (newest first):',
+        ...events
+          .filter((e) => !e.event.endsWith('_batch.done'))
+          .map((e) => `  ${e.event} ${e.message ?? ''} ${JSON.stringify(e.fields)}`),
+        'log:',
+        ...lines,
+      ].join('\n'),
+    );
+  }
 }

@@ -15,9 +15,11 @@ import {
   testConfig,
   unfinishedJobs,
   waitFor,
-  waitForJobEnd,
+  waitForJobEndExplained,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
+
+const TERMINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
 
 interface Job {
   id: string;
@@ -80,7 +82,7 @@ describe('fault: database restarted under running jobs', () => {
     const early = await waitFor(
       async () => {
         const job = await jobOf(workload.jobId);
-        return job.status !== 'RUNNING' || (job.progress_current ?? 0) >= 20 ? job : undefined;
+        return TERMINAL.includes(job.status) || (job.progress_current ?? 0) >= 20 ? job : undefined;
       },
       { timeoutMs: 60_000, intervalMs: 20, what: 'the first batches to be written' },
     );
@@ -117,7 +119,7 @@ describe('fault: database restarted under running jobs', () => {
   });
 
   async function expectComplete(workload: EmbeddingWorkload): Promise<void> {
-    const job = await waitForJobEnd<Job>(api, workload.jobId, 120_000);
+    const job = await waitForJobEndExplained<Job>(api, workload.jobId, 90_000, () => worker?.log ?? '');
     expect(job.error_message).toBeNull();
     expect(job.status).toBe('SUCCEEDED');
     expect(job.progress_total).toBe(workload.sequences);

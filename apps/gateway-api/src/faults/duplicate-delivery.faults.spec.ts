@@ -12,7 +12,7 @@ import {
   testConfig,
   unfinishedJobs,
   waitFor,
-  waitForJobEnd,
+  waitForJobEndExplained,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 
@@ -61,7 +61,7 @@ describe('fault: duplicate deliveries', () => {
   });
 
   async function expectComplete(workload: EmbeddingWorkload): Promise<void> {
-    const job = await waitForJobEnd<Job>(api, workload.jobId, 120_000);
+    const job = await waitForJobEndExplained<Job>(api, workload.jobId, 90_000, () => worker?.log ?? '');
     expect(job.error_message).toBeNull();
     expect(job.status).toBe('SUCCEEDED');
     expect(job.progress_total).toBe(workload.sequences);

@@ -9,7 +9,7 @@ import {
   testConfig,
   unfinishedJobs,
   waitFor,
-  waitForJobEnd,
+  waitForJobEndExplained,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 
@@ -79,7 +79,7 @@ describe('fault: embedding worker killed mid-batch', () => {
     const second = await startWorker();
     // The killed worker's unacknowledged step comes back to the new one.
     await second.waitForLog('redelivered step message');
-    const job = await waitForJobEnd<Job>(api, workload.jobId, 180_000);
+    const job = await waitForJobEndExplained<Job>(api, workload.jobId, 90_000, () => second.log);
 
     expect(job.error_message).toBeNull();
     expect(job.status).toBe('SUCCEEDED');
