@@ -90,9 +90,18 @@ describe('fault: embedding worker killed mid-batch', () => {
       sequences: workload.sequences,
       missing: 0,
     });
-    const events = (await api.get<{ event: string }[]>(`/v1/jobs/${workload.jobId}/events?limit=1000`)).body;
+    const events = (
+      await api.get<{ event: string; fields: { resumed?: boolean } }[]>(
+        `/v1/jobs/${workload.jobId}/events?limit=1000`,
+      )
+    ).body;
     expect(events.filter((e) => e.event === 'job.succeeded')).toHaveLength(1);
-    expect(events.filter((e) => e.event === 'job.started')).toHaveLength(1);
+    // Killed while still dispatching, the coordinator ran again after its lease expired: that run
+    // resumed the stored plan rather than planning anew (events are newest first).
+    const plans = events.filter((e) => e.event === 'compute_embeddings.planned').map((e) => e.fields.resumed);
+    expect(plans.at(-1)).toBe(false);
+    expect(plans.slice(0, -1).every((resumed) => resumed === true)).toBe(true);
+    expect(events.filter((e) => e.event === 'job.started')).toHaveLength(plans.length);
     expect(await unfinishedJobs(query)).toEqual([]);
   });
 });
