@@ -5,7 +5,8 @@ import { WORKSPACE_ROOT } from './test-environment';
 import { waitForJobEnd } from './wait-for';
 
 /** The shared real data beside the workspace (see its README): tiny/ and mini/ holdouts. */
-export const SHARED_DATA_DIR = process.env['SVC_TEST_SHARED_DATA'] ?? join(WORKSPACE_ROOT, '..', 'shared', 'data');
+export const SHARED_DATA_DIR =
+  process.env['SVC_TEST_SHARED_DATA'] ?? join(WORKSPACE_ROOT, '..', 'shared', 'data');
 
 type Query = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
