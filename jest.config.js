@@ -1,5 +1,6 @@
 // One Jest run, two projects: pure unit tests, and integration tests against the real PostgreSQL and
-// RabbitMQ (a fresh database and queue prefix per run, created by the global setup).
+// RabbitMQ (a fresh database and queue prefix per run, created by the global setup). The fault
+// tolerance suite (*.faults.spec.ts) has its own configuration, jest.faults.config.js.
 const swc = [
   '@swc/jest',
   {
@@ -43,7 +44,7 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$', '\\.faults\\.spec\\.ts$'],
     },
     {
       ...common,

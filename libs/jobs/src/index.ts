@@ -3,6 +3,7 @@ export * from './runtime/require-row';
 export * from './runtime/operation';
 export * from './runtime/validate-payload';
 export * from './runtime/job-execution';
+export * from './runtime/batch-key';
 export * from './runtime/worker-runtime';
 export * from './process/infrastructure';
 export * from './process/bootstrap-worker';

@@ -1,3 +1,4 @@
+import { Client, ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
 import { JobCommentEntity } from './entities/job-comment.entity';
 import { JobEventEntity } from './entities/job-event.entity';
@@ -38,6 +39,7 @@ import { CreateRerankers1764400000000 } from './migrations/1764400000000-create-
 import { CreateExperimentRuns1764500000000 } from './migrations/1764500000000-create-experiment-runs';
 import { CreateSupport1764600000000 } from './migrations/1764600000000-create-support';
 import { CreateDatasets1764700000000 } from './migrations/1764700000000-create-datasets';
+import { CreateJobRecovery1764800000000 } from './migrations/1764800000000-create-job-recovery';
 
 export const ENTITIES = [
   JobEntity,
@@ -77,12 +79,27 @@ export const MIGRATIONS = [
   CreateExperimentRuns1764500000000,
   CreateSupport1764600000000,
   CreateDatasets1764700000000,
+  CreateJobRecovery1764800000000,
 ];
 
 export interface DataSourceOptions {
   url: string;
   poolSize?: number;
   applicationName?: string;
+}
+
+/**
+ * The pool's client class. A server that shuts down (restart, failover) sends its connections an
+ * error and then drops them, and a connection can report more than one error; with no listener left
+ * for the second one (TypeORM listens while a connection is checked out, the pool while it is idle),
+ * Node ends the process. This listener keeps the process alive; the pool and the failed query still
+ * see every error, and the pool replaces the connection.
+ */
+class ResilientClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    this.on('error', () => undefined);
+  }
 }
 
 /** The one DataSource factory: the schema only ever changes through migrations. */
@@ -100,6 +117,7 @@ export function createDataSource(options: DataSourceOptions): DataSource {
       max: options.poolSize ?? 10,
       application_name: options.applicationName ?? 'svc',
       connectionTimeoutMillis: 10_000,
+      Client: ResilientClient,
     },
   });
 }

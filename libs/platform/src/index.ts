@@ -11,3 +11,4 @@ export * from './auth';
 export * from './sources';
 export * from './plugins/discover-plugins';
 export * from './tracing';
+export * from './resilience';

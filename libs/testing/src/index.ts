@@ -9,3 +9,6 @@ export * from './s3-server';
 export * from './lightgbm-stump';
 export * from './raw-queue';
 export * from './standalone-database';
+export * from './tcp-proxy';
+export * from './temp-postgres';
+export * from './embedding-workload';

@@ -11,7 +11,7 @@ async function query(sql: string): Promise<Record<string, unknown>[]> {
   const db = await DuckDBInstance.create(':memory:');
   const connection = await db.connect();
   try {
-    return (await connection.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+    return (await connection.runAndReadAll(sql)).getRowObjectsJson();
   } finally {
     connection.closeSync();
   }

@@ -10,7 +10,7 @@ import { EMBEDDINGS_BATCH } from './embeddings-batch.step';
  */
 export const computeEmbeddingsOperation = defineOperation<ComputeEmbeddingsPayload>({
   spec: COMPUTE_EMBEDDINGS,
-  async execute({ payload, emit, db, dispatch, setProgress }) {
+  async execute({ payload, emit, db, dispatch, setProgress, plan }) {
     const embeddings = new EmbeddingRepository(db);
     const config = await embeddings.findConfig(payload.embedding_config_id);
     if (config === null)
@@ -23,11 +23,15 @@ export const computeEmbeddingsOperation = defineOperation<ComputeEmbeddingsPaylo
         throw new JobError('query_set_not_found', `query set ${payload.query_set_id} does not exist`);
       });
     }
-    const sequenceIds = await embeddings.sequencesToEmbed({
-      configId: config.id,
-      querySetId: payload.query_set_id ?? null,
-      skipExisting: payload.skip_existing ?? true,
-    });
+    // A re-run (handed back during an outage, or requeued after a crash) sends the first run's
+    // batches again rather than a new listing, which would leave out what the first run's steps wrote.
+    const { plan: sequenceIds, resumed } = await plan(() =>
+      embeddings.sequencesToEmbed({
+        configId: config.id,
+        querySetId: payload.query_set_id ?? null,
+        skipExisting: payload.skip_existing ?? true,
+      }),
+    );
     const perJob = payload.sequences_per_job ?? 200;
     const batches = Math.ceil(sequenceIds.length / perJob);
     await emit('compute_embeddings.planned', null, {
@@ -36,9 +40,11 @@ export const computeEmbeddingsOperation = defineOperation<ComputeEmbeddingsPaylo
       sequences: sequenceIds.length,
       batches,
       device: 'cpu',
+      resumed,
     });
     if (sequenceIds.length === 0) return { embedding_config_id: config.id, sequences: 0, batches: 0 };
-    await setProgress(0, sequenceIds.length);
+    // A resumed plan keeps the progress its steps have already committed.
+    await setProgress(resumed ? null : 0, sequenceIds.length);
     for (let start = 0; start < sequenceIds.length; start += perJob) {
       await dispatch('svc.embeddings.batch', EMBEDDINGS_BATCH, {
         embedding_config_id: config.id,

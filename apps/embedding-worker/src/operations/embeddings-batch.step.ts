@@ -1,6 +1,6 @@
 import { EmbeddingsBatchPayload } from '@svc/contracts';
 import { EmbeddingBackendError } from '@svc/inference';
-import { defineStep, JobError } from '@svc/jobs';
+import { batchKey, defineStep, JobError } from '@svc/jobs';
 import { EmbeddingRepository } from '@svc/persistence';
 import { backendPool } from './backend-pool';
 import { EMBEDDINGS_WRITE, vectorToBase64 } from './embeddings-write.step';
@@ -51,6 +51,7 @@ export const embeddingsBatchStep = defineStep<EmbeddingsBatchPayload>({
       embedding_config_id: recipe.id,
       items,
       sequence_count: payload.sequence_ids.length,
+      batch_key: batchKey(payload.sequence_ids),
     });
   },
 });

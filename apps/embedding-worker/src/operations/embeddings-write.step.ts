@@ -13,12 +13,15 @@ export function vectorFromBase64(text: string): Float32Array {
   return decodeVector(bytes, bytes.length / 4);
 }
 
-/** Stores one batch's vectors (a sequence already embedded for the config is kept) and ticks progress. */
+/**
+ * Stores one batch's vectors (a sequence already embedded for the config is kept) and ticks progress,
+ * in one transaction and once per batch key, so a redelivered write does not tick twice.
+ */
 export const embeddingsWriteStep = defineStep<EmbeddingsWritePayload>({
   name: EMBEDDINGS_WRITE,
   queue: 'svc.embeddings.write',
   payload: EmbeddingsWritePayload,
-  async execute({ payload, db, tick, throwIfCancelled }) {
+  async execute({ payload, db, tick, tickOnce, throwIfCancelled }) {
     await throwIfCancelled();
     const vectors = payload.items.flatMap((item) =>
       item.chunks.map((chunk, chunkIndex) => ({
@@ -27,7 +30,15 @@ export const embeddingsWriteStep = defineStep<EmbeddingsWritePayload>({
         vector: vectorFromBase64(chunk),
       })),
     );
-    await new EmbeddingRepository(db).writeVectors(payload.embedding_config_id, vectors);
+    const embeddings = new EmbeddingRepository(db);
+    if (payload.batch_key !== undefined) {
+      await tickOnce(payload.batch_key, payload.sequence_count, async (tx) => {
+        await embeddings.writeVectors(payload.embedding_config_id, vectors, tx);
+      });
+      return;
+    }
+    // A message queued before batch keys existed: written and ticked as before.
+    await embeddings.writeVectors(payload.embedding_config_id, vectors);
     await tick(payload.sequence_count);
   },
 });

@@ -11,7 +11,7 @@ import { PREDICTIONS_BATCH } from './predictions-batch.step';
  */
 export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
   spec: PREDICT_GO_TERMS,
-  async execute({ job, payload, emit, db, dispatch, setProgress }) {
+  async execute({ job, payload, emit, db, dispatch, setProgress, plan }) {
     await requireRow(
       db,
       'embedding_config',
@@ -63,29 +63,42 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       });
     }
 
-    const queries = await new ReferencePoolRepository(db).queries(
-      payload.embedding_config_id,
-      payload.query_set_id ?? null,
-    );
-    const predictionSetId = await new PredictionSetRepository(db).create({
-      job_id: job.id,
-      embedding_config_id: payload.embedding_config_id,
-      annotation_set_id: payload.annotation_set_id,
-      ontology_snapshot_id: payload.ontology_snapshot_id,
-      query_set_id: payload.query_set_id ?? null,
-      limit_per_entry: payload.limit_per_entry ?? 5,
-      distance_threshold: payload.distance_threshold ?? null,
-      search_backend: payload.search_backend ?? 'numpy',
-      aspect_separated_knn: payload.aspect_separated_knn ?? true,
-      options: {
-        ...flags,
-        expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
-        donor_evidence: payload.donor_evidence ?? 'all',
-      },
-      feature_schema_sha: liveSha,
-      reranker_model_id: payload.reranker_model_id ?? null,
-      query_count: queries.length,
+    // A re-run (handed back during an outage, or requeued after a crash) reuses the first run's
+    // prediction set and queries, so the steps of both runs fill one set and commit once per batch.
+    const { plan: planned, resumed } = await plan(async () => {
+      const queries = await new ReferencePoolRepository(db).queries(
+        payload.embedding_config_id,
+        payload.query_set_id ?? null,
+      );
+      const predictionSetId = await new PredictionSetRepository(db).create({
+        job_id: job.id,
+        embedding_config_id: payload.embedding_config_id,
+        annotation_set_id: payload.annotation_set_id,
+        ontology_snapshot_id: payload.ontology_snapshot_id,
+        query_set_id: payload.query_set_id ?? null,
+        limit_per_entry: payload.limit_per_entry ?? 5,
+        distance_threshold: payload.distance_threshold ?? null,
+        search_backend: payload.search_backend ?? 'numpy',
+        aspect_separated_knn: payload.aspect_separated_knn ?? true,
+        options: {
+          ...flags,
+          expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
+          donor_evidence: payload.donor_evidence ?? 'all',
+        },
+        feature_schema_sha: liveSha,
+        reranker_model_id: payload.reranker_model_id ?? null,
+        query_count: queries.length,
+      });
+      return {
+        predictionSetId,
+        queries: queries.map((q) => ({
+          accession: q.accession,
+          sequenceId: q.sequenceId,
+          taxonomyId: q.taxonomyId,
+        })),
+      };
     });
+    const { predictionSetId, queries } = planned;
     const perBatch = payload.batch_size ?? 100;
     const batches = Math.ceil(queries.length / perBatch);
     await emit('predict_go_terms.planned', null, {
@@ -93,9 +106,10 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       queries: queries.length,
       batches,
       search_backend: payload.search_backend ?? 'numpy',
+      resumed,
     });
     if (queries.length === 0) return { prediction_set_id: predictionSetId, queries: 0, batches: 0 };
-    await setProgress(0, queries.length);
+    await setProgress(resumed ? null : 0, queries.length);
     for (let start = 0; start < queries.length; start += perBatch) {
       await dispatch('svc.predictions.batch', PREDICTIONS_BATCH, {
         prediction_set_id: predictionSetId,

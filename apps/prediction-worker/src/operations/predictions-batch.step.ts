@@ -1,5 +1,5 @@
 import { PredictionsBatchPayload } from '@svc/contracts';
-import { defineStep, JobError } from '@svc/jobs';
+import { batchKey, defineStep, JobError } from '@svc/jobs';
 import { PredictionSetRepository } from '@svc/persistence';
 import { transferBatch } from '@svc/transfer';
 import { applyReranker } from './apply-reranker';
@@ -43,6 +43,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       prediction_set_id: set.id,
       rows,
       query_count: payload.queries.length,
+      batch_key: batchKey(payload.queries.map((q) => q.accession)),
     });
   },
 });

@@ -11,6 +11,7 @@ import {
   IsString,
   IsUUID,
   Max,
+  MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
@@ -53,4 +54,6 @@ export class EmbeddingsWritePayload {
   @IsArray() @ValidateNested({ each: true }) @Type(() => EmbeddedSequenceItem) items!: EmbeddedSequenceItem[];
   /** Sequences this write completes (progress ticks by this). */
   @IsInt() @Min(0) sequence_count!: number;
+  /** Names the batch, so that a redelivered write stores its vectors and ticks once (see `batchKey`). */
+  @IsOptional() @IsString() @MaxLength(100) batch_key?: string;
 }

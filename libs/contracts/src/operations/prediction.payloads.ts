@@ -111,6 +111,8 @@ export class PredictionsWritePayload {
   /** Rows as column-name objects (see the prediction table). */
   @IsArray() rows!: Record<string, unknown>[];
   @IsInt() @Min(0) query_count!: number;
+  /** Names the batch, so that a redelivered write stores its rows and ticks once (see `batchKey`). */
+  @IsOptional() @IsString() @MaxLength(100) batch_key?: string;
 }
 
 export class LoadNcbiTaxonomyPayload {

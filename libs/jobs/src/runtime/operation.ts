@@ -1,7 +1,7 @@
 import type { OperationSpec, PayloadClass } from '@svc/contracts';
 import type { DataSource } from 'typeorm';
 import type { AppConfig, ArtifactStore, Logger } from '@svc/platform';
-import type { JobRecord } from '@svc/persistence';
+import type { Db, JobRecord } from '@svc/persistence';
 
 export type EmitFn = (
   event: string,
@@ -37,6 +37,12 @@ export interface JobContext<P> extends CommonContext {
   job: JobRecord;
   payload: P;
   setProgress: (current: number | null, total: number | null) => Promise<void>;
+  /**
+   * The job's plan (what its steps will cover, JSON): `make()` runs on the first run and its result is
+   * stored; a later run of the same job (after a hand-back or a lease expiry) gets that plan back
+   * (`resumed`) instead, so it sends the same batches and their write steps commit once per key.
+   */
+  plan: <T>(make: () => Promise<T>) => Promise<{ plan: T; resumed: boolean }>;
 }
 
 export interface StepContext<P> extends CommonContext {
@@ -44,6 +50,12 @@ export interface StepContext<P> extends CommonContext {
   payload: P;
   /** Adds to the parent's `progress_current`; the tick that reaches `progress_total` closes the parent. */
   tick: (amount?: number) => Promise<void>;
+  /**
+   * Runs `write` and the tick in one transaction, once per `key` of the parent job: a redelivered
+   * step (its acknowledgement lost to a crash or a broker reconnect) neither writes nor ticks again.
+   * False for such a duplicate. Keys must tell the job's batches apart.
+   */
+  tickOnce: (key: string, amount: number, write: (tx: Db) => Promise<void>) => Promise<boolean>;
 }
 
 /** A coordinator's "the job goes on in its steps" answer. */

@@ -7,6 +7,7 @@ import {
   createArtifactStore,
   Delivery,
   DeliveryOutcome,
+  isInfrastructureUnavailable,
   Logger,
   MessageBroker,
   messageTracing,
@@ -17,6 +18,9 @@ import { JobExecution } from './job-execution';
 import { EmitFn, isDeferred, JobOperation, StepOperation } from './operation';
 import { validatePayload } from './validate-payload';
 import { insertFollowUp, publishFollowUp } from './follow-up';
+
+/** How long a delivery that met a database or broker outage waits before going back to its queue. */
+const OUTAGE_RETRY_MS = 1000;
 
 export interface WorkerTiming {
   leaseSeconds: number;
@@ -143,18 +147,14 @@ export class WorkerRuntime {
     }
   }
 
-  private async handBack(execution: JobExecution): Promise<void> {
+  private async handBack(
+    execution: JobExecution,
+    reason = 'worker shutting down; job handed back to its queue',
+  ): Promise<void> {
     try {
       const requeued = await this.jobs.requeueForShutdown(execution.jobId, this.options.timing.leaseSeconds);
       if (requeued === null) return;
-      await this.events.append(
-        execution.jobId,
-        'job.requeued',
-        'worker shutting down; job handed back to its queue',
-        {
-          worker: this.options.name,
-        },
-      );
+      await this.events.append(execution.jobId, 'job.requeued', reason, { worker: this.options.name });
       await this.publishAndConfirm(execution.jobId, requeued.queue_name);
     } catch (error) {
       this.options.logger.warn('could not hand back job', {
@@ -178,12 +178,35 @@ export class WorkerRuntime {
   }
 
   private async onJobDelivery(queue: string, delivery: Delivery): Promise<DeliveryOutcome> {
+    try {
+      return await this.handleJobDelivery(queue, delivery);
+    } catch (error) {
+      return this.retryLater('job delivery', error);
+    }
+  }
+
+  /**
+   * A delivery that met a database or broker outage before its job was claimed (or while a step ran)
+   * goes back to its queue after a pause; anything else escapes to the broker, which dead-letters it.
+   */
+  private async retryLater(what: string, error: unknown): Promise<DeliveryOutcome> {
+    if (!isInfrastructureUnavailable(error)) throw error;
+    this.options.logger.warn(`${what} put back: database or broker unavailable`, {
+      error: (error as Error).message,
+    });
+    if (!this.stopping) await new Promise((resolve) => setTimeout(resolve, OUTAGE_RETRY_MS));
+    return 'requeue';
+  }
+
+  private async handleJobDelivery(queue: string, delivery: Delivery): Promise<DeliveryOutcome> {
     const message = delivery.malformed ? null : parseJobMessage(delivery.body);
     if (message === null) {
       this.options.logger.warn('malformed job message dead-lettered', { queue });
       return 'reject';
     }
     if (this.stopping) return 'requeue';
+    if (delivery.redelivered)
+      this.options.logger.info('redelivered job message', { job_id: message.job_id, queue });
     const current = await this.jobs.findById(message.job_id);
     if (current === null) {
       this.options.logger.warn('message for an unknown job dropped', { job_id: message.job_id, queue });
@@ -258,6 +281,7 @@ export class WorkerRuntime {
             traceparent,
           ),
         setProgress: (current, total) => this.jobs.setProgress(job.id, current, total),
+        plan: (make) => this.jobs.planOnce(job.id, make),
         logger,
         db: this.options.db,
         config: this.options.config,
@@ -300,6 +324,13 @@ export class WorkerRuntime {
     } catch (error) {
       if (error instanceof JobAbortedError || execution.abortReason !== null)
         return this.aborted(job.id, execution, finish);
+      if (isInfrastructureUnavailable(error)) {
+        // Not the job's fault: it goes back to its queue (or, if even that fails, the reaper
+        // requeues it when its lease runs out).
+        await this.handBack(execution, 'database or broker unavailable; job handed back to its queue');
+        finish('HANDED_BACK');
+        return 'ack';
+      }
       await this.fail(job.id, errorCodeOf(error), errorMessageOf(error));
       if (errorCodeOf(error) === 'internal_error')
         logger.error('operation crashed', { error: errorMessageOf(error), stack: (error as Error).stack });
@@ -364,6 +395,14 @@ export class WorkerRuntime {
   }
 
   private async onStepDelivery(delivery: Delivery): Promise<DeliveryOutcome> {
+    try {
+      return await this.handleStepDelivery(delivery);
+    } catch (error) {
+      return this.retryLater('step delivery', error);
+    }
+  }
+
+  private async handleStepDelivery(delivery: Delivery): Promise<DeliveryOutcome> {
     const message = delivery.malformed ? null : parseOperationMessage(delivery.body);
     if (message === null) {
       this.options.logger.warn('malformed operation message dead-lettered');
@@ -371,6 +410,11 @@ export class WorkerRuntime {
     }
     if (this.stopping) return 'requeue';
     const parentId = message.job_id;
+    if (delivery.redelivered)
+      this.options.logger.info('redelivered step message', {
+        job_id: parentId,
+        operation: message.operation,
+      });
     const status = await this.jobs.getStatus(parentId);
     if (status !== 'RUNNING') {
       // Soft cancel: steps of a cancelled (or already finished or deleted) parent are skipped.
@@ -413,6 +457,19 @@ export class WorkerRuntime {
           await this.jobs.tickProgress(parentId, amount, followUps.onClose(parentId));
           await followUps.publish();
         },
+        tickOnce: async (key, amount, write) => {
+          const followUps = this.followUps();
+          const commit = await this.jobs.tickProgressOnce(
+            parentId,
+            `${step.name}:${key}`,
+            amount,
+            write,
+            followUps.onClose(parentId),
+          );
+          if (commit.duplicate) logger.info('step already committed; duplicate delivery ignored', { key });
+          await followUps.publish();
+          return !commit.duplicate;
+        },
         logger,
         db: this.options.db,
         config: this.options.config,
@@ -421,6 +478,8 @@ export class WorkerRuntime {
       return 'ack';
     } catch (error) {
       if (error instanceof JobAbortedError) return 'ack';
+      // Steps are safe to run again (their writes commit once per key): retried after the outage.
+      if (isInfrastructureUnavailable(error)) throw error;
       await this.fail(parentId, errorCodeOf(error), `${step.name}: ${errorMessageOf(error)}`);
       return 'reject';
     }

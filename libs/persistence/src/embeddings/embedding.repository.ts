@@ -131,17 +131,21 @@ export class EmbeddingRepository {
     querySetId: string | null;
     skipExisting: boolean;
   }): Promise<number[]> {
+    // Only the parameters the statement uses: PostgreSQL cannot type one it never sees.
+    const params: unknown[] = [input.querySetId];
     const source =
       input.querySetId !== null
-        ? `SELECT DISTINCT sequence_id FROM query_set_entry WHERE query_set_id = $2`
-        : `SELECT DISTINCT sequence_id FROM protein WHERE sequence_id IS NOT NULL AND ($2::uuid IS NULL)`;
-    const skip = input.skipExisting
-      ? `AND NOT EXISTS (SELECT 1 FROM embedding e WHERE e.embedding_config_id = $1 AND e.sequence_id = s.sequence_id)`
-      : '';
+        ? `SELECT DISTINCT sequence_id FROM query_set_entry WHERE query_set_id = $1`
+        : `SELECT DISTINCT sequence_id FROM protein WHERE sequence_id IS NOT NULL AND ($1::uuid IS NULL)`;
+    let skip = '';
+    if (input.skipExisting) {
+      params.push(input.configId);
+      skip = `AND NOT EXISTS (SELECT 1 FROM embedding e WHERE e.embedding_config_id = $2 AND e.sequence_id = s.sequence_id)`;
+    }
     const rows = await queryRows<{ sequence_id: number }>(
       this.db,
       `SELECT s.sequence_id FROM (${source}) s WHERE TRUE ${skip} ORDER BY s.sequence_id`,
-      [input.configId, input.querySetId],
+      params,
     );
     return rows.map((r) => r.sequence_id);
   }
@@ -152,10 +156,13 @@ export class EmbeddingRepository {
     ]);
   }
 
-  /** Writes vectors; a (config, sequence, chunk) already present is kept, so each sequence is embedded once. */
-  async writeVectors(configId: string, vectors: StoredVector[]): Promise<number> {
+  /**
+   * Writes vectors; a (config, sequence, chunk) already present is kept, so each sequence is embedded
+   * once. `tx`: the caller's transaction (a write step commits its vectors with its progress tick).
+   */
+  async writeVectors(configId: string, vectors: StoredVector[], tx: Db = this.db): Promise<number> {
     if (vectors.length === 0) return 0;
-    const rows = await bulkInsert<{ id: string }>(this.db, {
+    const rows = await bulkInsert<{ id: string }>(tx, {
       table: 'embedding',
       columns: [
         { name: 'embedding_config_id', type: 'uuid' },

@@ -65,11 +65,20 @@ export interface ProgressTick {
   closed: boolean;
 }
 
+export interface StepCommit {
+  /** The step's key was already committed: nothing was written or ticked this time. */
+  duplicate: boolean;
+  tick: ProgressTick | null;
+}
+
 export interface ReapedJob {
   id: string;
   queue_name: string;
   outcome: 'requeued' | 'redispatched' | 'failed';
 }
+
+/** Rolls a step's transaction back when its job was no longer RUNNING. */
+class StepNotCommitted extends Error {}
 
 const DEDUP_INDEX = 'job_dedup_active_uidx';
 const REAPER_LOCK_KEY = 'svc.job-reaper';
@@ -291,6 +300,66 @@ export class JobRepository {
     if (closed)
       await this.events.append(id, 'job.succeeded', null, { progress_current: row.progress_current });
     return { ...row, closed };
+  }
+
+  /**
+   * The plan stored by an earlier run of the job, or `make()`'s, stored now. A coordinator that runs
+   * again (handed back, or requeued by the reaper) gets its first plan back and sends the same batches.
+   */
+  async planOnce<T>(id: string, make: () => Promise<T>): Promise<{ plan: T; resumed: boolean }> {
+    const stored = await queryOne<{ plan: T }>(this.db, `SELECT plan FROM job_plan WHERE job_id = $1`, [id]);
+    if (stored !== null) return { plan: stored.plan, resumed: true };
+    const plan = await make();
+    const inserted = await queryRows(
+      this.db,
+      `INSERT INTO job_plan (job_id, plan) VALUES ($1, $2) ON CONFLICT (job_id) DO NOTHING RETURNING job_id`,
+      [id, JSON.stringify(plan)],
+    );
+    if (inserted.length === 1) return { plan, resumed: false };
+    const winner = await queryOne<{ plan: T }>(this.db, `SELECT plan FROM job_plan WHERE job_id = $1`, [id]);
+    return { plan: winner?.plan ?? plan, resumed: true };
+  }
+
+  /**
+   * A write step's rows and its tick in one transaction, at most once per `stepKey` of the job: a
+   * redelivered step (its acknowledgement lost to a crash or a broker reconnect) finds the key taken
+   * and neither writes nor ticks again (`duplicate`). When the job is no longer RUNNING nothing is
+   * committed and `tick` is null.
+   */
+  async tickProgressOnce(
+    id: string,
+    stepKey: string,
+    amount: number,
+    write: (tx: Db) => Promise<void>,
+    onClose?: (tx: Db) => Promise<void>,
+  ): Promise<StepCommit> {
+    let outcome: Awaited<ReturnType<JobRepository['tickIn']>> | 'duplicate';
+    try {
+      outcome = await this.db.transaction(async (tx) => {
+        const claimed = await queryRows(
+          tx,
+          `INSERT INTO job_step_commit (job_id, step_key) VALUES ($1, $2)
+           ON CONFLICT (job_id, step_key) DO NOTHING RETURNING step_key`,
+          [id, stepKey],
+        );
+        if (claimed.length === 0) return 'duplicate' as const;
+        await write(tx);
+        const ticked = await this.tickIn(tx, id, amount);
+        // Not RUNNING (cancelled, or handed back and waiting for its re-run, which sends this batch
+        // again): nothing of this step may stay committed, or the re-run's copy would be skipped.
+        if (ticked === null) throw new StepNotCommitted();
+        if (ticked.status === 'SUCCEEDED' && onClose !== undefined) await onClose(tx);
+        return ticked;
+      });
+    } catch (error) {
+      if (error instanceof StepNotCommitted) return { duplicate: false, tick: null };
+      throw error;
+    }
+    if (outcome === 'duplicate') return { duplicate: true, tick: null };
+    const closed = outcome.status === 'SUCCEEDED';
+    if (closed)
+      await this.events.append(id, 'job.succeeded', null, { progress_current: outcome.progress_current });
+    return { duplicate: false, tick: { ...outcome, closed } };
   }
 
   private tickIn(db: Db, id: string, amount: number) {

@@ -81,9 +81,10 @@ export class PredictionSetRepository {
     return set;
   }
 
-  async writeRows(predictionSetId: string, rows: PredictionRow[]): Promise<number> {
+  /** `tx`: the caller's transaction (a write step commits its rows with its progress tick). */
+  async writeRows(predictionSetId: string, rows: PredictionRow[], tx: Db = this.db): Promise<number> {
     if (rows.length === 0) return 0;
-    await bulkInsert(this.db, {
+    await bulkInsert(tx, {
       table: 'prediction',
       columns: [{ name: 'prediction_set_id', type: 'uuid' }, ...PREDICTION_ROW_COLUMNS],
       rows: rows.map((r) => [

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, PROBLEM_CONTENT_TYPE, ProblemDetails } from '@svc/contracts';
 import { Logger } from '../logging/logger';
 import { BrokerUnavailableError } from '../messaging/message-broker';
+import { isDatabaseUnavailable } from '../resilience/unavailable';
 import { problemForCode, problemForStatus, ProblemKind } from './problem-mapping';
 
 /** Turns any thrown value into an RFC 7807 body; unknown errors become a 500 without internals. */
@@ -24,6 +25,14 @@ export function toProblem(
   } else if (error instanceof BrokerUnavailableError) {
     kind = problemForCode('service_unavailable');
     detail = error.message;
+  } else if (isDatabaseUnavailable(error)) {
+    // A database restart or failover: the client may retry; nothing about the request was wrong.
+    kind = problemForCode('service_unavailable');
+    detail = 'the database is not reachable; retry shortly';
+    logger.warn('database unavailable', {
+      request_id: requestId,
+      error: error instanceof Error ? error.message : String(error),
+    });
   } else if (error instanceof HttpException) {
     kind = problemForStatus(error.getStatus());
     detail = messageOf(error.getResponse()) ?? error.message;

@@ -115,28 +115,45 @@ export class AmqpBroker implements MessageBroker {
     });
   }
 
-  /** Consumes one queue with the given prefetch; returns a function that stops consuming. */
+  /**
+   * Consumes one queue with the given prefetch; returns a function that stops consuming. Each message
+   * is settled on the very channel that delivered it: after a reconnect the broker has already
+   * requeued the old channel's unacknowledged messages, and acknowledging an old delivery tag on the
+   * new channel would make the broker close that channel for good.
+   */
   async consume(queue: string, handler: DeliveryHandler, prefetch = 1): Promise<() => Promise<void>> {
     const name = this.queueName(queue);
-    const channel = this.connection.createChannel({
+    let stopped = false;
+    let current: { channel: Channel; consumerTag: string } | null = null;
+    const wrapper = this.connection.createChannel({
       json: false,
       confirm: false,
-      setup: (ch: Channel) => this.declareTopology(ch),
+      setup: async (channel: Channel) => {
+        await this.declareTopology(channel);
+        if (stopped) return;
+        await channel.prefetch(prefetch);
+        const { consumerTag } = await channel.consume(
+          name,
+          (msg) => {
+            if (msg !== null) void this.dispatch(name, channel, msg, handler);
+          },
+          { noAck: false },
+        );
+        current = { channel, consumerTag };
+      },
     });
-    this.consumers.push(channel);
-    this.watch(channel, `consumer ${name}`);
-    const onMessage = (msg: ConsumeMessage): void => {
-      void this.dispatch(name, channel, msg, handler);
-    };
-    const { consumerTag } = await channel.consume(name, onMessage, { noAck: false, prefetch });
+    this.consumers.push(wrapper);
+    this.watch(wrapper, `consumer ${name}`);
+    // Consuming starts in the setup, now if connected or on the first connect.
     return async () => {
-      await channel.cancel(consumerTag).catch(() => undefined);
+      stopped = true;
+      if (current !== null) await current.channel.cancel(current.consumerTag).catch(() => undefined);
     };
   }
 
   private async dispatch(
     queue: string,
-    channel: ChannelWrapper,
+    channel: Channel,
     msg: ConsumeMessage,
     handler: DeliveryHandler,
   ): Promise<void> {
