@@ -1,4 +1,5 @@
 export * from './runtime/job-error';
+export * from './runtime/record-progress';
 export * from './runtime/require-row';
 export * from './runtime/operation';
 export * from './runtime/validate-payload';

@@ -1,6 +1,6 @@
 import { LOAD_GOA_ANNOTATIONS, LoadGoaAnnotationsPayload } from '@svc/contracts';
 import { GafReader } from '@svc/domain';
-import { defineOperation, JobError } from '@svc/jobs';
+import { defineOperation, JobError, recordProgress } from '@svc/jobs';
 import { AnnotationRow, AnnotationRepository, OntologyRepository } from '@svc/persistence';
 import { readLines } from '@svc/platform';
 import { AnnotationResolver, LineProblems } from './annotation-resolver';
@@ -22,7 +22,7 @@ function gafDate(yyyymmdd: string): string | null {
  */
 export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPayload>({
   spec: LOAD_GOA_ANNOTATIONS,
-  async execute({ job, payload, emit, db, config, throwIfCancelled }) {
+  async execute({ job, payload, emit, db, config, signal, logger }) {
     const started = Date.now();
     const snapshot = await new OntologyRepository(db).findById(payload.ontology_snapshot_id);
     if (snapshot === null)
@@ -80,8 +80,13 @@ export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPay
               await load.insert(batch);
               batch = [];
               if (load.count % 100_000 < BATCH) {
-                await emit('load_goa_annotations.progress', null, { lines: lineNumber, rows: load.count });
-                await throwIfCancelled();
+                // Inside the load transaction: the event is not awaited (see recordProgress) and a
+                // cancel is read from the signal the heartbeat sets, not from the database.
+                recordProgress(
+                  emit('load_goa_annotations.progress', null, { lines: lineNumber, rows: load.count }),
+                  logger,
+                );
+                signal.throwIfAborted();
               }
             }
           }

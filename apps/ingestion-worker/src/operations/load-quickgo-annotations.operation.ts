@@ -1,5 +1,5 @@
 import { LOAD_QUICKGO_ANNOTATIONS, LoadQuickGoAnnotationsPayload } from '@svc/contracts';
-import { defineOperation, JobError } from '@svc/jobs';
+import { defineOperation, JobError, recordProgress } from '@svc/jobs';
 import { AnnotationRow, AnnotationRepository, OntologyRepository } from '@svc/persistence';
 import { fetchWithRetry } from '@svc/platform';
 import { AnnotationResolver, LineProblems } from './annotation-resolver';
@@ -47,7 +47,7 @@ function withFromText(value: QuickGoAnnotation['withFrom']): string | null {
  */
 export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnotationsPayload>({
   spec: LOAD_QUICKGO_ANNOTATIONS,
-  async execute({ job, payload, emit, db, config, throwIfCancelled }) {
+  async execute({ job, payload, emit, db, config, signal, logger }) {
     const snapshot = await new OntologyRepository(db).findById(payload.ontology_snapshot_id);
     if (snapshot === null)
       throw new JobError(
@@ -126,13 +126,17 @@ export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnota
             });
           }
           await load.insert(rows);
-          await emit('load_quickgo_annotations.page', null, {
-            page,
-            total_pages: totalPages,
-            progress_current: page,
-            progress_total: totalPages,
-          });
-          await throwIfCancelled();
+          // Not awaited, and the cancel read from the signal: see load_goa_annotations.
+          recordProgress(
+            emit('load_quickgo_annotations.page', null, {
+              page,
+              total_pages: totalPages,
+              progress_current: page,
+              progress_total: totalPages,
+            }),
+            logger,
+          );
+          signal.throwIfAborted();
           page += 1;
         } while (page <= totalPages && (payload.max_pages === undefined || page <= payload.max_pages));
         const stats = { pages: page - 1, received, malformed: problems.count, ...resolver.stats() };
