@@ -56,3 +56,17 @@ export async function runJobToSuccess<T extends { status: string; error_message:
   expect(job.status).toBe('SUCCEEDED');
   return job;
 }
+
+/** The job fields tests read, as GET /v1/jobs/{id} answers them. */
+export interface TestJob {
+  id: string;
+  status: string;
+  progress_current: number | null;
+  progress_total: number | null;
+  result: Record<string, unknown> | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/** The statuses a job never leaves. */
+export const TERMINAL_JOB_STATUSES: readonly string[] = ['SUCCEEDED', 'FAILED', 'CANCELLED'];

@@ -15,20 +15,13 @@ import {
   spawnApp,
   SuiteWorld,
   testConfig,
+  TestJob as Job,
   waitForJobEnd,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 
 const ROOT = resolve(__dirname, '../../../..');
 const TINY = resolve(ROOT, '../shared/data/tiny');
-
-interface Job {
-  id: string;
-  status: string;
-  result: Record<string, unknown> | null;
-  error_code: string | null;
-  error_message: string | null;
-}
 
 type Dataset = DatasetRecord;
 

@@ -16,18 +16,10 @@ import {
   unfinishedJobs,
   waitFor,
   waitForJobEndExplained,
+  TestJob as Job,
+  TERMINAL_JOB_STATUSES as TERMINAL,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
-
-const TERMINAL = ['SUCCEEDED', 'FAILED', 'CANCELLED'];
-
-interface Job {
-  id: string;
-  status: string;
-  progress_current: number | null;
-  progress_total: number | null;
-  error_message: string | null;
-}
 
 /**
  * The service's PostgreSQL (a cluster of the test's own) stopped with `pg_ctl stop -m fast` while a

@@ -13,16 +13,9 @@ import {
   unfinishedJobs,
   waitFor,
   waitForJobEndExplained,
+  TestJob as Job,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
-
-interface Job {
-  id: string;
-  status: string;
-  progress_current: number | null;
-  progress_total: number | null;
-  error_message: string | null;
-}
 
 /**
  * The broker delivers at least once: a job message published twice more, a write step published

@@ -14,19 +14,11 @@ import {
   unfinishedJobs,
   waitFor,
   waitForJobEndExplained,
+  TestJob as Job,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 
 const ROOT = resolve(__dirname, '../../../..');
-
-interface Job {
-  id: string;
-  status: string;
-  progress_current: number | null;
-  progress_total: number | null;
-  result: Record<string, unknown> | null;
-  error_message: string | null;
-}
 
 /**
  * predict_go_terms on the tiny holdout (40 queries in batches of 4), whose prediction rows have no

@@ -10,16 +10,9 @@ import {
   unfinishedJobs,
   waitFor,
   waitForJobEndExplained,
+  TestJob as Job,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
-
-interface Job {
-  id: string;
-  status: string;
-  progress_current: number | null;
-  progress_total: number | null;
-  error_message: string | null;
-}
 
 /**
  * A batch worker SIGKILLed while compute_embeddings has steps in flight: the broker gives the
