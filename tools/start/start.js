@@ -184,17 +184,19 @@ function startStandalone() {
 }
 
 async function main() {
+  // The mode comes first, so the first line says which one runs and where its data lives.
+  const { mode, why } = await chooseMode();
+  if (mode === 'standalone')
+    log(`mode: standalone (${why}); data in ${standaloneDataDir()} (delete it to start afresh)`);
+  else log(`mode: services (${why}); data in PostgreSQL and RabbitMQ, files in SVC_ARTIFACTS_DIR`);
   ensureDependencies();
   buildDashboards();
-  const { mode, why } = await chooseMode();
   if (mode === 'standalone') {
-    log(`mode: standalone (${why}); data in ${standaloneDataDir()} (delete it to start afresh)`);
     startStandalone();
     log(
       `gateway on http://127.0.0.1:${process.env.SVC_PORT || 8000} (dashboards at /, docs at /docs) once the embedded database is open`,
     );
   } else {
-    log(`mode: services (${why}); data in PostgreSQL and RabbitMQ, files in SVC_ARTIFACTS_DIR`);
     migrate();
     for (const app of APPS) startApp(app);
     log(
