@@ -5,9 +5,9 @@
 // in-process queues. Both build the web dashboards first when missing or older than their sources.
 // Ctrl-C stops everything.
 const { spawn, spawnSync } = require('node:child_process');
-const { existsSync, readFileSync } = require('node:fs');
-const net = require('node:net');
+const { existsSync } = require('node:fs');
 const path = require('node:path');
+const { chooseMode, readSetting } = require('./run-mode');
 
 const root = path.join(__dirname, '..', '..');
 const register = path.join(root, 'tools', 'register.js');
@@ -125,51 +125,7 @@ function stopAll(exitCode) {
 
 /** A variable's value from the environment, else from the project's .env file, else undefined. */
 function setting(name) {
-  if (process.env[name] !== undefined && process.env[name] !== '') return process.env[name];
-  const dotenv = path.join(root, '.env');
-  if (!existsSync(dotenv)) return undefined;
-  for (const line of readFileSync(dotenv, 'utf8').split('\n')) {
-    const match = new RegExp(`^\\s*(?:export\\s+)?${name}\\s*=\\s*(.*?)\\s*$`).exec(line);
-    if (match && match[1] !== '') return match[1].replace(/^(['"])(.*)\1$/, '$2');
-  }
-  return undefined;
-}
-
-function answers(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    const done = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
-
-/**
- * SVC_MODE wins. Otherwise the services mode when a database or broker URL is configured, or when
- * PostgreSQL or RabbitMQ answers on its default local port; the standalone mode when nothing is there.
- */
-async function chooseMode() {
-  const explicit = setting('SVC_MODE');
-  if (explicit === 'standalone' || explicit === 'services') return { mode: explicit, why: 'SVC_MODE' };
-  if (explicit) {
-    log(`SVC_MODE must be 'services' or 'standalone', got '${explicit}'`);
-    process.exit(78);
-  }
-  const urls = ['SVC_DB_URL', 'SVC_AMQP_URL'].filter((name) => setting(name) !== undefined);
-  if (urls.length > 0) return { mode: 'services', why: `${urls.join(' and ')} set` };
-  const [pg, mq] = await Promise.all([answers(5432), answers(5672)]);
-  if (pg || mq) {
-    const found = [pg && 'PostgreSQL on 127.0.0.1:5432', mq && 'RabbitMQ on 127.0.0.1:5672'].filter(Boolean);
-    return { mode: 'services', why: `${found.join(' and ')} answered` };
-  }
-  return {
-    mode: 'standalone',
-    why: 'no SVC_DB_URL or SVC_AMQP_URL, nothing on 127.0.0.1:5432 or 127.0.0.1:5672',
-  };
+  return readSetting(name, process.env, path.join(root, '.env'));
 }
 
 function standaloneDataDir() {
@@ -185,7 +141,12 @@ function startStandalone() {
 
 async function main() {
   // The mode comes first, so the first line says which one runs and where its data lives.
-  const { mode, why } = await chooseMode();
+  const choice = await chooseMode({ setting });
+  if (choice.error) {
+    log(choice.error);
+    process.exit(78);
+  }
+  const { mode, why } = choice;
   if (mode === 'standalone')
     log(`mode: standalone (${why}); data in ${standaloneDataDir()} (delete it to start afresh)`);
   else log(`mode: services (${why}); data in PostgreSQL and RabbitMQ, files in SVC_ARTIFACTS_DIR`);
