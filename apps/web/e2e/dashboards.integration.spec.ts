@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,9 +7,11 @@ import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-cor
 import {
   AppProcess,
   createSuiteWorld,
+  embedProteinsWithKmer,
   freePort,
   HttpClient,
   HttpResult,
+  loadTsvAnnotations,
   spawnApp,
   SuiteWorld,
   waitFor,
@@ -138,32 +140,18 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       obo_url: join(ROOT, 'fixtures/go-subset.2022-07-01.obo'),
     });
     snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
-    const load = async (file: string): Promise<string> => {
-      const gaf = join(dir, `${file}.gaf`);
-      execFileSync(process.execPath, [
-        '-r',
-        join(ROOT, 'tools/register.js'),
-        join(ROOT, 'tools/data/tsv-to-gaf.ts'),
-        join(DATA, 'tiny', file),
-        gaf,
-      ]);
-      const job = await runJob('/v1/annotations/sets/load-goa', {
-        ontology_snapshot_id: snapshotId,
-        gaf_url: gaf,
-        source_version: file.replace(/\.tsv$/, ''),
+    const load = (file: string): Promise<string> =>
+      loadTsvAnnotations(api, {
+        snapshotId,
+        tsv: join(DATA, 'tiny', file),
+        gaf: join(dir, `${file}.gaf`),
+        sourceVersion: file.replace(/\.tsv$/, ''),
       });
-      return job.result!['annotation_set_id'] as string;
-    };
     const t0 = await load('annotations.t0.gene2go-2022-09-12.tsv');
     const t1 = await load('annotations.t1.gene2go-2024-09-20.tsv');
-    await runJob('/v1/proteins/insert', { source_url: join(DATA, 'tiny/sequences.fasta') });
-    const config = await api.post<{ id: string }>('/v1/embeddings/configs', {
-      model_name: 'kmer-v1',
-      model_backend: 'kmer',
-    });
-    await runJob('/v1/embeddings/compute', { embedding_config_id: config.body.id });
+    const kmerConfigId = await embedProteinsWithKmer(api, join(DATA, 'tiny/sequences.fasta'));
     const predicted = await runJob('/v1/embeddings/predict', {
-      embedding_config_id: config.body.id,
+      embedding_config_id: kmerConfigId,
       annotation_set_id: t0,
       ontology_snapshot_id: snapshotId,
       limit_per_entry: 5,

@@ -12,3 +12,4 @@ export * from './standalone-database';
 export * from './tcp-proxy';
 export * from './temp-postgres';
 export * from './embedding-workload';
+export * from './reference-setup';

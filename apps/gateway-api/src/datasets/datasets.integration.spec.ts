@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +9,9 @@ import type { DatasetRecord } from '@svc/persistence';
 import {
   AppProcess,
   createSuiteWorld,
+  embedProteinsWithKmer,
   HttpClient,
+  loadTsvAnnotations,
   runJobToSuccess,
   spawnApp,
   SuiteWorld,
@@ -85,31 +86,12 @@ describe('research dataset export from the tiny holdout, end to end through the 
     const [header, ...body] = readFileSync(t0, 'utf8').split('\n');
     const v1 = join(dir, 'annotations.v1.gene2go-2021-09-01.tsv');
     writeFileSync(v1, [header, ...body.filter((l) => !heldBack.includes(l.split('\t')[0]!))].join('\n'));
-    const load = async (tsvFile: string, version: string): Promise<void> => {
-      const gaf = join(dir, `v${version}.gaf`);
-      execFileSync(process.execPath, [
-        '-r',
-        join(ROOT, 'tools/register.js'),
-        join(ROOT, 'tools/data/tsv-to-gaf.ts'),
-        tsvFile,
-        gaf,
-      ]);
-      await runJob('/v1/annotations/sets/load-goa', {
-        ontology_snapshot_id: snapshotId,
-        gaf_url: gaf,
-        source_version: version,
-      });
-    };
+    const load = (tsv: string, version: string): Promise<string> =>
+      loadTsvAnnotations(api, { snapshotId, tsv, gaf: join(dir, `v${version}.gaf`), sourceVersion: version });
     await load(v1, '1');
     await load(t0, '2');
     await load(join(TINY, 'annotations.t1.gene2go-2024-09-20.tsv'), '3');
-    await runJob('/v1/proteins/insert', { source_url: join(TINY, 'sequences.fasta') });
-    const config = await api.post<{ id: string }>('/v1/embeddings/configs', {
-      model_name: 'kmer-v1',
-      model_backend: 'kmer',
-    });
-    configId = config.body.id;
-    await runJob('/v1/embeddings/compute', { embedding_config_id: configId });
+    configId = await embedProteinsWithKmer(api, join(TINY, 'sequences.fasta'));
   }, 300_000);
 
   afterAll(async () => {

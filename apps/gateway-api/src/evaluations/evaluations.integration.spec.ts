@@ -14,7 +14,9 @@ import {
   AppProcess,
   createSuiteWorld,
   distanceStumpModel,
+  embedProteinsWithKmer,
   HttpClient,
+  loadTsvAnnotations,
   runJobToSuccess,
   spawnApp,
   SuiteWorld,
@@ -83,34 +85,19 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     await Promise.all(workers.map((w) => w.waitForLog('worker started')));
     const snapshot = await runJob('/v1/annotations/snapshots/load', { obo_url: OBO });
     snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
-    const load = async (file: string): Promise<string> => {
-      const gaf = join(dir, `${file}.gaf`);
-      // The converter the README documents, run as users run it.
-      execFileSync(process.execPath, [
-        '-r',
-        join(ROOT, 'tools/register.js'),
-        join(ROOT, 'tools/data/tsv-to-gaf.ts'),
-        join(DATA, 'tiny', file),
-        gaf,
-      ]);
-      const job = await runJob('/v1/annotations/sets/load-goa', {
-        ontology_snapshot_id: snapshotId,
-        gaf_url: gaf,
-        source_version: `${file}-${randomUUID()}`,
+    // The converter the README documents, run as users run it.
+    const load = (file: string): Promise<string> =>
+      loadTsvAnnotations(api, {
+        snapshotId,
+        tsv: join(DATA, 'tiny', file),
+        gaf: join(dir, `${file}.gaf`),
+        sourceVersion: `${file}-${randomUUID()}`,
       });
-      return job.result!['annotation_set_id'] as string;
-    };
     t0 = await load('annotations.t0.gene2go-2022-09-12.tsv');
     t1 = await load('annotations.t1.gene2go-2024-09-20.tsv');
-    await runJob('/v1/proteins/insert', { source_url: join(DATA, 'tiny/sequences.fasta') });
-    const config = await api.post<{ id: string }>('/v1/embeddings/configs', {
-      model_name: 'kmer-v1',
-      model_backend: 'kmer',
-    });
-    configId = config.body.id;
-    await runJob('/v1/embeddings/compute', { embedding_config_id: config.body.id });
+    configId = await embedProteinsWithKmer(api, join(DATA, 'tiny/sequences.fasta'));
     const predicted = await runJob('/v1/embeddings/predict', {
-      embedding_config_id: config.body.id,
+      embedding_config_id: configId,
       annotation_set_id: t0,
       ontology_snapshot_id: snapshotId,
       limit_per_entry: 5,

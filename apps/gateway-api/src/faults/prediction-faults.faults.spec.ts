@@ -5,16 +5,17 @@ import {
   AppProcess,
   createSuiteWorld,
   currentTestRun,
+  embedProteinsWithKmer,
   HttpClient,
   runJobToSuccess,
   SHARED_DATA_DIR,
   spawnApp,
   SuiteWorld,
   testConfig,
+  TestJob as Job,
   unfinishedJobs,
   waitFor,
   waitForJobEndExplained,
-  TestJob as Job,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 
@@ -99,14 +100,9 @@ describe('fault: prediction rows under crashes and duplicate deliveries', () => 
       gaf_url: join(ROOT, 'fixtures/tiny-t0.2022-09-12.gaf'),
       source_version: `tiny-t0-${randomUUID()}`,
     });
-    await run('/v1/proteins/insert', { source_url: join(SHARED_DATA_DIR, 'tiny/sequences.fasta') });
-    const config = await api.post<{ id: string }>('/v1/embeddings/configs', {
-      model_name: 'kmer-v1',
-      model_backend: 'kmer',
-    });
-    await run('/v1/embeddings/compute', { embedding_config_id: config.body.id });
+    const kmerConfigId = await embedProteinsWithKmer(api, join(SHARED_DATA_DIR, 'tiny/sequences.fasta'));
     request = {
-      embedding_config_id: config.body.id,
+      embedding_config_id: kmerConfigId,
       annotation_set_id: set.result!['annotation_set_id'],
       ontology_snapshot_id: snapshotId,
       limit_per_entry: 3,

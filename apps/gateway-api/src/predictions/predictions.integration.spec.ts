@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import {
   AppProcess,
   createSuiteWorld,
+  embedProteinsWithKmer,
   HttpClient,
   runJobToSuccess,
   spawnApp,
@@ -126,13 +127,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
       source_version: `tiny-t0-${randomUUID()}`,
     });
     annotationSetId = set.result!['annotation_set_id'] as string;
-    await runJob('/v1/proteins/insert', { source_url: join(DATA, 'tiny/sequences.fasta') });
-    const config = await api.post<{ id: string }>('/v1/embeddings/configs', {
-      model_name: 'kmer-v1',
-      model_backend: 'kmer',
-    });
-    configId = config.body.id;
-    await runJob('/v1/embeddings/compute', { embedding_config_id: configId });
+    configId = await embedProteinsWithKmer(api, join(DATA, 'tiny/sequences.fasta'));
   }, 300_000);
 
   afterAll(async () => {

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,8 +8,10 @@ import {
   AppProcess,
   createSuiteWorld,
   distanceStumpModel,
+  embedProteinsWithKmer,
   freePort,
   HttpClient,
+  loadTsvAnnotations,
   runJobToSuccess,
   S3TestServer,
   spawnApp,
@@ -98,25 +99,13 @@ describe('artifacts in an S3-compatible object store (SVC_STORAGE_BACKEND=s3), t
     const runJob = (path: string, body: unknown): Promise<Job> => runJobToSuccess<Job>(api, path, body);
     const snapshot = await runJob('/v1/annotations/snapshots/load', { obo_url: FIXTURE_OBO });
     const snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
-    const gaf = join(dir, 't0.gaf');
-    execFileSync(process.execPath, [
-      '-r',
-      join(ROOT, 'tools/register.js'),
-      join(ROOT, 'tools/data/tsv-to-gaf.ts'),
-      join(DATA, 'tiny/annotations.t0.gene2go-2022-09-12.tsv'),
-      gaf,
-    ]);
-    const annotations = await runJob('/v1/annotations/sets/load-goa', {
-      ontology_snapshot_id: snapshotId,
-      gaf_url: gaf,
-      source_version: `t0-${randomUUID()}`,
+    const annotationSetId = await loadTsvAnnotations(api, {
+      snapshotId,
+      tsv: join(DATA, 'tiny/annotations.t0.gene2go-2022-09-12.tsv'),
+      gaf: join(dir, 't0.gaf'),
+      sourceVersion: `t0-${randomUUID()}`,
     });
-    await runJob('/v1/proteins/insert', { source_url: join(DATA, 'tiny/sequences.fasta') });
-    const config = await api.post<{ id: string }>('/v1/embeddings/configs', {
-      model_name: 'kmer-v1',
-      model_backend: 'kmer',
-    });
-    await runJob('/v1/embeddings/compute', { embedding_config_id: config.body.id });
+    const kmerConfigId = await embedProteinsWithKmer(api, join(DATA, 'tiny/sequences.fasta'));
 
     const names = activeFeatureNames(featureFlagsOf({ compute_alignments: false }));
     const model = distanceStumpModel(names);
@@ -134,8 +123,8 @@ describe('artifacts in an S3-compatible object store (SVC_STORAGE_BACKEND=s3), t
 
     // The prediction worker finds the booster only through the s3:// URI: nothing was written locally.
     const predicted = await runJob('/v1/embeddings/predict', {
-      embedding_config_id: config.body.id,
-      annotation_set_id: annotations.result!['annotation_set_id'],
+      embedding_config_id: kmerConfigId,
+      annotation_set_id: annotationSetId,
       ontology_snapshot_id: snapshotId,
       limit_per_entry: 4,
       compute_alignments: false,

@@ -1,0 +1,39 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { HttpClient } from './http-client';
+import { WORKSPACE_ROOT } from './test-environment';
+import { runJobToSuccess, TestJob } from './wait-for';
+
+/**
+ * Converts a gene2go TSV to GAF with the converter the README documents, run as users run it, and
+ * loads it as a GOA annotation set of the snapshot; returns the set's id.
+ */
+export async function loadTsvAnnotations(
+  api: HttpClient,
+  input: { snapshotId: string; tsv: string; gaf: string; sourceVersion: string },
+): Promise<string> {
+  execFileSync(process.execPath, [
+    '-r',
+    join(WORKSPACE_ROOT, 'tools/register.js'),
+    join(WORKSPACE_ROOT, 'tools/data/tsv-to-gaf.ts'),
+    input.tsv,
+    input.gaf,
+  ]);
+  const job = await runJobToSuccess<TestJob>(api, '/v1/annotations/sets/load-goa', {
+    ontology_snapshot_id: input.snapshotId,
+    gaf_url: input.gaf,
+    source_version: input.sourceVersion,
+  });
+  return job.result!['annotation_set_id'] as string;
+}
+
+/** Inserts the FASTA's proteins, registers the k-mer config and embeds every protein; returns the config id. */
+export async function embedProteinsWithKmer(api: HttpClient, fasta: string): Promise<string> {
+  await runJobToSuccess<TestJob>(api, '/v1/proteins/insert', { source_url: fasta });
+  const config = await api.post<{ id: string }>('/v1/embeddings/configs', {
+    model_name: 'kmer-v1',
+    model_backend: 'kmer',
+  });
+  await runJobToSuccess<TestJob>(api, '/v1/embeddings/compute', { embedding_config_id: config.body.id });
+  return config.body.id;
+}
