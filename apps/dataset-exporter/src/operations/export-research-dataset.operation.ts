@@ -13,6 +13,7 @@ import {
   featureSchemaSha,
   fitPca,
   GoGraph,
+  HoldoutAnnotation,
   HoldoutCategory,
   HoldoutStats,
   PcaModel,
@@ -116,11 +117,18 @@ export const exportResearchDatasetOperation = defineOperation<ExportResearchData
     );
 
     // The holdout split of every pair first: it fixes the queries, so progress has a total.
+    // A version that ends one pair starts the next: each set is read once.
+    const annotationsOf = new Map<string, Promise<HoldoutAnnotation[]>>();
+    const annotations = (setId: string): Promise<HoldoutAnnotation[]> => {
+      let entry = annotationsOf.get(setId);
+      if (entry === undefined) annotationsOf.set(setId, (entry = loadHoldoutAnnotations(db, setId)));
+      return entry;
+    };
     const deltas = [];
     for (const w of work) {
       const delta = computeHoldoutDelta({
-        old: await loadHoldoutAnnotations(db, w.oldSetId),
-        new: await loadHoldoutAnnotations(db, w.newSetId),
+        old: await annotations(w.oldSetId),
+        new: await annotations(w.newSetId),
         ontology: graph,
       });
       const categories = new Map<string, HoldoutCategory>();
