@@ -139,7 +139,8 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts'],
+    // The hostile-input suite's shared helpers live beside its specs.
+    files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts', 'apps/*/src/security/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',

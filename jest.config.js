@@ -44,7 +44,12 @@ module.exports = {
       ...common,
       displayName: 'unit',
       testMatch: ['**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$', '\\.faults\\.spec\\.ts$'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        '\\.integration\\.spec\\.ts$',
+        '\\.faults\\.spec\\.ts$',
+        '\\.security\\.spec\\.ts$',
+      ],
     },
     {
       ...common,

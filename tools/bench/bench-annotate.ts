@@ -71,6 +71,7 @@ runBench(
         species: null,
         taxonomyId: null,
       })),
+      ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
     });
     const querySetId = (querySet as { id: string }).id;
     await runBenchJob(infra, 'compute_embeddings', 'svc.embeddings', {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Infrastructure, openInfrastructure, WorkerDefinition } from '@svc/jobs';
 import { createDataSource, dropDatabase, ensureDatabase, runMigrations } from '@svc/persistence';
 import { AppConfig, loadConfig } from '@svc/platform';
@@ -27,6 +27,8 @@ export async function createBenchWorld(overrides: Record<string, string> = {}): 
     SVC_AUTHN_REQUIRED: 'false',
     SVC_PORT: '0',
     SVC_LOG_LEVEL: 'error',
+    // Benchmarks load the shared data beside the repository and files they write to a scratch folder.
+    SVC_SOURCE_ALLOWED_ROOTS: [resolve(__dirname, '../../../shared/data'), tmpdir()].join(','),
     ...overrides,
   };
   await ensureDatabase(env['SVC_DB_URL']!);

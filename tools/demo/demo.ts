@@ -1,14 +1,15 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, openAsBlob, openSync, rmSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
 
 /**
  * `npm run demo`: seeds a temporal holdout (GO release, annotations at t0 and t1, sequences, a k-mer
  * embedding), predicts GO terms for every protein, builds the NK/LK evaluation set from t0 -> t1 and
  * runs the CAFA evaluation, all as jobs through the public API and the queues, then prints the Fmax
- * table and where to look.
+ * table and where to look. The files are uploaded (POST /v1/sources), so the service needs no access
+ * to the data folder.
  *
  * It uses the service answering at SVC_DEMO_URL (default http://127.0.0.1:8000) when one is ready;
  * otherwise it starts the standalone mode itself, in its own data folder (var/demo, emptied first),
@@ -79,6 +80,24 @@ class Api {
     if (response.status >= 300)
       throw new DemoError(`${method} ${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
     return response.body;
+  }
+
+  /**
+   * Uploads a local file as a source (POST /v1/sources) and returns the URI loads accept: the
+   * service reads no folder of this machine unless its SVC_SOURCE_ALLOWED_ROOTS lists one.
+   */
+  async upload(file: string): Promise<string> {
+    const form = new FormData();
+    form.set('file', await openAsBlob(file), basename(file));
+    const response = await fetch(`${this.base}/v1/sources`, {
+      method: 'POST',
+      body: form,
+      headers: this.cookie !== null ? { cookie: this.cookie } : {},
+    });
+    const text = await response.text();
+    if (response.status !== 201)
+      throw new DemoError(`uploading ${basename(file)} answered ${response.status}: ${text}`);
+    return (JSON.parse(text) as { uri: string }).uri;
   }
 }
 
@@ -283,7 +302,7 @@ async function main(): Promise<void> {
     process.stdout.write(`seeding the ${holdout} holdout from ${data}\n`);
 
     const snapshot = await runJob(api, bar, 1, `GO release ${RELEASE}`, '/v1/annotations/snapshots/load', {
-      obo_url: join(data, RELEASE),
+      obo_url: await api.upload(join(data, RELEASE)),
     });
     const snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
     const loadSet = async (step: number, file: string, label: string): Promise<string> => {
@@ -291,7 +310,7 @@ async function main(): Promise<void> {
       await convertTsvToGaf(join(data, file), gaf);
       const job = await runJob(api, bar, step, label, '/v1/annotations/sets/load-goa', {
         ontology_snapshot_id: snapshotId,
-        gaf_url: gaf,
+        gaf_url: await api.upload(gaf),
         source_version: `${file.replace(/^annotations\.|\.tsv$/g, '')}-demo-${run}`,
       });
       return job.result!['annotation_set_id'] as string;
@@ -299,7 +318,7 @@ async function main(): Promise<void> {
     const t0 = await loadSet(2, T0, 'annotations t0 (2022-09-12)');
     const t1 = await loadSet(3, T1, 'annotations t1 (2024-09-20)');
     await runJob(api, bar, 4, 'proteins and sequences', '/v1/proteins/insert', {
-      source_url: join(data, 'sequences.fasta'),
+      source_url: await api.upload(join(data, 'sequences.fasta')),
     });
     const config = await api.ok<{ id: string }>('POST', '/v1/embeddings/configs', {
       model_name: 'kmer-v1',

@@ -87,6 +87,8 @@ describe('evaluate CLI with IA, TOI, known and a nested folder', () => {
     expect(mf?.tau).toBe(0.31);
     expect(Object.keys(mf ?? {}).sort()).toEqual(
       [
+        'auprc',
+        'auprc_w',
         'best',
         'coverage_w',
         'f_micro',

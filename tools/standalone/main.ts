@@ -1,5 +1,6 @@
+import './tracing';
 import 'reflect-metadata';
-import { ConfigError } from '@svc/platform';
+import { ConfigError, shutdownProcessTracing, startupLogFormat, writeProcessLine } from '@svc/platform';
 import { startStandalone } from './standalone';
 
 // `SVC_MODE=standalone npm start` (or `npm start` with nothing configured) runs this: the whole
@@ -10,21 +11,26 @@ startStandalone().then(
     const stop = (signal: string): void => {
       if (stopping) return;
       stopping = true;
-      process.stderr.write(`standalone: ${signal} received, shutting down\n`);
-      standalone.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          process.stderr.write(`standalone: shutdown failed: ${String((error as Error).stack ?? error)}\n`);
-          process.exit(1);
-        },
-      );
+      const format = standalone.config.logFormat;
+      writeProcessLine('standalone', 'info', `${signal} received, shutting down`, format);
+      standalone
+        .close()
+        .then(() => shutdownProcessTracing())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            const message = `shutdown failed: ${String((error as Error).stack ?? error)}`;
+            writeProcessLine('standalone', 'error', message, format);
+            process.exit(1);
+          },
+        );
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   },
   (error: unknown) => {
     const message = error instanceof ConfigError ? error.message : String((error as Error).stack ?? error);
-    process.stderr.write(`standalone failed to start: ${message}\n`);
+    writeProcessLine('standalone', 'error', `failed to start: ${message}`, startupLogFormat());
     process.exit(error instanceof ConfigError ? 78 : 1);
   },
 );

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { WorkerHttpModule } from '@svc/jobs';
 import { AccountsService } from './accounts/accounts.service';
 import { EmailFlowsService } from './accounts/email-flows.service';
+import { LoginThrottle } from './accounts/login-throttle';
 import { AdminService } from './admin/admin.service';
 import { BootstrapService } from './admin/bootstrap.service';
 import { AUTH_CONTEXT, AuthContext } from './auth-context';
@@ -22,6 +23,7 @@ export class AuthModule {
         AdminService,
         BootstrapService,
         EmailFlowsService,
+        LoginThrottle,
       ],
     };
   }

@@ -5,14 +5,24 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import { Infrastructure, openInfrastructure, resolveServiceSecrets } from '@svc/jobs';
-import { AppConfig, JwtCodec, NestLoggerAdapter } from '@svc/platform';
+import {
+  AppConfig,
+  installInputGuards,
+  JwtCodec,
+  lowerCaseUuidSegments,
+  NestLoggerAdapter,
+} from '@svc/platform';
 import { AuthRpcClient } from './auth/auth-rpc.client';
+import { CredentialFailureLimiter } from './auth/credential-failures';
 import { CredentialGate } from './auth/credential-gate';
 import { GatewayAuth } from './auth/guards';
 import { LimitsService } from './auth/limits.service';
 import { installVisitorEvents } from './auth/visitor-events';
 import { GatewayModule } from './gateway.module';
+import { installJsonBodyParser } from './http/json-body';
+import { installMethodNotAllowed } from './http/method-not-allowed';
 import { installRequestHooks, requestIdOf, rewriteLegacyUrl } from './http/request-hooks';
+import { installUploadLimits } from './reference/multipart';
 import { DEFAULT_WEB_DIR, installWebUi } from './web/web-ui';
 
 export const API_TITLE = 'Protein Function Annotation Service';
@@ -41,18 +51,25 @@ export async function createGateway(
 ): Promise<Gateway> {
   const infra = await openInfrastructure('gateway-api', config);
   const adapter = new FastifyAdapter({
-    rewriteUrl: (req: IncomingMessage) => rewriteLegacyUrl(req.url ?? '/'),
+    rewriteUrl: (req: IncomingMessage) => rewriteLegacyUrl(lowerCaseUuidSegments(req.url ?? '/')),
     genReqId: (req: IncomingMessage) => requestIdOf(req.headers['x-request-id']),
-    bodyLimit: 50 * 1024 * 1024,
-    trustProxy: true,
+    // Every body parser reads at most this much (413 beyond, while reading); multipart routes set their own.
+    bodyLimit: config.security.jsonBodyLimitBytes,
+    // X-Forwarded-For is believed only from the configured proxies; otherwise the peer is the client.
+    trustProxy: config.security.trustedProxies.length > 0 ? [...config.security.trustedProxies] : false,
   });
+  installMethodNotAllowed(adapter.getInstance());
   const secrets = await resolveServiceSecrets(config, infra.db, infra.logger);
   const jwt = new JwtCodec(secrets.jwtSecret);
+  const limits = new LimitsService(config, infra.db);
+  const failures = new CredentialFailureLimiter(limits);
   const auth: GatewayAuth = {
-    gate: new CredentialGate(config, infra.db, jwt, secrets.addressSecret),
-    limits: new LimitsService(config, infra.db),
+    gate: new CredentialGate(config, infra.db, jwt, secrets.addressSecret, failures),
+    limits,
+    failures,
     jwt,
     authnRequired: config.authnRequired,
+    smtpEnabled: config.smtp.enabled,
   };
   const rpc = new AuthRpcClient(config);
   const app = await NestFactory.create<NestFastifyApplication>(
@@ -60,19 +77,32 @@ export async function createGateway(
     adapter,
     {
       logger: new NestLoggerAdapter(infra.logger.child('gateway.nest')),
+      // The JSON parser below replaces Nest's: it also caps the nesting depth before parsing.
+      bodyParser: false,
     },
   );
   const fastify = app.getHttpAdapter().getInstance();
+  installJsonBodyParser(fastify, {
+    bodyLimitBytes: config.security.jsonBodyLimitBytes,
+    maxDepth: config.security.jsonMaxDepth,
+  });
   await app.register(fastifyCookie);
-  // FASTA uploads up to 50 MB (413 beyond); reranker files up to 100 MB are limited per route.
+  // Files are limited per route: FASTA uploads by fasta_upload_limit_bytes, reranker files up to 100 MB.
   await app.register(fastifyMultipart, { limits: { fileSize: 100 * 1024 * 1024, files: 3, fields: 20 } });
+  installUploadLimits(fastify, { fastaBytes: config.security.fastaUploadLimitBytes });
   installRequestHooks(fastify, infra);
+  installInputGuards(fastify);
   installVisitorEvents(fastify, infra.db, infra.logger.child('gateway.visitors'));
   await installWebUi(fastify, options.webDir ?? DEFAULT_WEB_DIR);
   app.enableCors({ origin: [...config.allowedOrigins], credentials: true });
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });
   const openapi = buildOpenApi(app);
   SwaggerModule.setup('docs', app, openapi, { useGlobalPrefix: false, jsonDocumentUrl: 'openapi.json' });
+  // The same documents under /v1, where every other router lives.
+  SwaggerModule.setup('v1/docs', app, openapi, {
+    useGlobalPrefix: false,
+    jsonDocumentUrl: 'v1/openapi.json',
+  });
   let url = '';
   if (options.listen) {
     await app.listen(config.port, config.host);

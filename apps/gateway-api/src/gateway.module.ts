@@ -5,7 +5,13 @@ import { ProblemFilter, RoleFloorGuard } from '@svc/platform';
 import { AdminController, UsersController } from './auth/admin.controller';
 import { AuthRpcClient } from './auth/auth-rpc.client';
 import { AUTH_RPC_CLIENT, AuthController } from './auth/auth.controller';
-import { CredentialGateGuard, GATEWAY_AUTH, GatewayAuth, RateLimitGuard } from './auth/guards';
+import {
+  CredentialGateGuard,
+  EmailFlowsGuard,
+  GATEWAY_AUTH,
+  GatewayAuth,
+  RateLimitGuard,
+} from './auth/guards';
 import { EmbeddingMaintenanceController, EmbeddingsController } from './embeddings/embeddings.controller';
 import { EmbeddingsService } from './embeddings/embeddings.service';
 import { HealthController } from './health/health.controller';
@@ -43,10 +49,13 @@ import { PredictionsService } from './predictions/predictions.service';
 import { ScoringService } from './predictions/scoring.service';
 
 import { ExperimentRunsController } from './experiments/experiment-runs.controller';
+import { ExperimentRunsService } from './experiments/experiment-runs.service';
 import { CommunityController } from './community/community.controller';
 import { StackController } from './stack/stack.controller';
 import { StackService } from './stack/stack.service';
 import { PluginRegistryService, PluginsController } from './plugins/plugins.controller';
+import { SourcesController } from './sources/sources.controller';
+import { SourcesService } from './sources/sources.service';
 
 @Module({})
 export class GatewayModule {
@@ -80,15 +89,18 @@ export class GatewayModule {
         PredictionSetMetricsController,
         BenchmarkController,
         DatasetsController,
+        SourcesController,
       ],
       providers: [
         { provide: INFRASTRUCTURE, useValue: infra },
         { provide: GATEWAY_AUTH, useValue: auth },
         { provide: AUTH_RPC_CLIENT, useValue: rpc },
         { provide: APP_FILTER, useFactory: () => new ProblemFilter(infra.logger.child('gateway.errors')) },
-        // Order matters: rate limiter, then credential gate, then the route's role floor.
-        { provide: APP_GUARD, useClass: RateLimitGuard },
+        // Order matters: credential gate, then the rate limiter (keyed on the verified principal),
+        // then the route's role floor.
+        { provide: APP_GUARD, useClass: EmailFlowsGuard },
         { provide: APP_GUARD, useClass: CredentialGateGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_GUARD, useClass: RoleFloorGuard },
         JobsService,
         ReferenceService,
@@ -102,6 +114,8 @@ export class GatewayModule {
         RerankService,
         StackService,
         DatasetsService,
+        SourcesService,
+        ExperimentRunsService,
       ],
     };
   }

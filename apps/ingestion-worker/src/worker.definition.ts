@@ -8,8 +8,10 @@ import { loadInterproGoMappingOperation } from './operations/load-interpro-go-ma
 import { loadOntologySnapshotOperation } from './operations/load-ontology-snapshot.operation';
 import { loadQuickGoAnnotationsOperation } from './operations/load-quickgo-annotations.operation';
 import { pingOperation } from './operations/ping.operation';
+import { purgeExpiredResultsOperation } from './operations/purge-expired-results.operation';
+import { startRetentionSchedule } from './retention-schedule';
 
-/** Reference data loading (svc.jobs) and the ping probe (svc.ping). */
+/** Reference data loading and the retention purge (svc.jobs), the ping probe (svc.ping). */
 export const INGESTION_WORKER: WorkerDefinition = {
   name: 'ingestion-worker',
   jobQueues: ['svc.ping', 'svc.jobs'],
@@ -23,5 +25,7 @@ export const INGESTION_WORKER: WorkerDefinition = {
     buildGoCooccurrenceOperation,
     loadInterproGoMappingOperation,
     loadNcbiTaxonomyOperation,
+    purgeExpiredResultsOperation,
   ],
+  background: [(infra) => startRetentionSchedule(infra)],
 };

@@ -306,6 +306,22 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       await page.getByRole('button', { name: 'Post comment' }).click();
       await page.locator('.comments').getByText('Checked the two proteins.').waitFor();
       await screenshot(page, '06-job');
+
+      // The researcher's own jobs (the chained prediction included), filtered by operation and status;
+      // the filters live in the address.
+      await page.goto(`${base}/#/jobs`);
+      const jobs = page.getByRole('region', { name: 'jobs', exact: true });
+      await jobs.locator('tbody tr').first().waitFor();
+      await page.getByRole('combobox', { name: 'Operation' }).selectOption('predict_go_terms');
+      // While the filtered list loads the table may be empty for a moment: wait for rows that all match.
+      await settle(async () => {
+        const operations = await jobs.locator('tbody tr td:nth-child(2)').allTextContents();
+        return operations.length >= 1 && operations.every((o) => o === 'predict_go_terms');
+      }, true);
+      expect(page.url()).toContain('operation=predict_go_terms');
+      await page.getByRole('combobox', { name: 'Status' }).selectOption('FAILED');
+      await page.getByText('No jobs yet.').waitFor();
+
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -330,22 +346,12 @@ describe('web dashboards in headless Chromium against the real stack', () => {
         1,
       );
 
-      // Jobs filtered by operation and status; the filters live in the address.
+      // Jobs belong to whoever queued them: an anonymous visitor lists none and is told to sign in.
       await page.goto(`${base}/#/jobs`);
-      const jobs = page.getByRole('region', { name: 'jobs', exact: true });
-      await jobs.locator('tbody tr').first().waitFor();
-      await page.getByRole('combobox', { name: 'Operation' }).selectOption('predict_go_terms');
-      await settle(
-        async () =>
-          (await jobs.locator('tbody tr td:nth-child(2)').allTextContents()).every(
-            (o) => o === 'predict_go_terms',
-          ),
-        true,
+      await page.getByTestId('sign-in-hint').waitFor();
+      expect(await page.getByRole('region', { name: 'jobs', exact: true }).locator('tbody tr').count()).toBe(
+        0,
       );
-      expect(await jobs.locator('tbody tr').count()).toBeGreaterThanOrEqual(2);
-      expect(page.url()).toContain('operation=predict_go_terms');
-      await page.getByRole('combobox', { name: 'Status' }).selectOption('FAILED');
-      await page.getByText('No jobs yet.').waitFor();
 
       // The GO subgraph: terms are keyboard-focusable buttons; Enter re-centres on the focused term.
       await page.goto(`${base}/#/ontology/${snapshotId}?go=GO:0004674`);

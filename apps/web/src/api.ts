@@ -241,6 +241,8 @@ export interface PredictionSet {
   job_status?: string;
   prediction_count: number;
   protein_count?: number;
+  /** False for annotation runs: a query's own accession may donate to it. */
+  exclude_self?: boolean;
   created_at: string;
 }
 
@@ -264,6 +266,8 @@ export interface PredictedTerm {
   identity_sw: number | null;
   taxonomic_relation: string | null;
   vote_count: number | null;
+  /** The donor is the query's own accession or an isoform of it. */
+  self_hit?: boolean;
 }
 
 export interface TermCount {
@@ -323,6 +327,8 @@ export interface MatrixCell {
   tasks: Record<string, Record<string, TaskScore>>;
   per_task: TaskScore;
   results: number;
+  /** Results of the (embedding, stage) without the cell's metric, left out of it. */
+  excluded_results?: number;
 }
 
 export interface BenchmarkMatrix {

@@ -63,10 +63,19 @@ export function ErrorNotice({ error }: { error: Error }) {
 export function EmptyState({
   list,
   what,
+  signInHint = false,
 }: {
   list: Pick<LoadedList<unknown>, 'restricted' | 'unavailable'>;
   what: string;
+  /** The list shows only the visitor's own rows, and nobody is signed in: say so. */
+  signInHint?: boolean;
 }) {
+  if (signInHint && !list.restricted && !list.unavailable)
+    return (
+      <p className="empty" data-testid="sign-in-hint">
+        No {what} to show. <Link to="/login">Sign in</Link> to see your own.
+      </p>
+    );
   if (list.restricted)
     return (
       <p className="empty" data-testid="restricted-hint">
@@ -129,15 +138,17 @@ export function ListView<T>({
   what,
   columns,
   rowKey,
+  signInHint = false,
 }: {
   list: LoadedList<T>;
   what: string;
   columns: Column<T>[];
   rowKey: (row: T) => string | number;
+  signInHint?: boolean;
 }) {
   if (list.error) return <ErrorNotice error={list.error} />;
   if (list.loading) return <Loading what={what} />;
-  if (list.items.length === 0) return <EmptyState list={list} what={what} />;
+  if (list.items.length === 0) return <EmptyState list={list} what={what} signInHint={signInHint} />;
   return <Table caption={what} columns={columns} rows={list.items} rowKey={rowKey} />;
 }
 

@@ -14,7 +14,22 @@ export function parseBooleanParam({ value }: TransformFnParams): unknown {
   return value;
 }
 
+/**
+ * Query-string integers. Digits beyond JavaScript's safe range (and so beyond what a SQL bigint
+ * parameter can be trusted with) stay text, so `@IsInt()` refuses them with a 422.
+ */
 export function parseIntegerParam({ value }: TransformFnParams): unknown {
   if (typeof value !== 'string' || !/^-?\d+$/.test(value.trim())) return value;
-  return Number(value.trim());
+  const parsed = Number(value.trim());
+  return Number.isSafeInteger(parsed) ? parsed : value;
+}
+
+/** UUIDs are stored and compared in lower case; accept any case on the way in. */
+export function lowerCaseUuid({ value }: TransformFnParams): unknown {
+  return typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value) ? value.toLowerCase() : value;
+}
+
+/** Enumerations shown in upper case (job statuses): accept any case, as `POST /jobs` answers `queued`. */
+export function upperCaseParam({ value }: TransformFnParams): unknown {
+  return typeof value === 'string' ? value.trim().toUpperCase() : value;
 }

@@ -20,3 +20,4 @@ export * from './taxonomy';
 export * from './experiments';
 export * from './stack';
 export * from './datasets';
+export * from './ownership';

@@ -11,3 +11,4 @@ export * from './process/bootstrap-worker';
 export * from './nest/worker-http.module';
 export * from './process/service-secrets';
 export * from './process/run-main';
+export * from './dispatch';

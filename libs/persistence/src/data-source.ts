@@ -40,6 +40,7 @@ import { CreateExperimentRuns1764500000000 } from './migrations/1764500000000-cr
 import { CreateSupport1764600000000 } from './migrations/1764600000000-create-support';
 import { CreateDatasets1764700000000 } from './migrations/1764700000000-create-datasets';
 import { CreateJobRecovery1764800000000 } from './migrations/1764800000000-create-job-recovery';
+import { AddOwnership1764900000000 } from './migrations/1764900000000-add-ownership';
 
 export const ENTITIES = [
   JobEntity,
@@ -80,6 +81,7 @@ export const MIGRATIONS = [
   CreateSupport1764600000000,
   CreateDatasets1764700000000,
   CreateJobRecovery1764800000000,
+  AddOwnership1764900000000,
 ];
 
 export interface DataSourceOptions {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppConfig, loadConfig } from '@svc/platform';
 
@@ -42,6 +43,17 @@ export function currentTestRun(): TestRun {
   return JSON.parse(value) as TestRun;
 }
 
+/**
+ * Where tests keep the files they load: the workspace, the shared data beside it, the run's
+ * artifacts and the system's temporary folder (suites write small sources there).
+ */
+function testSourceRoots(run: TestRun): string[] {
+  const shared = process.env['SVC_TEST_SHARED_DATA'];
+  return [WORKSPACE_ROOT, join(WORKSPACE_ROOT, '..', 'shared'), run.artifactsDir, tmpdir()].concat(
+    shared !== undefined ? [shared] : [],
+  );
+}
+
 /** Environment variables that point a process at this run's database and queues. */
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
   const run = currentTestRun();
@@ -59,6 +71,10 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     SVC_REAPER_INTERVAL_SECONDS: '1',
     SVC_PUBLISH_TIMEOUT_MS: '3000',
     SVC_CONFIG_FILE: join(WORKSPACE_ROOT, 'libs', 'testing', 'src', 'empty-config.yaml'),
+    // Suites read sources from their own folders and serve them from local HTTP servers; the
+    // security suite narrows both to prove the refusals.
+    SVC_SOURCE_ALLOWED_ROOTS: testSourceRoots(run).join(','),
+    SVC_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
     // One embedded database session serves every component: while a load holds a transaction for a
     // few seconds, no heartbeat can renew a lease, so standalone runs use a lease longer than that.
     ...(run.standalone === undefined ? {} : { SVC_MODE: 'standalone', SVC_JOB_LEASE_SECONDS: '30' }),

@@ -3,17 +3,17 @@ import { TransferredTerm } from '@svc/domain';
 import { EmitFn } from '@svc/jobs';
 import { PredictionRow, queryOne, queryRows } from '@svc/persistence';
 import type { TransferSettings } from './transfer-batch';
-import { readText } from '@svc/platform';
+import { readText, SourcePolicy } from '@svc/platform';
 import { loadTermEmbeddings } from './term-embeddings';
 import { termCoherence } from '@svc/domain';
 
 const iaCache = new Map<string, Promise<Map<string, number>>>();
 
 /** An IA file: `GO:id<whitespace>value` per line; other lines (headers, blanks) are skipped. */
-function loadIa(url: string): Promise<Map<string, number>> {
+function loadIa(url: string, sources: SourcePolicy): Promise<Map<string, number>> {
   let entry = iaCache.get(url);
   if (entry === undefined) {
-    entry = readText(url).then((text) => {
+    entry = readText(url, sources).then((text) => {
       const ia = new Map<string, number>();
       for (const line of text.split('\n')) {
         const [term, value] = line.trim().split(/\s+/);
@@ -41,6 +41,7 @@ export async function addExtraFeatures(input: {
   rows: PredictionRow[];
   pending: TransferredTerm[];
   emit: EmitFn;
+  sources: SourcePolicy;
   termEmbeddingPath: string | null;
 }): Promise<void> {
   const { db, set, rows, pending, emit } = input;
@@ -74,7 +75,7 @@ export async function addExtraFeatures(input: {
       );
       pending.forEach((_, i) => (features(i)['ia'] = null));
     } else {
-      const ia = await loadIa(snapshot.ia_url);
+      const ia = await loadIa(snapshot.ia_url, input.sources);
       pending.forEach((t, i) => (features(i)['ia'] = ia.get(t.goId) ?? 0));
     }
   }
@@ -89,7 +90,7 @@ export async function addExtraFeatures(input: {
       );
       pending.forEach((_, i) => (features(i)['term_embedding_similarity'] = null));
     } else {
-      const vectors = await loadTermEmbeddings(file);
+      const vectors = await loadTermEmbeddings(file, input.sources);
       const similarity = termCoherence(
         rows.map((r) => String(r.protein_accession)),
         pending.map((t) => t.goId),

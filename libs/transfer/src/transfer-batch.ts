@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { selectNeighbours, splitIsoform, transferTerms, TransferredTerm } from '@svc/domain';
+import { isSelfHit, selectNeighbours, splitIsoform, transferTerms, TransferredTerm } from '@svc/domain';
 import { normalizeRows } from '@svc/inference';
 import { EmitFn } from '@svc/jobs';
 import { PredictionRow, PredictionSetRecord, ReferencePoolRepository } from '@svc/persistence';
-import { AppConfig } from '@svc/platform';
+import { AppConfig, SourcePolicy } from '@svc/platform';
 import { addExtraFeatures } from './extra-features';
 import { ontologyView } from './ontology-cache';
 import { pairFeatureService } from './pair-features';
@@ -51,18 +51,22 @@ interface PendingRow {
   query: { accession: string; sequenceId: number; taxonomyId: string | null };
   ref: { accession: string; sequenceId: number };
   term: TransferredTerm;
+  /** The donor is the query's own accession or an isoform of it (only when self is not excluded). */
+  selfHit: boolean;
 }
 
 /**
  * Nearest-neighbour GO transfer for one batch of queries: search the reference pool (per aspect when
- * asked), drop the query itself and its isoforms, transfer the donors' terms, then add the features
- * the flags ask for (alignments, taxonomy, the optional extras). Prediction batches and research
- * dataset exports both call this, so a booster trained on an export sees the same features at
- * inference.
+ * asked), drop the query itself and its isoforms (unless `options.exclude_self` is false), transfer
+ * the donors' terms, then add the features the flags ask for (alignments, taxonomy, the optional
+ * extras). Prediction batches and research dataset exports both call this, so a booster trained on an
+ * export sees the same features at inference.
  */
 export async function transferBatch(input: {
   db: DataSource;
   config: AppConfig;
+  /** What the IA and term-embedding files may be read from (the process's source policy). */
+  sources: SourcePolicy;
   settings: TransferSettings;
   queries: TransferQuery[];
   emit: EmitFn;
@@ -72,6 +76,8 @@ export async function transferBatch(input: {
   const started = process.hrtime.bigint();
   const options = settings.options;
   const donorEvidence = options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
+  // Absent (older sets, dataset exports) means excluded: only an explicit false keeps the query's own entry.
+  const excludeSelf = options['exclude_self'] !== false;
   const aspects = settings.aspect_separated_knn ? (['F', 'P', 'C'] as const) : ([null] as const);
   const cache = referenceIndexCache(db, config.artifactsDir);
   const version = await cache.version(settings.embedding_config_id, settings.annotation_set_id);
@@ -110,14 +116,16 @@ export async function transferBatch(input: {
     normalizeRows(matrix, index.dimensions);
     const hits = await index.index.search(matrix, settings.limit_per_entry + SELF_MARGIN);
     queries.forEach((q, i) => {
+      const queryCanonical = splitIsoform(q.accession).canonicalAccession;
       const neighbours = selectNeighbours({
         hits: hits[i] ?? [],
         k: settings.limit_per_entry,
         queryAccession: q.accession,
-        queryCanonical: splitIsoform(q.accession).canonicalAccession,
+        queryCanonical,
         accessionOf: (r) => index.proteins[r]!.accession,
         canonicalOf: (r) => index.proteins[r]!.canonicalAccession,
         distanceThreshold: settings.distance_threshold,
+        excludeSelf,
       });
       const terms = transferTerms({
         neighbours,
@@ -131,6 +139,14 @@ export async function transferBatch(input: {
           query: { accession: q.accession, sequenceId: q.sequence_id, taxonomyId: q.taxonomy_id ?? null },
           ref: { accession: ref.accession, sequenceId: ref.sequenceId },
           term,
+          selfHit:
+            !excludeSelf &&
+            isSelfHit({
+              queryAccession: q.accession,
+              queryCanonical,
+              accession: ref.accession,
+              canonical: ref.canonicalAccession,
+            }),
         });
       }
     });
@@ -140,7 +156,7 @@ export async function transferBatch(input: {
   await throwIfCancelled();
 
   const neighbourhood = options['compute_reranker_features'] !== false;
-  const rows: PredictionRow[] = pending.map(({ query, ref, term }) => ({
+  const rows: PredictionRow[] = pending.map(({ query, ref, term, selfHit }) => ({
     protein_accession: query.accession,
     go_term_id: term.goTermId,
     go_id: term.goId,
@@ -162,6 +178,7 @@ export async function transferBatch(input: {
     features: {
       ...(neighbourhood ? { min_distance: term.minDistance, mean_distance: term.meanDistance } : {}),
       ...(term.viaDescendant ? { via_descendant: true } : {}),
+      ...(selfHit ? { self_hit: true } : {}),
     },
   }));
 
@@ -193,6 +210,7 @@ export async function transferBatch(input: {
     rows,
     pending: pending.map((p) => p.term),
     emit,
+    sources: input.sources,
     termEmbeddingPath: config.termEmbeddingPath,
   });
   return {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   DomainError,
@@ -12,6 +12,7 @@ import {
 import { sha256Hex } from '@svc/domain';
 import { AuditRepository, SessionRepository, UserRepository } from '@svc/persistence';
 import { AUTH_CONTEXT, AuthContext } from '../auth-context';
+import { LoginThrottle } from './login-throttle';
 
 /** Sign-up, sign-in with a password, sessions. */
 @Injectable()
@@ -19,14 +20,23 @@ export class AccountsService {
   private readonly users: UserRepository;
   private readonly sessions: SessionRepository;
   private readonly audit: AuditRepository;
+  private standInHash: Promise<string> | null = null;
 
-  constructor(@Inject(AUTH_CONTEXT) private readonly ctx: AuthContext) {
+  constructor(
+    @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
+    private readonly throttle: LoginThrottle,
+  ) {
     this.users = new UserRepository(ctx.infra.db);
     this.sessions = new SessionRepository(ctx.infra.db);
     this.audit = new AuditRepository(ctx.infra.db);
   }
 
-  async signup(body: SignupRequest): Promise<Pick<UserView, 'id' | 'email' | 'username' | 'status'>> {
+  async signup(
+    body: SignupRequest,
+    actor: RpcActor,
+  ): Promise<Pick<UserView, 'id' | 'email' | 'username' | 'status'>> {
+    // A refused sign-up (the address or name is taken) counts as a failure: it tells who is registered.
+    const attempt = await this.throttle.admit({ flow: 'signup', account: body.email, ipHash: actor.ipHash });
     const user = await this.users.create({
       email: body.email,
       username: body.username,
@@ -36,6 +46,7 @@ export class AccountsService {
       status: 'pending',
       intendedUse: body.intended_use,
     });
+    await attempt.succeeded();
     await this.audit.append({
       actorUserId: user.id,
       action: 'signup',
@@ -46,8 +57,13 @@ export class AccountsService {
   }
 
   async login(body: LoginRequest, actor: RpcActor): Promise<SessionGrant> {
+    const attempt = await this.throttle.admit({ flow: 'login', account: body.email, ipHash: actor.ipHash });
     const found = await this.users.findCredentialsByEmail(body.email);
-    const valid = found !== null && (await this.ctx.passwords.verify(found.password_hash, body.password));
+    // Without a stored hash, a stand-in is verified instead: an unknown address costs the same
+    // argon2 work as a registered one, so the answer's timing does not tell them apart.
+    const stored = found?.password_hash ?? null;
+    const matches = await this.ctx.passwords.verify(stored ?? (await this.standIn()), body.password);
+    const valid = found !== null && stored !== null && matches;
     if (found === null || !valid) {
       await this.audit.append({
         actorUserId: found?.id ?? null,
@@ -57,6 +73,7 @@ export class AccountsService {
       });
       throw new DomainError('unauthorized', 'invalid e-mail or password');
     }
+    await attempt.succeeded();
     if (found.status !== 'active') {
       const code = found.status === 'pending' ? 'account_pending_approval' : 'account_deactivated';
       await this.audit.append({
@@ -75,6 +92,12 @@ export class AccountsService {
       payload: { ip_hash: actor.ipHash },
     });
     return grant;
+  }
+
+  /** A hash of a random secret, with the same parameters as real ones; nothing ever matches it. */
+  private standIn(): Promise<string> {
+    this.standInHash ??= this.ctx.passwords.hash(randomBytes(32).toString('hex'));
+    return this.standInHash;
   }
 
   /** Creates the user_session row and signs its cookie token. */

@@ -11,6 +11,7 @@ import { AuditRepository, AuthTokenRepository, SessionRepository, UserRepository
 import { Mailer, OutgoingMail } from '@svc/platform';
 import { AUTH_CONTEXT, AuthContext } from '../auth-context';
 import { AccountsService } from './accounts.service';
+import { LoginThrottle } from './login-throttle';
 
 const MAGIC_LINK_TTL_SECONDS = 15 * 60;
 const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
@@ -29,6 +30,7 @@ export class EmailFlowsService {
   constructor(
     @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
     private readonly accounts: AccountsService,
+    private readonly throttle: LoginThrottle,
   ) {
     this.users = new UserRepository(ctx.infra.db);
     this.tokens = new AuthTokenRepository(ctx.infra.db);
@@ -36,8 +38,10 @@ export class EmailFlowsService {
     this.audit = new AuditRepository(ctx.infra.db);
   }
 
-  async requestMagicLink(body: EmailRequest): Promise<{ accepted: true }> {
+  async requestMagicLink(body: EmailRequest, actor: RpcActor): Promise<{ accepted: true }> {
     const mailer = this.requireMailer();
+    // Every request counts: each one may put a mail in someone's inbox.
+    await this.throttle.admit({ flow: 'magic_link_request', account: body.email, ipHash: actor.ipHash });
     const user = await this.users.findByEmail(body.email);
     if (user !== null && user.status === 'active') {
       const token = mintLinkToken();
@@ -59,8 +63,14 @@ export class EmailFlowsService {
 
   async consumeMagicLink(body: { token: string }, actor: RpcActor): Promise<SessionGrant> {
     this.requireMailer();
+    const attempt = await this.throttle.admit({
+      flow: 'magic_link_consume',
+      account: null,
+      ipHash: actor.ipHash,
+    });
     const userId = await this.tokens.consume(sha256Hex(body.token), 'magic_link');
     if (userId === null) throw new DomainError('unauthorized', 'the link is invalid, used or expired');
+    await attempt.succeeded();
     const user = await this.users.getById(userId);
     if (user.status !== 'active')
       throw new DomainError(
@@ -77,8 +87,9 @@ export class EmailFlowsService {
     return grant;
   }
 
-  async requestPasswordReset(body: EmailRequest): Promise<{ accepted: true }> {
+  async requestPasswordReset(body: EmailRequest, actor: RpcActor): Promise<{ accepted: true }> {
     const mailer = this.requireMailer();
+    await this.throttle.admit({ flow: 'password_reset_request', account: body.email, ipHash: actor.ipHash });
     const user = await this.users.findByEmail(body.email);
     if (user !== null && user.status !== 'deactivated') {
       const token = mintLinkToken();
@@ -99,10 +110,17 @@ export class EmailFlowsService {
 
   async consumePasswordReset(
     body: PasswordResetConsumeRequest,
+    actor: RpcActor,
   ): Promise<{ reset: true; sessions_revoked: number }> {
     this.requireMailer();
+    const attempt = await this.throttle.admit({
+      flow: 'password_reset_consume',
+      account: null,
+      ipHash: actor.ipHash,
+    });
     const userId = await this.tokens.consume(sha256Hex(body.token), 'password_reset');
     if (userId === null) throw new DomainError('unauthorized', 'the reset code is invalid, used or expired');
+    await attempt.succeeded();
     await this.users.update(userId, { passwordHash: await this.ctx.passwords.hash(body.new_password) });
     const revoked = await this.sessions.revokeAllForUser(userId);
     await this.audit.append({

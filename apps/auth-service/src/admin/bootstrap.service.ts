@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditRepository, UserRepository } from '@svc/persistence';
+import { writeProcessLine } from '@svc/platform';
 import { AUTH_CONTEXT, AuthContext } from '../auth-context';
 
 /**
@@ -35,8 +36,14 @@ export class BootstrapService {
       target: admin.id,
       payload: { bootstrap: true, email },
     });
+    // A generated password is shown once, on standard error only (kept out of the log pipeline).
     if (given === null)
-      process.stderr.write(`bootstrap administrator ${email} created with password: ${password}\n`);
+      writeProcessLine(
+        'auth-service',
+        'warn',
+        `bootstrap administrator ${email} created with password: ${password}`,
+        this.ctx.infra.config.logFormat,
+      );
     this.ctx.infra.logger.info('bootstrap administrator created', { email });
     return 'created';
   }

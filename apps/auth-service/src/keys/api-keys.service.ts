@@ -16,6 +16,7 @@ import {
   checkApiKey,
   UserRepository,
 } from '@svc/persistence';
+import { LoginThrottle } from '../accounts/login-throttle';
 import { AUTH_CONTEXT, AuthContext } from '../auth-context';
 
 /** API keys: minting (raw key shown once), listing, revocation, and exchange for a bearer token. */
@@ -25,7 +26,10 @@ export class ApiKeysService {
   private readonly users: UserRepository;
   private readonly audit: AuditRepository;
 
-  constructor(@Inject(AUTH_CONTEXT) private readonly ctx: AuthContext) {
+  constructor(
+    @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
+    private readonly throttle: LoginThrottle,
+  ) {
     this.keys = new ApiKeyRepository(ctx.infra.db);
     this.users = new UserRepository(ctx.infra.db);
     this.audit = new AuditRepository(ctx.infra.db);
@@ -86,9 +90,14 @@ export class ApiKeysService {
 
   async login(
     body: ApiKeyLoginRequest,
+    actor: RpcActor,
   ): Promise<{ token: string; token_type: 'bearer'; expires_in: number; role: string; sub: string }> {
+    // Keys are throttled per address only: a key's prefix is public, so a per-prefix counter would let
+    // anyone lock its owner out.
+    const attempt = await this.throttle.admit({ flow: 'api_key_login', account: null, ipHash: actor.ipHash });
     const check = await checkApiKey(body.api_key, apiKeyLookup(this.keys));
     if (!check.valid) throw new DomainError('unauthorized', 'invalid or revoked API key');
+    await attempt.succeeded();
     const ttl = body.ttl_seconds ?? API_KEY_TTL_DEFAULT_SECONDS;
     const token = this.ctx.jwt.sign({ sub: check.userId, role: check.role, kid: check.keyId }, ttl);
     await this.keys.touch(check.keyId);

@@ -17,7 +17,7 @@ export class AuthRpcController {
   ) {}
 
   @MessagePattern(AUTH_RPC.signup) signup(@Payload() r: RpcRequest<never>) {
-    return reply(() => this.accounts.signup(r.body));
+    return reply(() => this.accounts.signup(r.body, r.actor));
   }
   @MessagePattern(AUTH_RPC.login) login(@Payload() r: RpcRequest<never>) {
     return reply(() => this.accounts.login(r.body, r.actor));
@@ -38,7 +38,7 @@ export class AuthRpcController {
     return reply(() => this.keys.revoke(r.body, r.actor));
   }
   @MessagePattern(AUTH_RPC.apiKeyLogin) keyLogin(@Payload() r: RpcRequest<never>) {
-    return reply(() => this.keys.login(r.body));
+    return reply(() => this.keys.login(r.body, r.actor));
   }
   @MessagePattern(AUTH_RPC.revokeSessions) revokeSessions(@Payload() r: RpcRequest<never>) {
     return reply(() => this.admin.revokeSessions(r.body, r.actor));
@@ -62,16 +62,16 @@ export class AuthRpcController {
     return reply(() => this.admin.resetDb(r.body, r.actor));
   }
   @MessagePattern(AUTH_RPC.magicLinkRequest) magicRequest(@Payload() r: RpcRequest<never>) {
-    return reply(() => this.email.requestMagicLink(r.body));
+    return reply(() => this.email.requestMagicLink(r.body, r.actor));
   }
   @MessagePattern(AUTH_RPC.magicLinkConsume) magicConsume(@Payload() r: RpcRequest<never>) {
     return reply(() => this.email.consumeMagicLink(r.body, r.actor));
   }
   @MessagePattern(AUTH_RPC.passwordResetRequest) resetRequest(@Payload() r: RpcRequest<never>) {
-    return reply(() => this.email.requestPasswordReset(r.body));
+    return reply(() => this.email.requestPasswordReset(r.body, r.actor));
   }
   @MessagePattern(AUTH_RPC.passwordResetConsume) resetConsume(@Payload() r: RpcRequest<never>) {
-    return reply(() => this.email.consumePasswordReset(r.body));
+    return reply(() => this.email.consumePasswordReset(r.body, r.actor));
   }
 }
 

@@ -31,6 +31,7 @@ import {
   queryRows,
   ReferencePoolRepository,
 } from '@svc/persistence';
+import { sourcePolicyOf } from '@svc/platform';
 import { transferBatch, TransferSettings } from '@svc/transfer';
 import { DataSource } from 'typeorm';
 import { datasetColumns, DatasetRow, DatasetTableWriter } from './dataset-table';
@@ -192,6 +193,7 @@ export const exportResearchDatasetOperation = defineOperation<ExportResearchData
           const result = await transferBatch({
             db,
             config,
+            sources: sourcePolicyOf(config, artifacts),
             settings,
             queries: batch,
             emit,
@@ -308,6 +310,8 @@ export const exportResearchDatasetOperation = defineOperation<ExportResearchData
         producer_version: producer.version,
         producer_git_sha: producer.git_sha,
         meta: { feature_names: featureNames, search_backend: payload.search_backend ?? 'numpy' },
+        owner_user_id: job.owner_user_id,
+        visibility: 'owner',
       });
       await emit('export_research_dataset.published', null, {
         dataset_id: dataset.id,

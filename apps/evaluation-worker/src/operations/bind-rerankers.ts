@@ -4,7 +4,7 @@ import { LightGbmModel, ScoringWeights } from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
 import { JobError } from '@svc/jobs';
 import { EvaluationCategory, RerankerRepository, RowScorer, weightsScorer } from '@svc/persistence';
-import { ArtifactStore } from '@svc/platform';
+import { SourceError, SourcePolicy } from '@svc/platform';
 
 const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', C: 'cco' };
 
@@ -17,7 +17,7 @@ export async function bindRerankers(
   db: DataSource,
   payload: RunCafaEvaluationPayload,
   weights: ScoringWeights | null,
-  artifacts: ArtifactStore,
+  sources: SourcePolicy,
 ): Promise<{ ids: string[]; scorerFor: (category: EvaluationCategory) => RowScorer } | null> {
   if (payload.reranker_model_id === undefined && payload.rerankers === undefined) return null;
   const repository = new RerankerRepository(db);
@@ -28,10 +28,12 @@ export async function bindRerankers(
     const row = await repository.find(id);
     if (row === null) throw new JobError('reranker_not_found', `re-ranker ${id} does not exist`);
     try {
-      const model = await loadBooster(row.artifact_uri, artifacts);
+      const model = await loadBooster(row.artifact_uri, sources);
       models.set(id, model);
       return model;
     } catch (error) {
+      if (error instanceof SourceError && error.code === 'source_not_allowed')
+        throw new JobError(error.code, `re-ranker ${id}: ${error.message}`);
       throw new JobError(
         'reranker_unusable',
         `re-ranker ${id} (${row.artifact_uri}): ${(error as Error).message}`,

@@ -1,5 +1,5 @@
 import { RUN_CAFA_EVALUATION, RunCafaEvaluationPayload } from '@svc/contracts';
-import { CafaEvaluationError, verifyBand } from '@svc/domain';
+import { baselineScoringFor, CafaEvaluationError, checkLafaFrame, verifyBand } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
 import {
   evaluatePredictionSet,
@@ -8,7 +8,7 @@ import {
   queryOne,
   ScoringConfigRepository,
 } from '@svc/persistence';
-import { readText } from '@svc/platform';
+import { readText, SourceError, sourcePolicyOf } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
 import { bindRerankers } from './bind-rerankers';
 import { evaluationArtifacts } from './evaluation-artifacts';
@@ -43,9 +43,9 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         'scoring_config_not_found',
         `scoring config ${payload.scoring_config_id} does not exist`,
       );
-    const benchmark = await loadBenchmarkConfig(config);
-    if (scoring === null && benchmark.baseline_scoring !== null) {
-      scoring = await scorings.findByName(benchmark.baseline_scoring);
+    const baseline = baselineScoringFor({ payload, config: await loadBenchmarkConfig(config) });
+    if (baseline !== null) {
+      scoring = await scorings.findByName(baseline);
       if (scoring !== null)
         await emit('run_cafa_evaluation.baseline_attached', null, {
           scoring_config_id: scoring.id,
@@ -67,10 +67,28 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         obo_version: check.band.oboVersion,
       });
     }
+    if (payload.frame === 'lafa') {
+      const lafa = checkLafaFrame({
+        band: payload.band ?? null,
+        iaSource,
+        toiSource: payload.toi_file ?? null,
+        thStep: payload.th_step ?? 0.01,
+        maxTerms: payload.max_terms ?? null,
+      });
+      if (!lafa.ok)
+        throw new JobError('lafa_frame_mismatch', `not a LAFA-comparable run: ${lafa.problems.join('; ')}`);
+    }
+    const sources = sourcePolicyOf(config, artifacts);
     const read = async (source: string, what: string): Promise<string> => {
       try {
-        return await readText(source, config.dataDir !== null ? { baseDir: config.dataDir } : {});
+        return await readText(source, sources);
       } catch (error) {
+        // A refusal or a limit says which setting decides, under its own code.
+        if (
+          error instanceof SourceError &&
+          (error.code === 'source_not_allowed' || error.code === 'source_too_large')
+        )
+          throw new JobError(error.code, `${what} file: ${error.message}`);
         throw new JobError(`${what}_unreadable`, `${what} file ${source}: ${(error as Error).message}`);
       }
     };
@@ -84,7 +102,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       );
     const toi = payload.toi_file !== undefined ? await read(payload.toi_file, 'toi') : null;
 
-    const rerankers = await bindRerankers(db, payload, scoring?.weights ?? null, artifacts);
+    const rerankers = await bindRerankers(db, payload, scoring?.weights ?? null, sources);
     if (rerankers !== null)
       await emit('run_cafa_evaluation.rerankers_bound', null, { reranker_model_ids: rerankers.ids });
     const stage = rerankers !== null ? 'reranker' : (scoring?.name ?? null);
@@ -105,6 +123,9 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       temporal_window: payload.temporal_window ?? null,
       leakage_role: payload.leakage_role ?? null,
       stage,
+      // Results are published (benchmark matrix, showcase); their owner may also delete them.
+      owner_user_id: job.owner_user_id,
+      visibility: 'public',
     });
 
     const outputs = evaluationArtifacts(artifacts, resultId);

@@ -19,7 +19,7 @@ import {
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, RateLimit, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { actorOf, AuthRpcClient } from './auth-rpc.client';
-import { GATEWAY_AUTH, GatewayAuth } from './guards';
+import { EmailFlow, GATEWAY_AUTH, GatewayAuth } from './guards';
 
 export const AUTH_RPC_CLIENT = Symbol('AUTH_RPC_CLIENT');
 
@@ -78,7 +78,8 @@ export class AuthController {
       await this.rpc.call(AUTH_RPC.logout, { jti: who.sessionJti }, actorOf(who, req.headers['user-agent']));
       this.auth.gate.invalidate();
     }
-    void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    // The clearing cookie carries the same attributes as the session cookie it replaces.
+    void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: true, sameSite: 'strict' });
   }
 
   @Get('me')
@@ -144,6 +145,7 @@ export class AuthController {
   }
 
   @Post('magic-link/request')
+  @EmailFlow()
   @HttpCode(202)
   @Roles('guest')
   @RateLimit('email_request')
@@ -152,6 +154,7 @@ export class AuthController {
   }
 
   @Get('magic-link/consume')
+  @EmailFlow()
   @Roles('guest')
   async magicLinkConsume(
     @ValidQuery() query: ConsumeTokenQuery,
@@ -169,6 +172,7 @@ export class AuthController {
   }
 
   @Post('password-reset/request')
+  @EmailFlow()
   @HttpCode(202)
   @Roles('guest')
   @RateLimit('email_request')
@@ -177,6 +181,7 @@ export class AuthController {
   }
 
   @Post('password-reset/consume')
+  @EmailFlow()
   @HttpCode(200)
   @Roles('guest')
   async passwordResetConsume(

@@ -193,7 +193,7 @@ describe('identity and access over HTTP', () => {
       expect(me.body.id).toBe(researcher.id);
       const job = await api.post(
         '/v1/jobs',
-        { operation: 'ping', queue_name: 'svc.training', payload: { message: randomUUID() } },
+        { operation: 'ping', queue_name: 'svc.ping', payload: { message: randomUUID() } },
         headers,
       );
       expect(job.status).toBe(201);
@@ -364,7 +364,7 @@ describe('identity and access over HTTP', () => {
     const post = (client: HttpClient): Promise<HttpResult<Problem>> =>
       client.post<Problem>(
         '/v1/jobs',
-        { operation: 'ping', queue_name: 'svc.training', payload: { message: randomUUID() } },
+        { operation: 'ping', queue_name: 'svc.ping', payload: { message: randomUUID() } },
         headers,
       );
     for (let i = 0; i < 10; i += 1) expect((await post(api)).status).toBe(201);
@@ -392,7 +392,7 @@ describe('identity and access over HTTP', () => {
       const post = (headers: Record<string, string>) =>
         client.post<Problem>(
           '/v1/jobs',
-          { operation: 'ping', queue_name: 'svc.training', payload: { message: randomUUID() } },
+          { operation: 'ping', queue_name: 'svc.ping', payload: { message: randomUUID() } },
           headers,
         );
       expect((await post({ cookie: operator.cookie })).status).toBe(201);

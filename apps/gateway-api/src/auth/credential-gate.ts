@@ -1,9 +1,10 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { DomainError, normalizeRole, SESSION_COOKIE } from '@svc/contracts';
 import { boundRole } from '@svc/domain';
 import {
   ApiKeyCandidate,
+  ApiKeyCheck,
   ApiKeyRepository,
   checkApiKey,
   SessionRepository,
@@ -16,6 +17,14 @@ import { TtlCache } from './ttl-cache';
 /** Key and session lookups are cached this long, so a revocation takes effect within the promised 5 s. */
 const LOOKUP_TTL_MS = 2000;
 const TOUCH_INTERVAL_MS = 60_000;
+/** A refused credential is refused again from memory for this long: a repeated forgery costs no lookup. */
+const FAILURE_TTL_MS = 5000;
+const FAILURE_CACHE_ENTRIES = 10_000;
+
+/** Whether an address has spent its budget of failed credential checks (see CredentialFailureLimiter). */
+export interface FailureBudget {
+  isExhausted(addressHash: string): boolean;
+}
 
 type Credential =
   | { kind: 'api_key'; raw: string }
@@ -34,12 +43,14 @@ export class CredentialGate {
   private readonly keyCache = new TtlCache<ApiKeyCandidate[]>(LOOKUP_TTL_MS);
   private readonly sessionCache = new TtlCache<SessionState | null>(LOOKUP_TTL_MS);
   private readonly touched = new TtlCache<true>(TOUCH_INTERVAL_MS);
+  private readonly refused = new TtlCache<string>(FAILURE_TTL_MS, FAILURE_CACHE_ENTRIES);
 
   constructor(
     private readonly config: AppConfig,
     db: DataSource,
     private readonly jwt: JwtCodec,
     private readonly addressSecret: Buffer,
+    private readonly failureBudget: FailureBudget = { isExhausted: () => false },
   ) {
     this.keys = new ApiKeyRepository(db);
     this.sessions = new SessionRepository(db);
@@ -51,18 +62,10 @@ export class CredentialGate {
     return createHmac('sha256', this.addressSecret).update(`${day}|${address}`).digest('hex').slice(0, 16);
   }
 
-  /** The rate limiter's key, without any database access: key prefix, verified JWT subject, or address. */
-  rateKey(request: FastifyRequest): string {
-    const credential = this.credentialOf(request);
-    if (credential.kind === 'api_key') return `key:${credential.raw.trim().slice(0, 8)}`;
-    if (credential.kind === 'bearer' || credential.kind === 'session') {
-      const claims = this.jwt.verify(credential.token);
-      if (claims !== null) return `sub:${claims.sub}`;
-    }
-    return `ip:${this.addressHash(request.ip)}`;
-  }
-
-  /** Who the caller is; 401 for a presented credential that is invalid, revoked or expired. */
+  /**
+   * Who the caller is; 401 for a presented credential that is invalid, revoked or expired. The
+   * principal's rate key is verified: the API key's id, the token's subject, or the address hash.
+   */
   async authenticate(request: FastifyRequest): Promise<Principal> {
     const addressHash = this.addressHash(request.ip);
     if (!this.config.authnRequired) {
@@ -92,10 +95,7 @@ export class CredentialGate {
           `unsupported authorization scheme '${credential.scheme}'; use ApiKey or Bearer`,
         );
       case 'api_key': {
-        const check = await checkApiKey(credential.raw, (prefix) =>
-          this.keyCache.get(prefix, () => this.keys.candidates(prefix)),
-        );
-        if (!check.valid) throw new DomainError('unauthorized', 'invalid or revoked API key');
+        const check = await this.checkKey(credential.raw, addressHash);
         if (this.touched.peek(check.keyId) === undefined) {
           this.touched.set(check.keyId, true);
           void this.keys.touch(check.keyId).catch(() => undefined);
@@ -104,7 +104,7 @@ export class CredentialGate {
           kind: 'api_key',
           role: check.role,
           userId: check.userId,
-          rateKey: `key:${check.prefix}`,
+          rateKey: `key:${check.keyId}`,
           addressHash,
           sessionJti: null,
         };
@@ -118,10 +118,49 @@ export class CredentialGate {
     }
   }
 
+  /**
+   * True when the request presents an API key: the only credential whose check can cost a database
+   * look-up for a forged value. Session cookies and bearer tokens are verified locally, and an expired
+   * or revoked session (a browser still polling) must not use up its address's failure budget.
+   */
+  presentsApiKey(request: FastifyRequest): boolean {
+    return this.credentialOf(request).kind === 'api_key';
+  }
+
   /** Forgets cached look-ups (after a revocation made through this gateway). */
   invalidate(): void {
     this.keyCache.clear();
     this.sessionCache.clear();
+    this.refused.clear();
+  }
+
+  /**
+   * Verifies an API key. A key refused in the last few seconds is refused again without a lookup;
+   * from an address that has spent its failure budget, only keys whose candidates are already cached
+   * are checked, so a flood of fresh forgeries reaches the database no more.
+   */
+  private async checkKey(raw: string, addressHash: string): Promise<ApiKeyCheck & { valid: true }> {
+    const digest = createHash('sha256').update(raw.trim()).digest('base64');
+    const refusal = this.refused.peek(digest);
+    if (refusal !== undefined) throw new DomainError('unauthorized', await refusal);
+    const exhausted = this.failureBudget.isExhausted(addressHash);
+    let skipped = false;
+    const check = await checkApiKey(raw, (prefix) => {
+      const cached = this.keyCache.peek(prefix);
+      if (cached !== undefined) return cached;
+      if (exhausted) {
+        skipped = true;
+        return Promise.resolve([]);
+      }
+      return this.keyCache.get(prefix, () => this.keys.candidates(prefix));
+    });
+    if (!check.valid) {
+      const message = 'invalid or revoked API key';
+      // A key refused unseen may be genuine: only a key refused after its lookup is remembered.
+      if (!skipped) this.refused.set(digest, message);
+      throw new DomainError('unauthorized', message);
+    }
+    return check;
   }
 
   private async fromClaims(

@@ -143,7 +143,11 @@ describe('e-mail flows: magic link and password reset (real auth-service, SMTP, 
   let api: HttpClient;
 
   beforeAll(async () => {
-    gateway = await createGateway(testConfig({ SVC_AUTHN_REQUIRED: 'true', SVC_JWT_SECRET: JWT_SECRET }));
+    // The gateway answers 404 for the e-mail flows itself when SMTP is not configured, so it gets the
+    // same SMTP setting as the auth-service (it never sends mail: the host alone turns the flows on).
+    gateway = await createGateway(
+      testConfig({ SVC_AUTHN_REQUIRED: 'true', SVC_JWT_SECRET: JWT_SECRET, SVC_SMTP_HOST: '127.0.0.1' }),
+    );
     api = new HttpClient(gateway.url);
   });
 
@@ -335,13 +339,18 @@ describe('e-mail flows: magic link and password reset (real auth-service, SMTP, 
 
   describe('with SMTP not configured', () => {
     let auth: AppProcess;
+    let plain: Gateway;
+    let plainApi: HttpClient;
 
     beforeAll(async () => {
       auth = await spawnApp('auth-service', { SVC_AUTHN_REQUIRED: 'true', SVC_JWT_SECRET: JWT_SECRET });
       await auth.waitForLog('auth-service ready');
+      plain = await createGateway(testConfig({ SVC_AUTHN_REQUIRED: 'true', SVC_JWT_SECRET: JWT_SECRET }));
+      plainApi = new HttpClient(plain.url);
     });
 
     afterAll(async () => {
+      await plain?.close();
       await auth?.stop();
     });
 
@@ -352,7 +361,7 @@ describe('e-mail flows: magic link and password reset (real auth-service, SMTP, 
       ['POST', '/v1/auth/password-reset/request', '', { email: 'someone@svc.test' }],
       ['POST', '/v1/auth/password-reset/consume', '', { token, new_password: 'a-long-enough-password' }],
     ])('%s %s answers 404 problem+json', async (method, path, query, body) => {
-      const res = await api.request<Problem>(method, `${path}${query}`, body);
+      const res = await plainApi.request<Problem>(method, `${path}${query}`, body);
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       expect(res.body.status).toBe(404);

@@ -1,8 +1,9 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
-import { normalizeRole, SESSION_COOKIE } from '@svc/contracts';
+import { DomainError } from '@svc/contracts';
 import { JwtCodec, RATE_LIMIT_KEY } from '@svc/platform';
+import { CredentialFailureLimiter } from './credential-failures';
 import { CredentialGate } from './credential-gate';
 import { LimitsService } from './limits.service';
 
@@ -11,11 +12,67 @@ export const GATEWAY_AUTH = Symbol('GATEWAY_AUTH');
 export interface GatewayAuth {
   gate: CredentialGate;
   limits: LimitsService;
+  failures: CredentialFailureLimiter;
   jwt: JwtCodec;
   authnRequired: boolean;
+  /** The e-mail flows exist only with SMTP configured. */
+  smtpEnabled: boolean;
 }
 
-/** First: the rate limiter, keyed before any credential is checked against the database. */
+/**
+ * First: the credential gate sets `request.principal`. A credential that fails its check is a 401;
+ * a refused API key also counts against the caller's address, and once that address has failed too
+ * often, a 429.
+ */
+@Injectable()
+export class CredentialGateGuard implements CanActivate {
+  constructor(@Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    try {
+      request.principal = await this.auth.gate.authenticate(request);
+    } catch (error) {
+      if (
+        error instanceof DomainError &&
+        error.code === 'unauthorized' &&
+        this.auth.gate.presentsApiKey(request)
+      )
+        await this.auth.failures.charge(this.auth.gate.addressHash(request.ip));
+      throw error;
+    }
+    return true;
+  }
+}
+
+/**
+ * Before anything else: the e-mail flows answer 404 when SMTP is not configured, before their bodies
+ * are validated or any rate is charged.
+ */
+@Injectable()
+export class EmailFlowsGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (this.reflector.get<boolean | undefined>(EMAIL_FLOW_KEY, context.getHandler()) !== true) return true;
+    if (!this.auth.smtpEnabled)
+      throw new DomainError('not_found', 'e-mail flows are disabled: SMTP is not configured');
+    return true;
+  }
+}
+
+export const EMAIL_FLOW_KEY = 'svc:email-flow';
+
+/** Marks a route of the e-mail flows (magic links, password resets). */
+export const EmailFlow = (): MethodDecorator => SetMetadata(EMAIL_FLOW_KEY, true);
+
+/**
+ * Second: the rate limiter, keyed on the verified principal (API-key id, token subject, or the
+ * address hash of an anonymous caller) and using that principal's role for the role's rates.
+ */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(
@@ -26,34 +83,11 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const resource = this.reflector.get<string | undefined>(RATE_LIMIT_KEY, context.getHandler());
     if (resource === undefined || !this.auth.authnRequired) return true;
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const rateKey = this.auth.gate.rateKey(request);
-    await this.auth.limits.checkRate(resource, rateKey, this.roleHint(request, rateKey));
-    return true;
-  }
-
-  private roleHint(request: FastifyRequest, rateKey: string): ReturnType<typeof normalizeRole> | null {
-    if (rateKey.startsWith('ip:')) return 'guest';
-    if (!rateKey.startsWith('sub:')) return null;
-    // Bearer tokens and session cookies carry the role; API keys are limited by the default rates.
-    const header = request.headers.authorization ?? '';
-    const cookie = (request as FastifyRequest & { cookies?: Record<string, string | undefined> }).cookies?.[
-      SESSION_COOKIE
-    ];
-    const token = header.toLowerCase().startsWith('bearer ') ? header.slice(7).trim() : (cookie ?? null);
-    const claims = token !== null ? this.auth.jwt.verify(token) : null;
-    return claims !== null && claims.role !== undefined ? normalizeRole(claims.role) : null;
-  }
-}
-
-/** Second: the credential gate sets `request.principal` (401 for bad credentials). */
-@Injectable()
-export class CredentialGateGuard implements CanActivate {
-  constructor(@Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    request.principal = await this.auth.gate.authenticate(request);
+    const principal = context.switchToHttp().getRequest<FastifyRequest>().principal;
+    if (principal === undefined) throw new Error('the rate limiter ran before the credential gate');
+    // Administrators are exempt from per-user limits, as they are from quotas.
+    if (principal.role === 'admin') return true;
+    await this.auth.limits.checkRate(resource, principal.rateKey, principal.role);
     return true;
   }
 }

@@ -1,16 +1,14 @@
 import { DataSource } from 'typeorm';
 import { DomainError, Role } from '@svc/contracts';
-import {
-  DEFAULT_DAILY_QUOTAS,
-  DEFAULT_RATE_LIMITS,
-  parseRate,
-  secondsUntilWindowEnd,
-  windowStart,
-} from '@svc/domain';
+import { DEFAULT_RATE_LIMITS, parseRate, secondsUntilWindowEnd, windowStart } from '@svc/domain';
+import { consumeDailyQuota, dailyLimitFor, releaseDailyQuota } from '@svc/jobs';
 import { QuotaRepository } from '@svc/persistence';
 import { AppConfig, Principal } from '@svc/platform';
 
-const DAY_SECONDS = 86_400;
+/** The key a caller's daily quotas are counted under: the account, else the daily address hash. */
+export function quotaKeyOf(principal: Principal): string {
+  return principal.userId ?? `ip:${principal.addressHash}`;
+}
 
 /**
  * Rate limits (per minute or hour, keyed by API-key prefix, JWT subject or address hash) and daily
@@ -22,7 +20,7 @@ export class LimitsService {
 
   constructor(
     private readonly config: AppConfig,
-    db: DataSource,
+    private readonly db: DataSource,
   ) {
     this.quotas = new QuotaRepository(db);
   }
@@ -60,37 +58,36 @@ export class LimitsService {
 
   /** The daily quota of a role for a resource; null is unlimited. Administrators are exempt. */
   dailyLimit(resource: string, role: Role): number | null {
-    if (role === 'admin') return null;
-    const configured = this.config.authQuotas[role]?.[resource];
-    let limit: number | null | undefined = typeof configured === 'string' ? undefined : configured;
-    if (limit === undefined && resource === 'jobs') limit = this.config.userQuotaPerDay[role];
-    if (limit === undefined) limit = DEFAULT_DAILY_QUOTAS[resource]?.[role] ?? null;
-    if (role === 'guest') limit = Math.min(limit ?? this.config.anonQuotaPerDay, this.config.anonQuotaPerDay);
-    return limit;
+    return dailyLimitFor(this.config, resource, role);
   }
 
   async consumeDaily(principal: Principal, resource: string, amount = 1): Promise<void> {
     if (principal.kind === 'gate_disabled') return;
-    const limit = this.dailyLimit(resource, principal.role);
-    if (limit === null) return;
-    const now = Date.now();
-    const result = await this.quotas.consume({
-      key: principal.userId ?? `ip:${principal.addressHash}`,
+    await consumeDailyQuota(this.db, this.config, {
+      key: quotaKeyOf(principal),
+      role: principal.role,
       resource,
-      periodStart: windowStart(now, DAY_SECONDS),
-      limit,
       amount,
     });
-    if (!result.allowed) {
-      throw new DomainError(
-        'quota_exceeded',
-        `daily quota for ${resource} reached (${result.count} of ${limit} used)`,
-        {
-          retry_after: secondsUntilWindowEnd(now, DAY_SECONDS),
-          limit,
-          used: result.count,
-        },
-      );
-    }
+  }
+
+  /** Gives back a charge for work that was not queued after all. */
+  async releaseDaily(principal: Principal, resource: string, amount = 1): Promise<void> {
+    if (principal.kind === 'gate_disabled') return;
+    await releaseDailyQuota(this.db, this.config, {
+      key: quotaKeyOf(principal),
+      role: principal.role,
+      resource,
+      amount,
+    });
+  }
+
+  /**
+   * A rate that counts only accepted work, charged by the service once a request passed its checks.
+   * Administrators are exempt, and the gate switched off means no limits, as in the guard.
+   */
+  async checkAcceptedRate(resource: string, principal: Principal): Promise<void> {
+    if (principal.kind === 'gate_disabled' || principal.role === 'admin') return;
+    await this.checkRate(resource, principal.rateKey, principal.role);
   }
 }

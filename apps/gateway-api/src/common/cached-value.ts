@@ -9,12 +9,19 @@ export class CachedValue<T> {
   private value: { data: T; computedAt: number } | null = null;
   private refreshing: Promise<T> | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private lastProbe = 0;
 
   constructor(
     private readonly name: string,
     private readonly compute: () => Promise<T>,
     private readonly ttlMs: number,
     private readonly logger: Logger,
+    /**
+     * When the data last changed (epoch ms; null when unknown), asked at most once a second: a change
+     * after the value was computed refreshes it at once, so a finished load shows without waiting
+     * for the TTL (the writes happen in other processes).
+     */
+    private readonly changedAt?: () => Promise<number | null>,
   ) {}
 
   /** Fills the cache now and keeps it fresh in the background. */
@@ -34,7 +41,10 @@ export class CachedValue<T> {
   async get(): Promise<T & { cached_at: string; stale: boolean }> {
     const now = Date.now();
     if (this.value === null) await this.refresh();
-    else if (now - this.value.computedAt > this.ttlMs) {
+    else if (
+      now - this.value.computedAt > this.ttlMs ||
+      (await this.changedSince(this.value.computedAt, now))
+    ) {
       try {
         await this.refresh();
       } catch {
@@ -47,6 +57,17 @@ export class CachedValue<T> {
       cached_at: new Date(current.computedAt).toISOString(),
       stale: now - current.computedAt > this.ttlMs,
     };
+  }
+
+  private async changedSince(computedAt: number, now: number): Promise<boolean> {
+    if (this.changedAt === undefined || now - this.lastProbe < 1000) return false;
+    this.lastProbe = now;
+    try {
+      const changed = await this.changedAt();
+      return changed !== null && changed >= computedAt;
+    } catch {
+      return false;
+    }
   }
 
   /** Drops the value so the next read recomputes (after a write that changes it). */

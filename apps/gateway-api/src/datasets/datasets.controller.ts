@@ -7,6 +7,7 @@ import {
   QueuedJobView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, RateLimit, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { viewerOf } from '../common/viewer';
 import { DatasetsService } from './datasets.service';
 
 @ApiTags('datasets')
@@ -29,19 +30,19 @@ export class DatasetsController {
   @Post('import-by-reference')
   @HttpCode(201)
   @Roles('operator')
-  importByReference(@ValidBody() body: ImportDatasetByReferenceRequest) {
-    return this.datasets.importByReference(body);
+  importByReference(@ValidBody() body: ImportDatasetByReferenceRequest, @CurrentPrincipal() who: Principal) {
+    return this.datasets.importByReference(body, who);
   }
 
   @Get()
   @Roles('guest')
-  list(@ValidQuery() query: ListDatasetsQuery) {
-    return this.datasets.list(query);
+  list(@ValidQuery() query: ListDatasetsQuery, @CurrentPrincipal() who: Principal) {
+    return this.datasets.list(query, viewerOf(who));
   }
 
   @Get(':idOrName')
   @Roles('guest')
-  get(@Param('idOrName') idOrName: string) {
-    return this.datasets.get(idOrName);
+  get(@Param('idOrName') idOrName: string, @CurrentPrincipal() who: Principal) {
+    return this.datasets.get(idOrName, viewerOf(who));
   }
 }

@@ -8,11 +8,13 @@ import {
   ListDatasetsQuery,
   QueuedJobView,
 } from '@svc/contracts';
-import { planDatasetPairs, DatasetPlanError } from '@svc/domain';
+import { listScope, planDatasetPairs, DatasetPlanError, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { DatasetRecord, DatasetRepository, queryOne } from '@svc/persistence';
-import { Principal, readArtifactBytes, SourceError } from '@svc/platform';
+import { Principal, readBytes, SourceError } from '@svc/platform';
+import { newOwnershipFor, requireReadable } from '../common/ownership';
 import { JobsService } from '../jobs/jobs.service';
+import { gatewaySourcePolicy } from '../sources/source-checks';
 import { invalidBody } from '../predictions/predictions.service';
 
 /** Research datasets: exports queued on svc.training, imports of files already in the store, reads. */
@@ -43,7 +45,10 @@ export class DatasetsService {
   }
 
   /** Registers files already in the store; the manifest is read once to compute its sha256. */
-  async importByReference(body: ImportDatasetByReferenceRequest): Promise<DatasetRecord> {
+  async importByReference(
+    body: ImportDatasetByReferenceRequest,
+    principal: Principal | undefined,
+  ): Promise<DatasetRecord> {
     await this.conflictIfTaken(body.name);
     const config = await queryOne(this.infra.db, `SELECT 1 FROM embedding_config WHERE id = $1`, [
       body.embedding_config_id,
@@ -52,16 +57,23 @@ export class DatasetsService {
       throw invalidBody([`embedding_config_id ${body.embedding_config_id} does not exist`]);
     let manifest: Buffer;
     try {
-      manifest = await readArtifactBytes(body.manifest_uri, this.infra.artifacts);
+      manifest = await readBytes(body.manifest_uri, gatewaySourcePolicy(this.infra));
     } catch (error) {
       if (error instanceof SourceError)
-        throw new DomainError('validation_error', `manifest_uri could not be read: ${error.message}`, {}, [
-          { path: 'manifest_uri', message: error.message },
-        ]);
+        throw new DomainError(
+          'validation_error',
+          `manifest_uri could not be read: ${error.message}`,
+          { code: error.code },
+          [{ path: 'manifest_uri', message: error.message }],
+        );
       throw error;
     }
     const manifestSha = createHash('sha256').update(manifest).digest('hex');
     const parsed = parseManifest(manifest);
+    const ownership = newOwnershipFor({
+      principal,
+      retentionDays: this.infra.config.security.guestResultRetentionDays,
+    });
     return this.datasets.create({
       name: body.name,
       operation: 'import_by_reference',
@@ -85,15 +97,22 @@ export class DatasetsService {
       producer_version: parsed.producerVersion,
       producer_git_sha: parsed.producerGitSha,
       meta: body.meta ?? {},
+      owner_user_id: ownership.owner_user_id,
+      visibility: ownership.visibility,
     });
   }
 
-  list(query: ListDatasetsQuery): Promise<DatasetRecord[]> {
-    return this.datasets.list({ limit: query.limit ?? 50, after: query.after });
+  /** The caller's own datasets (all of them for staff). */
+  list(query: ListDatasetsQuery, viewer: Viewer): Promise<DatasetRecord[]> {
+    return this.datasets.list({
+      scope: listScope(viewer, query.mine ?? false),
+      limit: query.limit ?? 50,
+      after: query.after,
+    });
   }
 
-  get(idOrName: string): Promise<DatasetRecord> {
-    return this.datasets.get(idOrName);
+  async get(idOrName: string, viewer: Viewer): Promise<DatasetRecord> {
+    return requireReadable(viewer, await this.datasets.find(idOrName), 'Dataset');
   }
 
   private async conflictIfTaken(name: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ComputeEmbeddingsPayload } from '@svc/contracts';
@@ -20,7 +20,7 @@ export class EmbeddingsController {
   @Post('configs')
   @Roles('researcher')
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  async create(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(@ValidBody() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     const { config, created } = await this.embeddings.createConfig(body);
     void reply.status(created ? 201 : 200);
     return config;

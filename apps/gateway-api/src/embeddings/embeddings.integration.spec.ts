@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { AppProcess, HttpClient, spawnApp, testConfig, waitForJobEnd } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 
@@ -40,19 +41,22 @@ describe('embeddings: configs, compute through the real queues, storage, mainten
   let gateway: Gateway;
   let worker: AppProcess;
   let api: HttpClient;
+  // The models folder the gateway and the worker share.
+  const modelsDir = mkdtempSync(join(tmpdir(), 'svc-models-'));
 
   const waitForJob = (id: string): Promise<Job> => waitForJobEnd<Job>(api, id);
 
   beforeAll(async () => {
-    gateway = await createGateway(testConfig());
+    gateway = await createGateway(testConfig({ SVC_MODELS_DIR: modelsDir }));
     api = new HttpClient(gateway.url);
-    worker = await spawnApp('embedding-worker');
+    worker = await spawnApp('embedding-worker', { SVC_MODELS_DIR: modelsDir });
     await worker.waitForLog('worker started');
   });
 
   afterAll(async () => {
     await worker?.stop();
     await gateway?.close();
+    rmSync(modelsDir, { recursive: true, force: true });
   });
 
   it('validates configs, listing every problem; the same recipe is the same config', async () => {
@@ -179,26 +183,56 @@ describe('embeddings: configs, compute through the real queues, storage, mainten
     ).toBe(422);
   });
 
-  it('an ONNX config whose model folder is missing fails the job with model_not_found and the path', async () => {
+  it('a config whose backend cannot run the model is a 422 naming the models it can run', async () => {
+    const kmer = await api.post<{ errors: { path: string; message: string }[]; messages: string[] }>(
+      '/v1/embeddings/configs',
+      { model_name: 'kmer', model_backend: 'kmer' },
+    );
+    expect(kmer.status).toBe(422);
+    expect(kmer.body.errors).toEqual([
+      { path: 'model_name', message: "model_name 'kmer' is not a known k-mer recipe (one of kmer-v1)" },
+    ]);
+    const missing = await api.post<{ messages: string[] }>('/v1/embeddings/configs', {
+      model_name: 'esm2-missing',
+      model_backend: 'esm',
+      pooling: 'cls',
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.body.messages).toEqual([
+      "model_name 'esm2-missing' is not a known installed esm model (none is available)",
+    ]);
+    // An installed model (model.onnx and the family's vocabulary) is accepted and listed to others.
+    mkdirSync(join(modelsDir, 'esm2-installed'));
+    for (const file of ['model.onnx', 'vocab.txt'])
+      writeFileSync(join(modelsDir, 'esm2-installed', file), '');
+    const installed = await api.post<Config>('/v1/embeddings/configs', {
+      model_name: 'esm2-installed',
+      model_backend: 'esm',
+      pooling: 'cls',
+    });
+    expect(installed.status).toBe(201);
+    const other = await api.post<{ messages: string[] }>('/v1/embeddings/configs', {
+      model_name: 'esm2-other',
+      model_backend: 'esm',
+    });
+    expect(other.body.messages).toEqual([
+      "model_name 'esm2-other' is not a known installed esm model (one of esm2-installed)",
+    ]);
+
+    // Removed after the config was stored: the job fails with model_not_found and the path.
+    rmSync(join(modelsDir, 'esm2-installed'), { recursive: true, force: true });
     const set = await uploadFasta(api, 'one', '>q1\nMKTAYIAKQR\n');
-    const config = (
-      await api.post<Config>('/v1/embeddings/configs', {
-        model_name: 'esm2-missing',
-        model_backend: 'esm',
-        pooling: 'cls',
-      })
-    ).body;
     const job = await waitForJob(
       (
         await api.post<{ id: string }>('/v1/embeddings/compute', {
-          embedding_config_id: config.id,
+          embedding_config_id: installed.body.id,
           query_set_id: set.id,
         })
       ).body.id,
     );
     expect(job.status).toBe('FAILED');
     expect(job.error_code).toBe('model_not_found');
-    expect(job.error_message).toContain('esm2-missing');
+    expect(job.error_message).toContain('esm2-installed');
   });
 
   it('unindexed embeddings: counted and deleted once their query set is gone; config delete cascades', async () => {

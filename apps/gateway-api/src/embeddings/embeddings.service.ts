@@ -1,11 +1,13 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload, DomainError, isUuid, notFound } from '@svc/contracts';
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
+import { availableEmbeddingModels } from '@svc/inference';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { EmbeddingConfigView, EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
 import { JobsService } from '../jobs/jobs.service';
+import { PredictionsService } from '../predictions/predictions.service';
 
 /** Embedding configs (immutable recipes), their cached list with counts, and compute requests. */
 @Injectable()
@@ -16,6 +18,7 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     private readonly jobs: JobsService,
+    private readonly predictions: PredictionsService,
   ) {
     this.embeddings = new EmbeddingRepository(infra.db);
     this.configs = new CachedValue(
@@ -38,9 +41,16 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
     return (await this.configs.get()).items;
   }
 
-  /** Validates every rule at once (422 lists them) and returns the canonical config with defaults. */
+  /**
+   * Validates every rule at once (422 lists them), including that the backend can run the model
+   * (a k-mer recipe, or an ONNX model folder under the models directory, which the gateway shares
+   * with the embedding workers), and returns the canonical config with defaults.
+   */
   async createConfig(body: unknown): Promise<{ config: EmbeddingConfigView; created: boolean }> {
-    const result = canonicalizeEmbeddingConfig(body);
+    const result = canonicalizeEmbeddingConfig(
+      body,
+      await availableEmbeddingModels(this.infra.config.modelsDir),
+    );
     if ('errors' in result) {
       throw new DomainError(
         'validation_error',
@@ -63,6 +73,8 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
     if (!isUuid(id)) throw notFound('Embedding config');
     const result = await this.embeddings.deleteConfig(id);
     this.configs.invalidate();
+    // The config's prediction sets went with it.
+    this.predictions.setsChanged();
     return result;
   }
 

@@ -1,12 +1,15 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Query, StreamableFile } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
+  DeltaProteinsQuery,
   GenerateEvaluationSetPayload,
+  MineQuery,
   PredictionSetMetricsQuery,
   RerankQuery,
   RunEvaluationRequest,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { viewerOf } from '../common/viewer';
 import { EvaluationsService } from './evaluations.service';
 import { RerankService } from './rerank.service';
 
@@ -66,8 +69,8 @@ export class EvaluationsController {
 
   @Get(':id/delta-proteins.fasta')
   @Roles('guest')
-  deltaProteins(@Param('id') id: string, @Query('category') category?: string): Promise<StreamableFile> {
-    return this.evaluations.deltaFasta(id, category);
+  deltaProteins(@Param('id') id: string, @ValidQuery() query: DeltaProteinsQuery): Promise<StreamableFile> {
+    return this.evaluations.deltaFasta(id, query.category);
   }
 
   @Post(':id/run')
@@ -79,27 +82,39 @@ export class EvaluationsController {
 
   @Get(':id/results')
   @Roles('guest')
-  results(@Param('id') id: string) {
-    return this.evaluations.results(id);
+  results(@Param('id') id: string, @ValidQuery() query: MineQuery, @CurrentPrincipal() who: Principal) {
+    return this.evaluations.results(id, viewerOf(who), query.mine ?? false);
   }
 
   @Get(':id/results/:rid/metrics.tsv')
   @Roles('guest')
-  metricsTsv(@Param('id') id: string, @Param('rid') rid: string): Promise<StreamableFile> {
-    return this.evaluations.metricsTsv(id, rid);
+  metricsTsv(
+    @Param('id') id: string,
+    @Param('rid') rid: string,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.evaluations.metricsTsv(id, rid, viewerOf(who));
   }
 
   @Get(':id/results/:rid/artifacts.zip')
   @Roles('guest')
-  artifactsZip(@Param('id') id: string, @Param('rid') rid: string): Promise<StreamableFile> {
-    return this.evaluations.artifactsZip(id, rid);
+  artifactsZip(
+    @Param('id') id: string,
+    @Param('rid') rid: string,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.evaluations.artifactsZip(id, rid, viewerOf(who));
   }
 
   @Delete(':id/results/:rid')
   @HttpCode(204)
   @Roles('operator')
-  async removeResult(@Param('id') id: string, @Param('rid') rid: string): Promise<void> {
-    await this.evaluations.deleteResult(id, rid);
+  async removeResult(
+    @Param('id') id: string,
+    @Param('rid') rid: string,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<void> {
+    await this.evaluations.deleteResult(id, rid, viewerOf(who));
   }
 }
 
@@ -113,27 +128,48 @@ export class PredictionSetMetricsController {
 
   @Get(':id/metrics')
   @Roles('guest')
-  metrics(@Param('id') id: string, @ValidQuery() query: PredictionSetMetricsQuery) {
-    return this.evaluations.predictionSetMetrics(id, query.evaluation_set_id, query.scoring_config_id);
+  metrics(
+    @Param('id') id: string,
+    @ValidQuery() query: PredictionSetMetricsQuery,
+    @CurrentPrincipal() who: Principal,
+  ) {
+    return this.evaluations.predictionSetMetrics(
+      id,
+      query.evaluation_set_id,
+      query.scoring_config_id,
+      viewerOf(who),
+    );
   }
 
   /** Rows re-scored by a re-ranker (`reranker_id`, default the set's bound one), streamed. */
   @Get(':id/rerank.tsv')
   @Roles('guest')
-  rerankTsv(@Param('id') id: string, @ValidQuery() query: RerankQuery): Promise<StreamableFile> {
-    return this.rerank.rerankTsv(id, query.reranker_id);
+  rerankTsv(
+    @Param('id') id: string,
+    @ValidQuery() query: RerankQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.rerank.rerankTsv(id, query.reranker_id, viewerOf(who));
   }
 
   @Get(':id/reranker-metrics')
   @Roles('guest')
-  rerankerMetrics(@Param('id') id: string, @ValidQuery() query: RerankQuery) {
-    return this.rerank.rerankerMetrics(id, query.reranker_id, query.evaluation_set_id);
+  rerankerMetrics(
+    @Param('id') id: string,
+    @ValidQuery() query: RerankQuery,
+    @CurrentPrincipal() who: Principal,
+  ) {
+    return this.rerank.rerankerMetrics(id, query.reranker_id, query.evaluation_set_id, viewerOf(who));
   }
 
   @Get(':id/training-data.tsv')
   @Roles('guest')
-  trainingData(@Param('id') id: string, @ValidQuery() query: RerankQuery): Promise<StreamableFile> {
-    return this.rerank.trainingTsv(id, query.evaluation_set_id);
+  trainingData(
+    @Param('id') id: string,
+    @ValidQuery() query: RerankQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.rerank.trainingTsv(id, query.evaluation_set_id, viewerOf(who));
   }
 }
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
@@ -487,10 +487,14 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     const terms = [...readFileSync(OBO, 'utf8').matchAll(/^id: (GO:\d{7})$/gm)].map((m) => m[1]);
     const ia = join(dir, 'IA-v226.tsv');
     writeFileSync(ia, terms.map((t, i) => `${t}\t${(i % 5) * 0.5}`).join('\n'));
+    // The LAFA frame also needs the release TOI file of the band.
+    const toi = join(dir, 'TOI-v226.txt');
+    writeFileSync(toi, terms.join('\n') + '\n');
     const verified = await runJob(`/v1/annotations/evaluation-sets/${evaluationSetId}/run`, {
       prediction_set_id: predictionSetId,
       band: 'v226',
       ia_file: ia,
+      toi_file: toi,
       frame: 'lafa',
     });
     const verifiedEvents = await api.get<{ event: string }[]>(`/v1/jobs/${verified.id}/events?limit=500`);
@@ -538,7 +542,15 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     expect(cafa.every(([protein]) => delta.has(protein))).toBe(true);
 
     const base = `/v1/annotations/evaluation-sets/${evaluationSetId}/results`;
+    const resultFolder = join(
+      gateway.infra.config.storageRoot ?? gateway.infra.config.artifactsDir,
+      'eval_artifacts',
+      resultId,
+    );
+    expect(existsSync(join(resultFolder, 'nk'))).toBe(true);
     expect((await api.delete(`${base}/${resultId}`)).status).toBe(204);
+    // No empty nk/, lk/, pk/ folders are left behind.
+    expect(existsSync(resultFolder)).toBe(false);
     expect((await api.get(`${base}/${resultId}/metrics.tsv`)).status).toBe(404);
     expect((await api.get(`${base}/${resultId}/artifacts.zip`)).status).toBe(404);
     expect((await api.delete(`${base}/${resultId}`)).status).toBe(404);

@@ -10,7 +10,15 @@ import {
   RUN_CAFA_EVALUATION,
   RunEvaluationRequest,
 } from '@svc/contracts';
-import { benchmarkMatrix, CafaEvaluationError, formatFastaRecord, parseBenchmarkConfig } from '@svc/domain';
+import {
+  benchmarkMatrix,
+  CafaEvaluationError,
+  formatFastaRecord,
+  listScope,
+  OwnedRow,
+  parseBenchmarkConfig,
+  Viewer,
+} from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
   evaluatePredictionSet,
@@ -22,8 +30,10 @@ import {
   ScoringConfigRepository,
 } from '@svc/persistence';
 import { ArtifactStore, Principal, readBenchmarkConfigFile, readText } from '@svc/platform';
+import { requireModifiable, requirePredictionSet, requireReadable } from '../common/ownership';
 import { JobsService } from '../jobs/jobs.service';
 import { streamTsv } from '../predictions/tsv';
+import { gatewaySourcePolicy, readingSource } from '../sources/source-checks';
 
 const METRIC_COLUMNS = [
   'f_micro_w',
@@ -40,6 +50,9 @@ const METRIC_COLUMNS = [
   'n',
   'smin',
   'tau',
+  // Appended so that readers addressing the older columns by position keep working.
+  'auprc_w',
+  'auprc',
 ];
 
 /** Evaluation sets, CAFA results and their downloads, on-demand metrics, and the benchmark matrix. */
@@ -128,21 +141,24 @@ export class EvaluationsService {
     return this.jobs.dispatch(RUN_CAFA_EVALUATION, payload, principal);
   }
 
-  async results(id: string) {
+  async results(id: string, viewer: Viewer, mine: boolean) {
     await this.get(id);
-    return this.evaluations.listResults(id);
+    return this.evaluations.listResults(id, listScope(viewer, mine));
   }
 
-  private async result(id: string, resultId: string): Promise<Record<string, unknown>> {
+  private async result(
+    id: string,
+    resultId: string,
+    viewer: Viewer,
+  ): Promise<Record<string, unknown> & OwnedRow> {
     await this.get(id);
     const result = isUuid(resultId) ? await this.evaluations.findResult(id, resultId) : null;
-    if (result === null) throw notFound('Evaluation result');
-    return result;
+    return requireReadable(viewer, result, 'Evaluation result');
   }
 
   /** One row per (category, aspect) with every persisted metric. */
-  async metricsTsv(id: string, resultId: string): Promise<StreamableFile> {
-    const result = await this.result(id, resultId);
+  async metricsTsv(id: string, resultId: string, viewer: Viewer): Promise<StreamableFile> {
+    const result = await this.result(id, resultId, viewer);
     const metrics = result['metrics'] as Record<string, Record<string, Record<string, unknown>>>;
     const rows: unknown[][] = [];
     for (const [category, aspects] of Object.entries(metrics))
@@ -158,8 +174,8 @@ export class EvaluationsService {
   }
 
   /** A deflate ZIP of the stored evaluator outputs, entry names relative to the result prefix. */
-  async artifactsZip(id: string, resultId: string): Promise<StreamableFile> {
-    const result = await this.result(id, resultId);
+  async artifactsZip(id: string, resultId: string, viewer: Viewer): Promise<StreamableFile> {
+    const result = await this.result(id, resultId, viewer);
     const keys = (result['artifact_keys'] as string[] | null) ?? [];
     const prefix = (result['artifact_prefix'] as string | null) ?? '';
     const entries: Record<string, Uint8Array> = {};
@@ -176,16 +192,20 @@ export class EvaluationsService {
   }
 
   /** The row goes first, then the stored artifacts. */
-  async deleteResult(id: string, resultId: string): Promise<void> {
-    await this.get(id);
-    if (!isUuid(resultId)) throw notFound('Evaluation result');
+  async deleteResult(id: string, resultId: string, viewer: Viewer): Promise<void> {
+    requireModifiable(viewer, await this.result(id, resultId, viewer), 'Evaluation result');
     const keys = await this.evaluations.deleteResult(id, resultId);
     for (const key of keys) await this.store.delete(key);
   }
 
   /** CAFA metrics of a prediction set on an evaluation set, computed now (nothing stored). */
-  async predictionSetMetrics(predictionSetId: string, evaluationSetId: string, scoringConfigId?: string) {
-    if (!isUuid(predictionSetId)) throw notFound('Prediction set');
+  async predictionSetMetrics(
+    predictionSetId: string,
+    evaluationSetId: string,
+    scoringConfigId: string | undefined,
+    viewer: Viewer,
+  ) {
+    await requirePredictionSet(this.infra.db, predictionSetId, viewer);
     const predictionSet = await new PredictionSetRepository(this.infra.db).get(predictionSetId);
     const set = await this.evaluations.getSet(evaluationSetId);
     const scoring =
@@ -197,7 +217,11 @@ export class EvaluationsService {
       `SELECT ia_url FROM ontology_snapshot WHERE id = $1`,
       [set.ontology_snapshot_id],
     );
-    const ia = snapshot?.ia_url != null ? await readText(snapshot.ia_url) : null;
+    const iaUrl = snapshot?.ia_url ?? null;
+    const ia =
+      iaUrl !== null
+        ? await readingSource('ia_url', () => readText(iaUrl, gatewaySourcePolicy(this.infra)))
+        : null;
     try {
       const metrics = await evaluatePredictionSet({
         db: this.infra.db,
@@ -256,7 +280,7 @@ export class EvaluationsService {
     const rows = await queryRows<{ id: string; model_name: string; model_backend: string; results: number }>(
       this.infra.db,
       `SELECT c.id, c.model_name, c.model_backend, count(r.id)::int AS results
-         FROM embedding_config c JOIN evaluation_result r ON r.embedding_config_id = c.id
+         FROM embedding_config c JOIN evaluation_result r ON r.embedding_config_id = c.id AND r.visibility = 'public'
         GROUP BY c.id, c.model_name, c.model_backend ORDER BY c.model_name`,
     );
     return rows.filter(

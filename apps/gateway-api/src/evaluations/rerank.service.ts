@@ -1,8 +1,16 @@
 import { Inject, Injectable, StreamableFile } from '@nestjs/common';
 import { DomainError, isUuid, notFound } from '@svc/contracts';
-import { GoGraph, pairMetrics, propagatedTruth } from '@svc/domain';
+import {
+  GoGraph,
+  LightGbmModel,
+  LightGbmModelError,
+  pairMetrics,
+  propagatedTruth,
+  Viewer,
+} from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { ArtifactNotFoundError, SourceError } from '@svc/platform';
 import {
   EvaluationRepository,
   EvaluationSetRecord,
@@ -15,7 +23,9 @@ import {
   RerankerRecord,
   RerankerRepository,
 } from '@svc/persistence';
+import { requireReadable } from '../common/ownership';
 import { streamTsv } from '../predictions/tsv';
+import { gatewaySourcePolicy } from '../sources/source-checks';
 
 /** training-data.tsv: the first 31 prediction columns with `go_name go_aspect` replaced by `aspect label`. */
 export const TRAINING_TSV_COLUMNS = [
@@ -44,10 +54,14 @@ export class RerankService {
     this.rerankers = new RerankerRepository(infra.db);
   }
 
-  async rerankTsv(predictionSetId: string, rerankerId: string | undefined): Promise<StreamableFile> {
-    const set = await this.set(predictionSetId);
+  async rerankTsv(
+    predictionSetId: string,
+    rerankerId: string | undefined,
+    viewer: Viewer,
+  ): Promise<StreamableFile> {
+    const set = await this.set(predictionSetId, viewer);
     const reranker = await this.reranker(set, rerankerId);
-    const model = await loadBooster(reranker.artifact_uri, this.infra.artifacts);
+    const model = await this.booster(reranker);
     const rows = this.sets.streamRows(set.id, {});
     async function* chunks() {
       for await (const chunk of rows) {
@@ -69,11 +83,16 @@ export class RerankService {
     );
   }
 
-  async rerankerMetrics(predictionSetId: string, rerankerId?: string, evaluationSetId?: string) {
-    const set = await this.set(predictionSetId);
+  async rerankerMetrics(
+    predictionSetId: string,
+    rerankerId: string | undefined,
+    evaluationSetId: string | undefined,
+    viewer: Viewer,
+  ) {
+    const set = await this.set(predictionSetId, viewer);
     const reranker = await this.reranker(set, rerankerId);
     const evaluation = await this.evaluationSet(set, evaluationSetId);
-    const model = await loadBooster(reranker.artifact_uri, this.infra.artifacts);
+    const model = await this.booster(reranker);
     const rows = await loadPredictionRows(this.infra.db, set.id);
     const isTrue = await this.labeller(evaluation);
     const deltaRows = rows.filter((r) => isTrue.covers(String(r['protein_accession'])));
@@ -88,8 +107,12 @@ export class RerankService {
     };
   }
 
-  async trainingTsv(predictionSetId: string, evaluationSetId?: string): Promise<StreamableFile> {
-    const set = await this.set(predictionSetId);
+  async trainingTsv(
+    predictionSetId: string,
+    evaluationSetId: string | undefined,
+    viewer: Viewer,
+  ): Promise<StreamableFile> {
+    const set = await this.set(predictionSetId, viewer);
     const evaluation = await this.evaluationSet(set, evaluationSetId);
     const isTrue = await this.labeller(evaluation);
     const rows = this.sets.streamRows(set.id, {});
@@ -111,9 +134,8 @@ export class RerankService {
     return streamTsv(TRAINING_TSV_COLUMNS, chunks(), `training-data-${set.id}.tsv`);
   }
 
-  private async set(id: string): Promise<PredictionSetRecord> {
-    if (!isUuid(id)) throw notFound('Prediction set');
-    return this.sets.get(id);
+  private async set(id: string, viewer: Viewer): Promise<PredictionSetRecord> {
+    return requireReadable(viewer, isUuid(id) ? await this.sets.find(id) : null, 'Prediction set');
   }
 
   private async reranker(set: PredictionSetRecord, id: string | undefined): Promise<RerankerRecord> {
@@ -132,6 +154,25 @@ export class RerankService {
         `the re-ranker was trained on feature schema ${reranker.feature_schema_sha}, the prediction set has ${set.feature_schema_sha}`,
       );
     return reranker;
+  }
+
+  /**
+   * The re-ranker's booster. A model file that is missing, refused or not a LightGBM model is a
+   * 409 about that re-ranker (an import by reference is trusted, not re-read); the answer names
+   * neither the file's location nor its contents, which the operator finds in the log.
+   */
+  private async booster(reranker: RerankerRecord): Promise<LightGbmModel> {
+    try {
+      return await loadBooster(reranker.artifact_uri, gatewaySourcePolicy(this.infra));
+    } catch (error) {
+      const reason = unusableModelReason(error);
+      if (reason === null) throw error;
+      this.infra.logger.warn('re-ranker model unusable', {
+        reranker_model_id: reranker.id,
+        error: (error as Error).message,
+      });
+      throw new DomainError('conflict', `re-ranker ${reranker.id} cannot score: its model file ${reason}`);
+    }
   }
 
   /** The named evaluation set, else the newest one whose old (t0) set is the prediction set's reference. */
@@ -157,4 +198,11 @@ export class RerankService {
         terms.push({ protein: row.protein_accession, goId: row.go_id });
     return propagatedTruth(terms, graph);
   }
+}
+
+function unusableModelReason(error: unknown): string | null {
+  if (error instanceof LightGbmModelError)
+    return `is not a valid LightGBM model${error.line !== null ? ` (line ${error.line})` : ''}`;
+  if (error instanceof SourceError || error instanceof ArtifactNotFoundError) return 'cannot be read';
+  return null;
 }

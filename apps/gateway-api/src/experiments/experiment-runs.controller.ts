@@ -1,66 +1,52 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
   CreateExperimentRunRequest,
-  isUuid,
   ListExperimentRunsQuery,
-  notFound,
   UpdateExperimentRunRequest,
 } from '@svc/contracts';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
-import { ExperimentRunRepository } from '@svc/persistence';
-import { Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { viewerOf } from '../common/viewer';
+import { ExperimentRunsService } from './experiment-runs.service';
 
 @ApiTags('experiment-runs')
 @Controller('experiment-runs')
 export class ExperimentRunsController {
-  private readonly runs: ExperimentRunRepository;
-
-  constructor(@Inject(INFRASTRUCTURE) infra: Infrastructure) {
-    this.runs = new ExperimentRunRepository(infra.db);
-  }
+  constructor(private readonly runs: ExperimentRunsService) {}
 
   @Post()
   @HttpCode(201)
   @Roles('researcher')
-  create(@ValidBody() body: CreateExperimentRunRequest) {
-    return this.runs.create({
-      name: body.name,
-      description: body.description ?? null,
-      hypothesis: body.hypothesis ?? null,
-      config: body.config ?? {},
-      provenance: body.provenance ?? {},
-      tags: body.tags ?? [],
-    });
+  create(@ValidBody() body: CreateExperimentRunRequest, @CurrentPrincipal() who: Principal) {
+    return this.runs.create(body, who);
   }
 
   @Get()
   @Roles('guest')
-  list(@ValidQuery() query: ListExperimentRunsQuery) {
-    return this.runs.list({ status: query.status, limit: query.limit ?? 50, after: query.after });
+  list(@ValidQuery() query: ListExperimentRunsQuery, @CurrentPrincipal() who: Principal) {
+    return this.runs.list(query, viewerOf(who));
   }
 
   @Get(':id')
   @Roles('guest')
-  get(@Param('id') id: string) {
-    return this.runs.get(this.uuid(id));
+  get(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
+    return this.runs.get(id, viewerOf(who));
   }
 
   @Patch(':id')
   @Roles('researcher')
-  update(@Param('id') id: string, @ValidBody() body: UpdateExperimentRunRequest) {
-    return this.runs.update(this.uuid(id), body);
+  update(
+    @Param('id') id: string,
+    @ValidBody() body: UpdateExperimentRunRequest,
+    @CurrentPrincipal() who: Principal,
+  ) {
+    return this.runs.update(id, body, viewerOf(who));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @Roles('researcher')
-  async remove(@Param('id') id: string): Promise<void> {
-    await this.runs.delete(this.uuid(id));
-  }
-
-  private uuid(id: string): string {
-    if (!isUuid(id)) throw notFound('Experiment run');
-    return id;
+  async remove(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<void> {
+    await this.runs.delete(id, viewerOf(who));
   }
 }

@@ -13,7 +13,7 @@ import {
   QueuedJobView,
 } from '@svc/contracts';
 import { JobCommentRecord, JobDeletion, JobEventRecord, JobRecord } from '@svc/persistence';
-import { CurrentPrincipal, Principal, RateLimit, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { CurrentPrincipal, Principal, RateLimitOnAccept, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { JobsService } from './jobs.service';
 
 @ApiTags('jobs')
@@ -23,7 +23,7 @@ export class JobsController {
 
   @Post()
   @Roles('researcher')
-  @RateLimit('post_jobs')
+  @RateLimitOnAccept('post_jobs')
   @ApiOkResponse({ type: QueuedJobView })
   create(
     @ValidBody() body: CreateJobRequest,
@@ -35,51 +35,66 @@ export class JobsController {
   @Get()
   @Roles('guest')
   @ApiOkResponse({ type: [JobView] })
-  list(@ValidQuery() query: ListJobsQuery): Promise<JobRecord[]> {
-    return this.jobs.list(query);
+  list(
+    @ValidQuery() query: ListJobsQuery,
+    @CurrentPrincipal() who: Principal | undefined,
+  ): Promise<JobRecord[]> {
+    return this.jobs.list(query, who);
   }
 
   @Get(':id')
   @Roles('guest')
   @ApiOkResponse({ type: JobView })
-  get(@Param('id') id: string): Promise<JobRecord> {
-    return this.jobs.get(id);
+  get(@Param('id') id: string, @CurrentPrincipal() who: Principal | undefined): Promise<JobRecord> {
+    return this.jobs.get(id, who);
   }
 
   @Get(':id/events')
   @Roles('guest')
   @ApiOkResponse({ type: [JobEventView] })
-  events(@Param('id') id: string, @ValidQuery() query: ListJobEventsQuery): Promise<JobEventRecord[]> {
-    return this.jobs.listEvents(id, query);
+  events(
+    @Param('id') id: string,
+    @ValidQuery() query: ListJobEventsQuery,
+    @CurrentPrincipal() who: Principal | undefined,
+  ): Promise<JobEventRecord[]> {
+    return this.jobs.listEvents(id, query, who);
   }
 
   @Post(':id/cancel')
   @HttpCode(200)
   @Roles('researcher')
   @ApiOkResponse({ type: JobView })
-  cancel(@Param('id') id: string): Promise<JobRecord> {
-    return this.jobs.cancel(id);
+  cancel(@Param('id') id: string, @CurrentPrincipal() who: Principal | undefined): Promise<JobRecord> {
+    return this.jobs.cancel(id, who);
   }
 
   @Delete(':id')
   @Roles('researcher')
   @ApiOkResponse({ type: JobDeletionView })
-  remove(@Param('id') id: string): Promise<JobDeletion> {
-    return this.jobs.delete(id);
+  remove(@Param('id') id: string, @CurrentPrincipal() who: Principal | undefined): Promise<JobDeletion> {
+    return this.jobs.delete(id, who);
   }
 
   @Post(':id/comments')
   @HttpCode(201)
   @Roles('researcher')
   @ApiOkResponse({ type: JobCommentView })
-  comment(@Param('id') id: string, @ValidBody() body: CreateJobCommentRequest): Promise<JobCommentRecord> {
-    return this.jobs.addComment(id, body);
+  comment(
+    @Param('id') id: string,
+    @ValidBody() body: CreateJobCommentRequest,
+    @CurrentPrincipal() who: Principal | undefined,
+  ): Promise<JobCommentRecord> {
+    return this.jobs.addComment(id, body, who);
   }
 
   @Get(':id/comments')
   @Roles('guest')
   @ApiOkResponse({ type: [JobCommentView] })
-  comments(@Param('id') id: string, @ValidQuery() query: ListJobCommentsQuery): Promise<JobCommentRecord[]> {
-    return this.jobs.listComments(id, query);
+  comments(
+    @Param('id') id: string,
+    @ValidQuery() query: ListJobCommentsQuery,
+    @CurrentPrincipal() who: Principal | undefined,
+  ): Promise<JobCommentRecord[]> {
+    return this.jobs.listComments(id, query, who);
   }
 }

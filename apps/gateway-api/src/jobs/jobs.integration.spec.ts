@@ -55,6 +55,28 @@ describe('Jobs API over HTTP (real PostgreSQL and RabbitMQ)', () => {
     ...extra,
   });
 
+  /**
+   * A QUEUED job that no worker will take: a prediction row inserted directly (no prediction worker
+   * runs in this suite, and nothing publishes it before its hour-long dispatch deadline).
+   */
+  const parkedJob = async (): Promise<string> => {
+    const row = await new JobRepository(gateway.infra.db).createQueued({
+      operation: 'predict_go_terms',
+      queueName: 'svc.predictions',
+      payload: {
+        embedding_config_id: randomUUID(),
+        annotation_set_id: randomUUID(),
+        ontology_snapshot_id: randomUUID(),
+      },
+      meta: {},
+      description: null,
+      tags: [],
+      dedupKey: null,
+      dispatchDeadlineSeconds: 3600,
+    });
+    return row.id;
+  };
+
   const waitForStatus = (prefix: string, id: string, status: string, timeoutMs = 20_000): Promise<Job> =>
     waitFor(
       async () => {
@@ -167,25 +189,49 @@ describe('Jobs API over HTTP (real PostgreSQL and RabbitMQ)', () => {
       expect((await api.post(`${prefix}/jobs/${randomUUID()}/comments`, { body: 'x' })).status).toBe(404);
     });
 
-    it('a ping asked to fail ends FAILED with ping_failed; a bad payload ends FAILED with invalid_payload', async () => {
+    it('a ping asked to fail ends FAILED with ping_failed; a bad payload is refused with 422', async () => {
       const failing = await api.post<{ id: string }>(`${prefix}/jobs`, ping({ fail: true }));
       const failed = await waitForStatus(prefix, failing.body.id, 'FAILED');
       expect(failed.error_code).toBe('ping_failed');
       expect(failed.error_message).toBeTruthy();
-      const invalid = await api.post<{ id: string }>(
+      // A payload that can never run is refused at dispatch (422), nothing is queued.
+      const invalid = await api.post<Problem>(
         `${prefix}/jobs`,
         ping({ sleep_seconds: 'soon', unknown_key: 1 }),
       );
-      const bad = await waitForStatus(prefix, invalid.body.id, 'FAILED');
-      expect(bad.error_code).toBe('invalid_payload');
-      expect(bad.error_message).toMatch(/sleep_seconds/);
-      expect(bad.error_message).toMatch(/unknown_key/);
+      expect(invalid.status).toBe(422);
+      expect(invalid.body.errors?.[0]?.path).toBe('payload');
+      expect(invalid.body.detail).toMatch(/sleep_seconds/);
+      expect(invalid.body.detail).toMatch(/unknown_key/);
     });
   });
 
+  it('work naming rows that do not exist is refused at dispatch with 404, nothing queued', async () => {
+    const before = await api.get<Job[]>('/v1/jobs?limit=500&include_children=true');
+    const predict = await api.post<Problem>('/v1/jobs', {
+      operation: 'predict_go_terms',
+      queue_name: 'svc.predictions',
+      payload: {
+        embedding_config_id: randomUUID(),
+        annotation_set_id: randomUUID(),
+        ontology_snapshot_id: randomUUID(),
+      },
+    });
+    expect(predict.status).toBe(404);
+    expect(predict.body.detail).toMatch(/^(Embedding config|Annotation set|Ontology snapshot) not found$/);
+    const load = await api.post<Problem>('/v1/annotations/sets/load-goa', {
+      ontology_snapshot_id: randomUUID().toUpperCase(),
+      gaf_url: 'https://example.org/goa.gaf',
+      source_version: '1',
+    });
+    expect(load.status).toBe(404);
+    expect(load.body.detail).toBe('Ontology snapshot not found');
+    const after = await api.get<Job[]>('/v1/jobs?limit=500&include_children=true');
+    expect(after.body.length).toBe(before.body.length);
+  });
+
   it('cancel: QUEUED and RUNNING become CANCELLED (children too); SUCCEEDED is returned unchanged', async () => {
-    // svc.training has no consumer in this test, so the job stays QUEUED.
-    const queued = await api.post<{ id: string }>('/v1/jobs', ping({}, { queue_name: 'svc.training' }));
+    const queued = { body: { id: await parkedJob() } };
     const repo = new JobRepository(gateway.infra.db);
     const child = await repo.createQueued({
       operation: 'ping',
@@ -247,8 +293,7 @@ describe('Jobs API over HTTP (real PostgreSQL and RabbitMQ)', () => {
   it('GET /jobs filters by status and operation, hides children, pages with after, bounds limit', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const res = await api.post<{ id: string }>('/v1/jobs', ping({}, { queue_name: 'svc.training' }));
-      ids.push(res.body.id);
+      ids.push(await parkedJob());
     }
     const repo = new JobRepository(gateway.infra.db);
     const child = await repo.createQueued({
@@ -262,11 +307,15 @@ describe('Jobs API over HTTP (real PostgreSQL and RabbitMQ)', () => {
       parentJobId: ids[0],
       dispatchDeadlineSeconds: 3600,
     });
-    const queued = await api.get<Job[]>('/v1/jobs?status=QUEUED&operation=ping&limit=500');
+    const queued = await api.get<Job[]>('/v1/jobs?status=QUEUED&operation=predict_go_terms&limit=500');
     expect(queued.status).toBe(200);
-    expect(queued.body.every((j) => j.status === 'QUEUED' && j.operation === 'ping')).toBe(true);
+    expect(queued.body.every((j) => j.status === 'QUEUED' && j.operation === 'predict_go_terms')).toBe(true);
     expect(queued.body.map((j) => j.id)).toEqual(expect.arrayContaining(ids));
     expect(queued.body.map((j) => j.id)).not.toContain(child.id);
+    // The status is matched in any case: POST /jobs answers `status: "queued"`.
+    const lower = await api.get<Job[]>('/v1/jobs?status=queued&operation=predict_go_terms&limit=500');
+    expect(lower.status).toBe(200);
+    expect(lower.body.map((j) => j.id)).toEqual(queued.body.map((j) => j.id));
     const created = queued.body.map((j) => j.created_at);
     expect([...created].sort().reverse()).toEqual(created);
 
@@ -315,7 +364,10 @@ describe('Jobs API over HTTP (real PostgreSQL and RabbitMQ)', () => {
     const older = await api.get<{ ts: string }[]>(
       `/v1/jobs/${job.body.id}/events?after=${encodeURIComponent(all.body[1]!.ts)}`,
     );
-    expect(older.body).toEqual(all.body.slice(2));
+    // Strictly older: events sharing the cursor's timestamp (the embedded database's clock ticks in
+    // milliseconds) are not repeated.
+    expect(older.body).toEqual(all.body.filter((e) => e.ts < all.body[1]!.ts));
+    expect(older.body.length).toBeGreaterThan(0);
     expect((await api.get(`/v1/jobs/${job.body.id}/events?limit=2000`)).status).toBe(200);
     expect((await api.get(`/v1/jobs/${job.body.id}/events?limit=2001`)).status).toBe(422);
   });
@@ -353,7 +405,8 @@ describe('Jobs API over HTTP (real PostgreSQL and RabbitMQ)', () => {
   });
 
   it('100 concurrent identical submissions create exactly one job; 99 get 409 with its id', async () => {
-    const body = ping({}, { queue_name: 'svc.training' });
+    // The first one runs for a while: a RUNNING job blocks identical submissions as a QUEUED one does.
+    const body = ping({ sleep_seconds: 30 });
     const responses = await Promise.all(
       Array.from({ length: 100 }, () =>
         api.post<{ id?: string; existing_job_id?: string }>('/v1/jobs', body),

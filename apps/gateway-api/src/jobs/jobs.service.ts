@@ -4,8 +4,8 @@ import {
   CreateJobRequest,
   DomainError,
   findOperationSpec,
-  hasRoleAtLeast,
   isUuid,
+  JobEntryPoint,
   JOB_COMMENTS_MAX_LIMIT,
   JOB_EVENTS_DEFAULT_LIMIT,
   JOB_LIST_DEFAULT_LIMIT,
@@ -15,9 +15,18 @@ import {
   notFound,
   OperationSpec,
   QueuedJobView,
+  Role,
 } from '@svc/contracts';
-import { computeDedupKey } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import {
+  canModify,
+  canRead,
+  computeDedupKey,
+  isStaff,
+  listScope,
+  ownershipForNew,
+  Viewer,
+} from '@svc/domain';
+import { checkFollowUp, checkSubmission, INFRASTRUCTURE, Infrastructure, readFollowUp } from '@svc/jobs';
 import {
   JobCommentRecord,
   JobCommentRepository,
@@ -26,9 +35,14 @@ import {
   JobEventRepository,
   JobRecord,
   JobRepository,
+  ReferenceCheckRepository,
 } from '@svc/persistence';
-import { BrokerUnavailableError, Principal } from '@svc/platform';
+import { assertJsonWithin, BrokerUnavailableError, Principal } from '@svc/platform';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
+import { quotaKeyOf } from '../auth/limits.service';
+import { viewerOf } from '../common/viewer';
+import { checkPayloadReferences } from './reference-checks';
+import { checkPayloadSources } from '../sources/source-checks';
 
 /** The Jobs use cases: queue, read, cancel, delete and comment. */
 @Injectable()
@@ -36,6 +50,7 @@ export class JobsService {
   private readonly jobs: JobRepository;
   private readonly events: JobEventRepository;
   private readonly comments: JobCommentRepository;
+  private readonly references: ReferenceCheckRepository;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
@@ -44,6 +59,7 @@ export class JobsService {
     this.jobs = new JobRepository(infra.db);
     this.events = new JobEventRepository(infra.db);
     this.comments = new JobCommentRepository(infra.db);
+    this.references = new ReferenceCheckRepository(infra.db);
   }
 
   /**
@@ -59,6 +75,7 @@ export class JobsService {
       ]);
     }
     return this.dispatch(spec, request.payload ?? {}, principal, {
+      rateLimit: 'post_jobs',
       queueName: request.queue_name,
       meta: request.meta,
       description: request.description,
@@ -67,8 +84,11 @@ export class JobsService {
   }
 
   /**
-   * Queues an operation (also used by the dedicated endpoints, whose bodies are the operation's
-   * payload and are validated before they get here).
+   * Queues an operation on the caller's behalf (also used by the dedicated endpoints). Every
+   * submission passes the same checks (queue, role floor of its entry point, payload size and
+   * schema, its follow-up checked as if queued directly); the daily quota is charged only once the
+   * work is certain to be queued. The job records who it works for, so whatever it queues later is
+   * checked as that caller.
    */
   async dispatch(
     spec: OperationSpec,
@@ -79,32 +99,76 @@ export class JobsService {
       meta?: Record<string, unknown>;
       description?: string | null;
       tags?: string[];
+      via?: JobEntryPoint;
+      /** One-click annotation: false makes the job and what it produces unlisted and expiring. */
+      saveHistory?: boolean;
+      /** A per-user rate that counts only accepted submissions (POST /jobs). */
+      rateLimit?: string;
     } = {},
   ): Promise<QueuedJobView> {
+    const security = this.infra.config.security;
     const role = principal?.role ?? 'guest';
-    if (!hasRoleAtLeast(role, spec.roleFloor)) {
-      throw new DomainError('forbidden', `operation ${spec.name} needs role ${spec.roleFloor}`);
-    }
-    // Daily job quota: researchers 100 a day by default, operators unlimited, administrators exempt.
-    if (principal !== undefined) await this.auth.limits.consumeDaily(principal, 'jobs');
+    const via = extras.via ?? 'api';
+    const plainPayload = await checkSubmission({
+      spec,
+      queueName: extras.queueName,
+      payload,
+      role,
+      via,
+      payloadLimitBytes: security.jobPayloadLimitBytes,
+    });
+    await checkPayloadSources(spec.name, plainPayload, this.infra);
+    await checkPayloadReferences({
+      spec,
+      payload: plainPayload,
+      viewer: viewerOf(principal),
+      repository: this.references,
+    });
+    const meta = await this.checkMeta(extras.meta ?? {}, role, via, viewerOf(principal));
+    const dedupKey = computeDedupKey({ operation: spec.name, payload: plainPayload });
+    const existing = await this.jobs.findActiveByDedupKey(dedupKey);
+    if (existing !== null) throw this.duplicateOf(spec.name, existing, principal);
+    if (extras.rateLimit !== undefined && principal !== undefined)
+      await this.auth.limits.checkAcceptedRate(extras.rateLimit, principal);
     if (!this.infra.broker.isConnected()) {
       throw new DomainError('service_unavailable', 'the message broker is not reachable; nothing was queued');
     }
-    const plainPayload = JSON.parse(JSON.stringify(payload)) as Record<string, unknown>;
-    const job = await this.jobs.createQueued({
-      operation: spec.name,
-      queueName: extras.queueName ?? spec.queue,
-      payload: plainPayload,
-      meta: extras.meta ?? {},
-      description: extras.description ?? null,
-      tags: extras.tags ?? [],
-      dedupKey: computeDedupKey({ operation: spec.name, payload: plainPayload }),
-      dispatchDeadlineSeconds: this.infra.config.jobs.leaseSeconds,
-    });
+    // Daily job quota: researchers 100 a day by default, operators unlimited, administrators exempt.
+    if (principal !== undefined) await this.auth.limits.consumeDaily(principal, 'jobs');
+    const ownership = ownershipForNew({ viewer: viewerOf(principal), saveHistory: extras.saveHistory });
+    const job = await this.jobs
+      .createQueued({
+        operation: spec.name,
+        queueName: spec.queue,
+        payload: plainPayload,
+        meta,
+        description: extras.description ?? null,
+        tags: extras.tags ?? [],
+        dedupKey,
+        dispatchDeadlineSeconds: this.infra.config.jobs.leaseSeconds,
+        submitter: {
+          ownerUserId: ownership.owner_user_id,
+          role,
+          via,
+          quotaKey: principal !== undefined ? quotaKeyOf(principal) : null,
+          visibility: ownership.visibility,
+          expiresInDays: ownership.expiring ? security.guestResultRetentionDays : null,
+        },
+      })
+      .catch(async (error: unknown) => {
+        // Not queued after all (an identical job won the race): the quota charge is given back.
+        if (principal !== undefined) await this.auth.limits.releaseDaily(principal, 'jobs');
+        if (error instanceof DomainError && error.code === 'duplicate_job') {
+          const winner = await this.jobs.findActiveByDedupKey(dedupKey);
+          if (winner !== null) throw this.duplicateOf(spec.name, winner, principal);
+        }
+        throw error;
+      });
     try {
       await this.infra.broker.publishJob(job.queue_name, { job_id: job.id });
     } catch (error) {
       await this.jobs.deleteUndispatched(job.id);
+      if (principal !== undefined) await this.auth.limits.releaseDaily(principal, 'jobs');
       if (error instanceof BrokerUnavailableError) {
         throw new DomainError('service_unavailable', `${error.message}; nothing was queued`);
       }
@@ -114,8 +178,9 @@ export class JobsService {
     return { id: job.id, status: 'queued' };
   }
 
-  list(query: ListJobsQuery): Promise<JobRecord[]> {
+  list(query: ListJobsQuery, principal: Principal | undefined): Promise<JobRecord[]> {
     return this.jobs.list({
+      scope: listScope(viewerOf(principal), query.mine ?? false),
       status: query.status,
       operation: query.operation,
       includeChildren: query.include_children ?? false,
@@ -125,31 +190,94 @@ export class JobsService {
     });
   }
 
-  async get(id: string): Promise<JobRecord> {
-    return this.jobs.getById(this.checkId(id));
+  /** A job the caller may read; one they may not is as unknown as a missing one (404). */
+  async get(id: string, principal: Principal | undefined): Promise<JobRecord> {
+    const job = await this.jobs.getById(this.checkId(id));
+    if (!canRead(viewerOf(principal), job)) throw notFound('Job');
+    return job;
   }
 
-  async listEvents(id: string, query: ListJobEventsQuery): Promise<JobEventRecord[]> {
-    await this.get(id);
+  async listEvents(
+    id: string,
+    query: ListJobEventsQuery,
+    principal: Principal | undefined,
+  ): Promise<JobEventRecord[]> {
+    await this.get(id, principal);
     return this.events.list(id, query.limit ?? JOB_EVENTS_DEFAULT_LIMIT, query.after);
   }
 
-  cancel(id: string): Promise<JobRecord> {
-    return this.jobs.cancel(this.checkId(id));
+  async cancel(id: string, principal: Principal | undefined): Promise<JobRecord> {
+    await this.requireModifiable(id, principal);
+    return this.jobs.cancel(id);
   }
 
-  delete(id: string): Promise<JobDeletion> {
-    return this.jobs.delete(this.checkId(id));
+  async delete(id: string, principal: Principal | undefined): Promise<JobDeletion> {
+    await this.requireModifiable(id, principal);
+    return this.jobs.delete(id);
   }
 
-  async addComment(id: string, request: CreateJobCommentRequest): Promise<JobCommentRecord> {
-    await this.get(id);
+  async addComment(
+    id: string,
+    request: CreateJobCommentRequest,
+    principal: Principal | undefined,
+  ): Promise<JobCommentRecord> {
+    await this.requireModifiable(id, principal);
     return this.comments.create(id, request.body, request.author ?? null);
   }
 
-  async listComments(id: string, query: ListJobCommentsQuery): Promise<JobCommentRecord[]> {
-    await this.get(id);
+  async listComments(
+    id: string,
+    query: ListJobCommentsQuery,
+    principal: Principal | undefined,
+  ): Promise<JobCommentRecord[]> {
+    await this.get(id, principal);
     return this.comments.list(id, query.limit ?? JOB_COMMENTS_MAX_LIMIT, query.after);
+  }
+
+  /**
+   * 409 for an identical active job. Its id is named only to a caller who may read it: for an
+   * unlisted job the id is the key to its results.
+   */
+  private duplicateOf(operation: string, existing: JobRecord, principal: Principal | undefined): DomainError {
+    const readable = canRead(viewerOf(principal), existing) && existing.visibility !== 'unlisted';
+    const own = existing.owner_user_id !== null && existing.owner_user_id === principal?.userId;
+    return new DomainError(
+      'duplicate_job',
+      `an identical ${operation} job is already ${existing.status.toLowerCase()}`,
+      readable || own || isStaff(viewerOf(principal)) ? { existing_job_id: existing.id } : {},
+    );
+  }
+
+  /** Only the job's owner and staff change it: 404 when it is not even readable, else 403. */
+  private async requireModifiable(id: string, principal: Principal | undefined): Promise<JobRecord> {
+    const job = await this.get(id, principal);
+    if (!canModify(viewerOf(principal), job))
+      throw new DomainError('forbidden', 'only the job owner or an operator may change this job');
+    return job;
+  }
+
+  /** The job's meta: within the payload limit, and a follow-up the caller could have queued directly. */
+  private async checkMeta(
+    meta: Record<string, unknown>,
+    role: Role,
+    via: JobEntryPoint,
+    viewer: Viewer,
+  ): Promise<Record<string, unknown>> {
+    const limit = this.infra.config.security.jobPayloadLimitBytes;
+    assertJsonWithin(meta, limit, 'the job meta');
+    const followUp = readFollowUp(meta);
+    if (followUp !== null) {
+      // Checked as if queued directly: role floor, queue, schema, then its sources and rows.
+      const checked = await checkFollowUp({ followUp, role, via, payloadLimitBytes: limit });
+      await checkPayloadSources(checked.spec.name, checked.payload, this.infra);
+      await checkPayloadReferences({
+        spec: checked.spec,
+        payload: checked.payload,
+        viewer,
+        repository: this.references,
+      });
+    }
+    return JSON.parse(JSON.stringify(meta)) as Record<string, unknown>;
   }
 
   /** A malformed id cannot resolve to a job: 404, like an unknown one. */

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { COMPUTE_EMBEDDINGS, DomainError, hasRoleAtLeast, PREDICT_GO_TERMS } from '@svc/contracts';
-import { canonicalizeEmbeddingConfig, parseFasta } from '@svc/domain';
+import { canonicalizeEmbeddingConfig } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
-import { EmbeddingRepository, queryOne } from '@svc/persistence';
+import { EmbeddingRepository, queryOne, ReferencePoolRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
 import { JobsService } from '../jobs/jobs.service';
@@ -11,18 +11,54 @@ import { ReferenceService } from '../reference/reference.service';
 /** The embedding recipe one-click annotation uses when no config has embeddings yet. */
 const DEFAULT_CONFIG = { model_name: 'kmer-v1', model_backend: 'kmer', description: 'default k-mer recipe' };
 
+/**
+ * Where a one-click run's results appear, as paths on the service's own origin. The prediction job is
+ * queued only when the embedding job succeeds: its id is then the embedding job's
+ * `result.prediction_job_id`.
+ */
+export interface AnnotateLinks {
+  /** GET: the uploaded query set. */
+  query_set: string;
+  /** GET: the embedding job; once SUCCEEDED, `result.prediction_job_id` names the prediction job. */
+  embedding_job: string;
+  /** GET: the prediction set of this run (404 until the prediction job has made it). */
+  prediction_set: string;
+  /** The dashboard page that follows the run. */
+  dashboard: string;
+}
+
 export interface AnnotateResponse {
   query_set_id: string;
   embedding_job_id: string;
   embedding_config_id: string;
   annotation_set_id: string;
   ontology_snapshot_id: string;
+  links: AnnotateLinks;
+}
+
+export function annotateLinks(input: {
+  querySetId: string;
+  embeddingJobId: string;
+  embeddingConfigId: string;
+}): AnnotateLinks {
+  const query = new URLSearchParams({
+    query_set_id: input.querySetId,
+    embedding_config_id: input.embeddingConfigId,
+  });
+  return {
+    query_set: `/v1/query-sets/${input.querySetId}`,
+    embedding_job: `/v1/jobs/${input.embeddingJobId}`,
+    prediction_set: `/v1/embeddings/resolve?${query.toString()}`,
+    dashboard: `/#/jobs/${input.embeddingJobId}`,
+  };
 }
 
 /**
  * One-click annotation: FASTA in, a query set, its embeddings with the best available config, and
  * the prediction queued automatically when the embeddings are done (the embedding job's
- * `meta.then`; its result then carries `prediction_job_id`).
+ * `meta.then`; its result then carries `prediction_job_id`). The prediction keeps the query's own
+ * accession as a donor (`exclude_self: false`): an annotated reference is the best answer a user can
+ * get for its own sequence, and its rows say so (`self_hit`).
  */
 @Injectable()
 export class AnnotateService {
@@ -47,43 +83,71 @@ export class AnnotateService {
     }
     const target = await this.pickAnnotationSet();
     const config = await this.pickEmbeddingConfig();
-    const parsed = parseFasta(input.fasta);
     // A bad file is refused (422, nothing stored) before any quota is charged.
-    if (input.principal !== undefined && parsed.problems.length === 0 && parsed.records.length > 0)
-      await this.auth.limits.consumeDaily(input.principal, 'annotate_sequences', parsed.records.length);
-    const querySet = (await this.reference.uploadQuerySet({
+    const upload = this.reference.prepareQuerySetUpload({
       name: input.name,
       description: input.saveHistory ? 'one-click annotation' : 'one-click annotation (not saved to history)',
       fasta: input.fasta,
-    })) as { id: string };
-    const predict = {
-      embedding_config_id: config,
-      annotation_set_id: target.annotation_set_id,
-      ontology_snapshot_id: target.ontology_snapshot_id,
-      query_set_id: querySet.id,
-    };
-    const job = await this.jobs.dispatch(
-      { ...COMPUTE_EMBEDDINGS, roleFloor: 'guest' },
-      { embedding_config_id: config, query_set_id: querySet.id },
-      input.principal,
-      {
-        meta: {
-          annotate: { save_history: input.saveHistory },
-          then: {
-            operation: PREDICT_GO_TERMS.name,
-            queue_name: PREDICT_GO_TERMS.queue,
-            payload: predict,
-            result_key: 'prediction_job_id',
+    });
+    // A prediction over an empty reference pool would answer nothing: say what an operator must run.
+    if (
+      !(await new ReferencePoolRepository(this.infra.db).hasEmbeddedReferences(
+        config,
+        target.annotation_set_id,
+      ))
+    )
+      throw new DomainError(
+        'conflict',
+        `the reference proteins of annotation set ${target.annotation_set_id} have no embeddings for embedding config ${config} yet; an operator must run compute_embeddings for that config over the reference proteins (POST /v1/embeddings/compute with {"embedding_config_id": "${config}"}) first`,
+      );
+    const sequences = upload.entries.length;
+    if (input.principal !== undefined)
+      await this.auth.limits.consumeDaily(input.principal, 'annotate_sequences', sequences);
+    let querySet: { id: string };
+    let job: { id: string };
+    try {
+      querySet = (await this.reference.saveQuerySetUpload(
+        upload,
+        this.reference.ownershipFor(input.principal, input.saveHistory),
+      )) as { id: string };
+      const predict = {
+        embedding_config_id: config,
+        annotation_set_id: target.annotation_set_id,
+        ontology_snapshot_id: target.ontology_snapshot_id,
+        query_set_id: querySet.id,
+        exclude_self: false,
+      };
+      job = await this.jobs.dispatch(
+        COMPUTE_EMBEDDINGS,
+        { embedding_config_id: config, query_set_id: querySet.id },
+        input.principal,
+        {
+          via: 'annotate',
+          saveHistory: input.saveHistory,
+          meta: {
+            annotate: { save_history: input.saveHistory },
+            then: {
+              operation: PREDICT_GO_TERMS.name,
+              queue_name: PREDICT_GO_TERMS.queue,
+              payload: predict,
+              result_key: 'prediction_job_id',
+            },
           },
         },
-      },
-    );
+      );
+    } catch (error) {
+      // Nothing was queued: the sequences are not charged.
+      if (input.principal !== undefined)
+        await this.auth.limits.releaseDaily(input.principal, 'annotate_sequences', sequences);
+      throw error;
+    }
     return {
       query_set_id: querySet.id,
       embedding_job_id: job.id,
       embedding_config_id: config,
       annotation_set_id: target.annotation_set_id,
       ontology_snapshot_id: target.ontology_snapshot_id,
+      links: annotateLinks({ querySetId: querySet.id, embeddingJobId: job.id, embeddingConfigId: config }),
     };
   }
 

@@ -6,6 +6,7 @@ import {
   ImportRerankerByReferenceRequest,
   CafaExportQuery,
   GoTermDistributionQuery,
+  MineQuery,
   PredictGoTermsPayload,
   PredictionExportQuery,
   PredictionProteinsQuery,
@@ -14,6 +15,7 @@ import {
   ScoringConfigCreate,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { viewerOf } from '../common/viewer';
 import { readMultipart } from '../reference/multipart';
 import { AnnotateResponse, AnnotateService } from './annotate.service';
 import { PredictionsService } from './predictions.service';
@@ -35,44 +37,57 @@ export class PredictionsController {
 
   @Get('resolve')
   @Roles('guest')
-  resolve(@ValidQuery() query: ResolvePredictionQuery) {
-    return this.predictions.resolve(query.query_set_id, query.embedding_config_id);
+  resolve(@ValidQuery() query: ResolvePredictionQuery, @CurrentPrincipal() who: Principal) {
+    return this.predictions.resolve(query.query_set_id, query.embedding_config_id, viewerOf(who));
   }
 
   @Get('prediction-sets')
   @Roles('guest')
-  list() {
-    return this.predictions.list();
+  list(@ValidQuery() query: MineQuery, @CurrentPrincipal() who: Principal) {
+    return this.predictions.list(viewerOf(who), query.mine ?? false);
   }
 
   @Get('prediction-sets/:id')
   @Roles('guest')
-  detail(@Param('id') id: string) {
-    return this.predictions.detail(id);
+  detail(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
+    return this.predictions.detail(id, viewerOf(who));
   }
 
+  /** Researchers delete their own sets; operators any. */
   @Delete('prediction-sets/:id')
-  @Roles('operator')
-  remove(@Param('id') id: string) {
-    return this.predictions.delete(id);
+  @Roles('researcher')
+  remove(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
+    return this.predictions.delete(id, viewerOf(who));
   }
 
   @Get('prediction-sets/:id/proteins')
   @Roles('guest')
-  proteins(@Param('id') id: string, @ValidQuery() query: PredictionProteinsQuery) {
-    return this.predictions.proteins(id, query);
+  proteins(
+    @Param('id') id: string,
+    @ValidQuery() query: PredictionProteinsQuery,
+    @CurrentPrincipal() who: Principal,
+  ) {
+    return this.predictions.proteins(id, query, viewerOf(who));
   }
 
   @Get('prediction-sets/:id/proteins/:accession')
   @Roles('guest')
-  protein(@Param('id') id: string, @Param('accession') accession: string) {
-    return this.predictions.protein(id, accession);
+  protein(
+    @Param('id') id: string,
+    @Param('accession') accession: string,
+    @CurrentPrincipal() who: Principal,
+  ) {
+    return this.predictions.protein(id, accession, viewerOf(who));
   }
 
   @Get('prediction-sets/:id/go-terms')
   @Roles('guest')
-  goTerms(@Param('id') id: string, @ValidQuery() query: GoTermDistributionQuery) {
-    return this.predictions.goTerms(id, query.limit);
+  goTerms(
+    @Param('id') id: string,
+    @ValidQuery() query: GoTermDistributionQuery,
+    @CurrentPrincipal() who: Principal,
+  ) {
+    return this.predictions.goTerms(id, query.limit, viewerOf(who));
   }
 
   @Get('prediction-sets/:id/predictions.tsv')
@@ -80,14 +95,19 @@ export class PredictionsController {
   predictionsTsv(
     @Param('id') id: string,
     @ValidQuery() query: PredictionExportQuery,
+    @CurrentPrincipal() who: Principal,
   ): Promise<StreamableFile> {
-    return this.predictions.predictionsTsv(id, query);
+    return this.predictions.predictionsTsv(id, query, viewerOf(who));
   }
 
   @Get('prediction-sets/:id/predictions-cafa.tsv')
   @Roles('guest')
-  cafaTsv(@Param('id') id: string, @ValidQuery() query: CafaExportQuery): Promise<StreamableFile> {
-    return this.predictions.cafaTsv(id, query);
+  cafaTsv(
+    @Param('id') id: string,
+    @ValidQuery() query: CafaExportQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.predictions.cafaTsv(id, query, viewerOf(who));
   }
 }
 
@@ -130,8 +150,12 @@ export class ScoringController {
 
   @Get('prediction-sets/:id/score.tsv')
   @Roles('guest')
-  scoreTsv(@Param('id') id: string, @ValidQuery() query: ScoreTsvQuery): Promise<StreamableFile> {
-    return this.scoring.scoreTsv(id, query.scoring_config_id);
+  scoreTsv(
+    @Param('id') id: string,
+    @ValidQuery() query: ScoreTsvQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.scoring.scoreTsv(id, query.scoring_config_id, viewerOf(who));
   }
 }
 

@@ -464,6 +464,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
       'annotation_set_id',
       'embedding_config_id',
       'embedding_job_id',
+      'links',
       'ontology_snapshot_id',
       'query_set_id',
     ]);
@@ -622,6 +623,10 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
       ).json()) as {
         id: string;
       };
+      // A guest predicts over the sets it holds the id of: its one-click uploads, which are unlisted.
+      await gateway.infra.db.query(`UPDATE query_set SET visibility = 'unlisted' WHERE id = $1`, [
+        querySet.id,
+      ]);
       const predict = (k: number) =>
         anonymous.post<{ id?: string; status: number }>('/v1/embeddings/predict', {
           embedding_config_id: configId,

@@ -2,15 +2,16 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit, StreamableFile } fro
 import {
   CafaExportQuery,
   DomainError,
-  isUuid,
   notFound,
   PREDICT_GO_TERMS,
   PredictGoTermsPayload,
   PredictionExportQuery,
 } from '@svc/contracts';
+import { listScope, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
   EvaluationRepository,
+  JobRepository,
   PredictionSetRepository,
   PREDICTIONS_TSV_COLUMNS,
   queryOne,
@@ -18,9 +19,14 @@ import {
 } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
+import { checkAccess, requirePredictionSet, requireReadable } from '../common/ownership';
+import { viewerOf } from '../common/viewer';
 import { JobsService } from '../jobs/jobs.service';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
 import { streamTsv } from './tsv';
+
+/** The operations whose success adds or removes prediction sets (or completes one: its counts and status). */
+const PREDICTION_SET_WRITERS = ['predict_go_terms', 'purge_expired_results'];
 
 /** Prediction requests, the cached prediction-set list, and every read and export of a set. */
 @Injectable()
@@ -34,11 +40,14 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
   ) {
     this.sets = new PredictionSetRepository(infra.db);
+    const finishedJobs = new JobRepository(infra.db);
+    // Sets are made and purged by workers: a job finishing refreshes the list within a second.
     this.recent = new CachedValue(
       'prediction_sets',
-      async () => ({ items: await this.sets.list(100) }),
+      async () => ({ items: await this.sets.list({ kind: 'all' }, 100) }),
       5 * 60 * 1000,
       infra.logger.child('gateway.cache'),
+      () => finishedJobs.lastSucceededAt(PREDICTION_SET_WRITERS),
     );
   }
 
@@ -48,6 +57,11 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
 
   onModuleDestroy(): void {
     this.recent.stop();
+  }
+
+  /** For a write elsewhere in the gateway that removes sets (deleting their embedding config). */
+  setsChanged(): void {
+    this.recent.invalidate();
   }
 
   /**
@@ -62,10 +76,19 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     await exists('embedding_config', payload.embedding_config_id, 'Embedding config');
     await exists('annotation_set', payload.annotation_set_id, 'Annotation set');
     await exists('ontology_snapshot', payload.ontology_snapshot_id, 'Ontology snapshot');
-    if (payload.query_set_id !== undefined) await exists('query_set', payload.query_set_id, 'Query set');
+    // Predicting over someone else's query set would copy its sequences into the caller's result.
+    if (payload.query_set_id !== undefined)
+      await checkAccess(db, {
+        table: 'query_set',
+        id: payload.query_set_id,
+        entity: 'Query set',
+        viewer: viewerOf(principal),
+        access: 'read',
+      });
     if (payload.reranker_model_id !== undefined)
       await exists('reranker_model', payload.reranker_model_id, 'Re-ranker');
     const role = principal?.role ?? 'guest';
+    let charged = 0;
     if (role === 'guest' && principal !== undefined) {
       const count = await queryOne<{ n: number }>(
         db,
@@ -75,30 +98,44 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
               WHERE e.embedding_config_id = $1`,
         [payload.query_set_id ?? payload.embedding_config_id],
       );
-      await this.auth.limits.consumeDaily(principal, 'annotate_sequences', Math.max(1, count?.n ?? 1));
+      charged = Math.max(1, count?.n ?? 1);
+      await this.auth.limits.consumeDaily(principal, 'annotate_sequences', charged);
     }
     this.recent.invalidate();
-    return this.jobs.dispatch({ ...PREDICT_GO_TERMS, roleFloor: 'guest' }, payload, principal);
+    try {
+      return await this.jobs.dispatch(PREDICT_GO_TERMS, payload, principal, { via: 'annotate' });
+    } catch (error) {
+      // Nothing was queued: the sequences are not charged.
+      if (charged > 0 && principal !== undefined)
+        await this.auth.limits.releaseDaily(principal, 'annotate_sequences', charged);
+      throw error;
+    }
   }
 
-  async list(): Promise<Record<string, unknown>[]> {
-    return (await this.recent.get()).items;
+  /**
+   * The newest 100 sets the viewer may list. The unfiltered list (staff, or the gate off) is served
+   * from the cache; a filtered one is read each time.
+   */
+  async list(viewer: Viewer, mine: boolean): Promise<Record<string, unknown>[]> {
+    const scope = listScope(viewer, mine);
+    if (scope.kind === 'all') return (await this.recent.get()).items;
+    return this.sets.list(scope, 100);
   }
 
-  detail(id: string) {
-    this.requireUuid(id);
+  async detail(id: string, viewer: Viewer) {
+    await this.requireSet(id, viewer);
     return this.sets.detail(id);
   }
 
-  async delete(id: string) {
-    this.requireUuid(id);
+  async delete(id: string, viewer: Viewer) {
+    await this.requireSet(id, viewer, 'modify');
     const result = await this.sets.delete(id);
     this.recent.invalidate();
     return result;
   }
 
-  proteins(id: string, query: { search?: string; limit?: number; offset?: number }) {
-    this.requireUuid(id);
+  async proteins(id: string, query: { search?: string; limit?: number; offset?: number }, viewer: Viewer) {
+    await this.requireSet(id, viewer);
     return this.sets.proteins(id, {
       search: query.search,
       limit: query.limit ?? 50,
@@ -106,24 +143,23 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  protein(id: string, accession: string) {
-    this.requireUuid(id);
+  async protein(id: string, accession: string, viewer: Viewer) {
+    await this.requireSet(id, viewer);
     return this.sets.proteinPredictions(id, accession);
   }
 
-  goTerms(id: string, limit: number | undefined) {
-    this.requireUuid(id);
+  async goTerms(id: string, limit: number | undefined, viewer: Viewer) {
+    await this.requireSet(id, viewer);
     return this.sets.goTermDistribution(id, limit ?? 50);
   }
 
-  resolve(querySetId: string, embeddingConfigId: string) {
-    return this.sets.resolve(querySetId, embeddingConfigId);
+  async resolve(querySetId: string, embeddingConfigId: string, viewer: Viewer) {
+    return requireReadable(viewer, await this.sets.resolve(querySetId, embeddingConfigId), 'Prediction set');
   }
 
   /** predictions.tsv: 32 columns, header first, ordered by accession then distance, in chunks of 1000. */
-  async predictionsTsv(id: string, query: PredictionExportQuery): Promise<StreamableFile> {
-    this.requireUuid(id);
-    await this.sets.get(id);
+  async predictionsTsv(id: string, query: PredictionExportQuery, viewer: Viewer): Promise<StreamableFile> {
+    await this.requireSet(id, viewer);
     const rows = this.sets.streamRows(id, this.filters(query));
     async function* chunks() {
       for await (const chunk of rows) yield chunk.map((r) => PREDICTIONS_TSV_COLUMNS.map((c) => r[c]));
@@ -135,9 +171,8 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    * CAFA prediction file: `protein go_id score` with score = max(0, 1 - distance), the best score per
    * (protein, term). With `eval_id`, only the NK and LK proteins of that evaluation set.
    */
-  async cafaTsv(id: string, query: CafaExportQuery): Promise<StreamableFile> {
-    this.requireUuid(id);
-    await this.sets.get(id);
+  async cafaTsv(id: string, query: CafaExportQuery, viewer: Viewer): Promise<StreamableFile> {
+    await this.requireSet(id, viewer);
     let restrict: Set<string> | null = null;
     if (query.eval_id !== undefined) restrict = await this.deltaProteins(query.eval_id);
     const filters = this.filters(query);
@@ -184,8 +219,9 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  private requireUuid(id: string): void {
-    if (!isUuid(id)) throw notFound('Prediction set');
+  /** 404 when the viewer may not read the set (or there is none), 403 when they may read but not change it. */
+  private requireSet(id: string, viewer: Viewer, access: 'read' | 'modify' = 'read') {
+    return requirePredictionSet(this.infra.db, id, viewer, access);
   }
 }
 

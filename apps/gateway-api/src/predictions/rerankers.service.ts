@@ -5,6 +5,7 @@ import { LightGbmModelError, parseLightGbmModel } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { NewReranker, RerankerRecord, RerankerRepository } from '@svc/persistence';
 import { ArtifactStore } from '@svc/platform';
+import { checkSourceField, gatewaySourcePolicy } from '../sources/source-checks';
 import { invalidBody } from './predictions.service';
 
 /** The files and form fields of a multipart re-ranker import. */
@@ -20,16 +21,16 @@ const text = (value: unknown): string | null =>
 
 /**
  * Re-ranker registry: multipart imports store the booster at `rerankers/<run_id>/model.txt`;
- * imports by reference trust the given URI. Both build the row from the same fields (run.json's
- * `feature_schema_sha`, `metrics`, `run_id`, `feature_importance`, `feature_names`), so the two flows
- * give identical rows for the same run.
+ * imports by reference keep the given URI once the source policy admits it. Both build the row from
+ * the same fields (run.json's `feature_schema_sha`, `metrics`, `run_id`, `feature_importance`,
+ * `feature_names`), so the two flows give identical rows for the same run.
  */
 @Injectable()
 export class RerankersService {
   private readonly rerankers: RerankerRepository;
   private readonly store: ArtifactStore;
 
-  constructor(@Inject(INFRASTRUCTURE) infra: Infrastructure) {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
     this.rerankers = new RerankerRepository(infra.db);
     this.store = infra.artifacts;
   }
@@ -66,6 +67,8 @@ export class RerankersService {
   }
 
   async importByReference(body: ImportRerankerByReferenceRequest): Promise<RerankerRecord> {
+    // Readers fetch the booster later (the gateway too, on anonymous reads): a refused URI is never stored.
+    await checkSourceField('artifact_uri', body.artifact_uri, gatewaySourcePolicy(this.infra));
     const runId = this.runId(body.run);
     const row = this.row({
       run: body.run,

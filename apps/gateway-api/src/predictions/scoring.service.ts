@@ -1,6 +1,6 @@
 import { Inject, Injectable, StreamableFile } from '@nestjs/common';
 import { isUuid, notFound, ScoringConfigCreate } from '@svc/contracts';
-import { normalizeWeights, SCORING_PRESETS, SCORING_SIGNALS, scorePrediction } from '@svc/domain';
+import { normalizeWeights, SCORING_PRESETS, SCORING_SIGNALS, scorePrediction, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
   PredictionSetRepository,
@@ -8,6 +8,7 @@ import {
   ScoringConfigRecord,
   ScoringConfigRepository,
 } from '@svc/persistence';
+import { requirePredictionSet } from '../common/ownership';
 import { invalidBody } from './predictions.service';
 import { streamTsv } from './tsv';
 
@@ -17,7 +18,7 @@ export class ScoringService {
   private readonly configs: ScoringConfigRepository;
   private readonly sets: PredictionSetRepository;
 
-  constructor(@Inject(INFRASTRUCTURE) infra: Infrastructure) {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
     this.configs = new ScoringConfigRepository(infra.db);
     this.sets = new PredictionSetRepository(infra.db);
   }
@@ -69,9 +70,8 @@ export class ScoringService {
   }
 
   /** score.tsv: every prediction row with its signals and the config's score. */
-  async scoreTsv(predictionSetId: string, scoringConfigId: string): Promise<StreamableFile> {
-    if (!isUuid(predictionSetId)) throw notFound('Prediction set');
-    await this.sets.get(predictionSetId);
+  async scoreTsv(predictionSetId: string, scoringConfigId: string, viewer: Viewer): Promise<StreamableFile> {
+    await requirePredictionSet(this.infra.db, predictionSetId, viewer);
     const config = await this.configs.get(scoringConfigId);
     const rows = this.sets.streamRows(predictionSetId, {});
     const columns = [

@@ -242,15 +242,17 @@ describe('annotation sets: GAF and QuickGO loads, co-occurrence, InterPro mappin
   });
 
   it('fails clearly: unknown snapshot, missing file, not gzip/GAF, bad bodies', async () => {
-    const noSnapshot = await runJob('/v1/annotations/sets/load-goa', {
+    // An unknown snapshot is refused before anything is queued.
+    const noSnapshot = await api.post<{ status: number; detail: string }>('/v1/annotations/sets/load-goa', {
       ontology_snapshot_id: randomUUID(),
       gaf_url: TINY_GAF,
       source_version: 'x',
     });
-    expect(noSnapshot.error_code).toBe('snapshot_not_found');
+    expect(noSnapshot.status).toBe(404);
+    expect(noSnapshot.body.detail).toBe('Ontology snapshot not found');
     const missing = await runJob('/v1/annotations/sets/load-goa', {
       ontology_snapshot_id: tinySnapshot,
-      gaf_url: '/no/such.gaf',
+      gaf_url: join(tmpdir(), 'svc-no-such.gaf'),
       source_version: 'x',
     });
     expect(missing.error_code).toBe('source_not_found');

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { AppProcess, HttpClient, spawnApp, testConfig, waitForJobEnd } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
@@ -163,10 +164,10 @@ describe('GO releases through load_ontology_snapshot', () => {
     const [snapshot] = (await api.get<{ id: string }[]>('/v1/annotations/snapshots')).body;
     const set = await api.patch<{ ia_url: string | null }>(
       `/v1/annotations/snapshots/${snapshot!.id}/ia-url`,
-      { ia_url: 'file:///data/IA.tsv' },
+      { ia_url: pathToFileURL(join(DATA, 'IA.tsv')).href },
     );
     expect(set.status).toBe(200);
-    expect(set.body.ia_url).toBe('file:///data/IA.tsv');
+    expect(set.body.ia_url).toBe(pathToFileURL(join(DATA, 'IA.tsv')).href);
     const cleared = await api.patch<{ ia_url: string | null }>(
       `/annotations/snapshots/${snapshot!.id}/ia-url`,
       { ia_url: '' },
@@ -181,7 +182,7 @@ describe('GO releases through load_ontology_snapshot', () => {
   });
 
   it('fails clearly for a missing file, a file that is not OBO, and a bad body', async () => {
-    const missing = await runJob('/v1/annotations/snapshots/load', { obo_url: '/nonexistent/go.obo' });
+    const missing = await runJob('/v1/annotations/snapshots/load', { obo_url: join(DATA, 'no-such-go.obo') });
     expect(missing).toMatchObject({ status: 'FAILED', error_code: 'source_not_found' });
     const notObo = await runJob('/v1/annotations/snapshots/load', { obo_url: join(DATA, 'README.md') });
     expect(notObo).toMatchObject({ status: 'FAILED', error_code: 'invalid_obo' });

@@ -521,8 +521,17 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       const path = join(workDir, 'uniprot-export.fasta');
       writeFileSync(path, fastaOf([FASTA_ENTRIES[0]!, FASTA_ISOFORM, ...FASTA_ENTRIES.slice(1)]));
       const before = await totals();
+      const statsBefore = await api.get<{ proteins: number }>('/v1/proteins/stats');
       const job = await runJob('/v1/proteins/insert', { source_url: pathToFileURL(path).href });
       expect(job.error_message).toBeNull();
+      // The cached statistics follow the finished load at once, not after their 5-minute lifetime.
+      await waitFor(
+        async () => {
+          const stats = await api.get<{ proteins: number }>('/v1/proteins/stats');
+          return stats.body.proteins === statsBefore.body.proteins + FASTA_ENTRIES.length ? true : undefined;
+        },
+        { timeoutMs: 5000, what: 'the protein statistics to count the loaded proteins' },
+      );
       expect(job.result).toEqual({
         proteins: FASTA_ENTRIES.length,
         sequences: FASTA_ENTRIES.length,

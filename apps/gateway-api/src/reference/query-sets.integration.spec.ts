@@ -74,7 +74,7 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
   let api: HttpClient;
 
   beforeAll(async () => {
-    gateway = await createGateway(testConfig());
+    gateway = await createGateway(testConfig({ SVC_FASTA_UPLOAD_LIMIT_BYTES: String(FASTA_LIMIT_BYTES) }));
     api = new HttpClient(gateway.url);
   });
 
@@ -388,7 +388,7 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
       const big = `>big\n${line.repeat(Math.ceil((FASTA_LIMIT_BYTES + 1024 * 1024) / line.length))}`;
       expect(big.length).toBeGreaterThan(FASTA_LIMIT_BYTES);
       const res = await upload<Problem>(big, { name });
-      expect(expectProblem(res, 413, 'payload-too-large').detail).toContain('50 MB');
+      expect(expectProblem(res, 413, 'payload-too-large').detail).toContain('50 MiB');
       expect(await listNames()).not.toContain(name);
     }, 30_000);
 

@@ -16,12 +16,14 @@ import {
   LoadGoaAnnotationsPayload,
   LoadOntologySnapshotPayload,
   LoadQuickGoAnnotationsPayload,
+  MineQuery,
   ProteinAnnotationsQuery,
   QueuedJobView,
   SetIaUrlRequest,
   SubgraphQuery,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { viewerOf } from '../common/viewer';
 import { JobsService } from '../jobs/jobs.service';
 import { readMultipart } from './multipart';
 import { ReferenceService } from './reference.service';
@@ -169,36 +171,37 @@ export class AnnotationsController {
 export class QuerySetsController {
   constructor(private readonly reference: ReferenceService) {}
 
-  /** multipart/form-data: `file` (FASTA, up to 50 MB), `name`, `description`. */
+  /** multipart/form-data: `file` (FASTA, up to SVC_FASTA_UPLOAD_LIMIT_BYTES), `name`, `description`. The set joins the caller's history. */
   @Post()
   @HttpCode(201)
   @Roles('researcher')
-  async upload(@Req() request: FastifyRequest) {
+  async upload(@Req() request: FastifyRequest, @CurrentPrincipal() who: Principal) {
     const form = await readMultipart(request, ['file']);
     const name = form.fields['name']?.trim() || form.files['file']!.filename || 'query set';
     return this.reference.uploadQuerySet({
       name: name.slice(0, 200),
       description: form.fields['description']?.trim() || null,
       fasta: form.files['file']!.content.toString('utf8'),
+      ownership: this.reference.ownershipFor(who),
     });
   }
 
   @Get()
   @Roles('guest')
-  list() {
-    return this.reference.querySets.list();
+  list(@ValidQuery() query: MineQuery, @CurrentPrincipal() who: Principal) {
+    return this.reference.listQuerySets(viewerOf(who), query.mine ?? false);
   }
 
   @Get(':id')
   @Roles('guest')
-  detail(@Param('id') id: string) {
-    return this.reference.querySet(id);
+  detail(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
+    return this.reference.querySet(id, viewerOf(who));
   }
 
   @Delete(':id')
   @Roles('researcher')
-  remove(@Param('id') id: string) {
-    return this.reference.deleteQuerySet(id);
+  remove(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
+    return this.reference.deleteQuerySet(id, viewerOf(who));
   }
 }
 

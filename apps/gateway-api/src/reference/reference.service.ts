@@ -1,19 +1,51 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DomainError, isUuid, ListProteinsQuery, notFound } from '@svc/contracts';
-import { md5Hex, parseFasta, parseSpeciesTags } from '@svc/domain';
+import { DomainError, FieldError, isUuid, ListProteinsQuery, notFound } from '@svc/contracts';
+import { listScope, md5Hex, parseFasta, parseSpeciesTags, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { Principal } from '@svc/platform';
 import {
   AnnotationRepository,
+  JobRepository,
+  NewOwnership,
   OntologyRepository,
   ProteinRepository,
+  QuerySetEntryInput,
   QuerySetRepository,
 } from '@svc/persistence';
 import { CachedValue } from '../common/cached-value';
+import { checkAccess, newOwnershipFor } from '../common/ownership';
+import { checkSourceField, gatewaySourcePolicy } from '../sources/source-checks';
 
 const CACHE_TTL_MS = 5 * 60 * 1000;
 const MAX_DEPTH_DEFAULT = 3;
+// Names are shown in lists and descriptions on detail pages; neither needs more.
+const QUERY_SET_NAME_MAX_LENGTH = 200;
+const QUERY_SET_DESCRIPTION_MAX_LENGTH = 2000;
+
+/** A checked query-set upload, ready to store. */
+export interface QuerySetUpload {
+  name: string;
+  description: string | null;
+  entries: QuerySetEntryInput[];
+}
+
+function tooLong(path: string, value: string | null, max: number): FieldError[] {
+  return value !== null && value.length > max
+    ? [{ path, message: `${path} is longer than ${max} characters` }]
+    : [];
+}
 
 /** Reads of proteins, ontology snapshots, annotation sets and query sets, and query-set uploads. */
+/** The operations whose success changes the protein statistics. */
+const PROTEIN_STATS_WRITERS = [
+  'insert_proteins',
+  'fetch_uniprot_metadata',
+  'load_goa_annotations',
+  'load_quickgo_annotations',
+  'compute_embeddings',
+  'purge_expired_results',
+];
+
 @Injectable()
 export class ReferenceService implements OnModuleInit, OnModuleDestroy {
   readonly proteins: ProteinRepository;
@@ -22,16 +54,18 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
   readonly querySets: QuerySetRepository;
   readonly proteinStats: CachedValue<Record<string, number>>;
 
-  constructor(@Inject(INFRASTRUCTURE) infra: Infrastructure) {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
     this.proteins = new ProteinRepository(infra.db);
     this.ontology = new OntologyRepository(infra.db);
     this.annotations = new AnnotationRepository(infra.db);
     this.querySets = new QuerySetRepository(infra.db);
+    const jobs = new JobRepository(infra.db);
     this.proteinStats = new CachedValue(
       'protein_stats',
       () => this.proteins.stats(),
       CACHE_TTL_MS,
       infra.logger.child('gateway.cache'),
+      () => jobs.lastSucceededAt(PROTEIN_STATS_WRITERS),
     );
   }
 
@@ -80,7 +114,9 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
 
   async setIaUrl(id: string, iaUrl: string | null) {
     const value = iaUrl === null || iaUrl.trim() === '' ? null : iaUrl.trim();
-    return this.ontology.setIaUrl(this.uuid(id, 'Ontology snapshot'), value);
+    const snapshotId = this.uuid(id, 'Ontology snapshot');
+    if (value !== null) await checkSourceField('ia_url', value, gatewaySourcePolicy(this.infra));
+    return this.ontology.setIaUrl(snapshotId, value);
   }
 
   annotationSet(id: string) {
@@ -91,29 +127,71 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
     return this.annotations.delete(this.uuid(id, 'Annotation set'));
   }
 
-  querySet(id: string) {
-    return this.querySets.detail(this.uuid(id, 'Query set'));
+  /** Public sets and the viewer's own; unlisted ones never (they are reached by their id). */
+  listQuerySets(viewer: Viewer, mine: boolean) {
+    return this.querySets.list(listScope(viewer, mine));
   }
 
-  deleteQuerySet(id: string) {
-    return this.querySets.delete(this.uuid(id, 'Query set'));
+  async querySet(id: string, viewer: Viewer) {
+    await this.requireQuerySet(id, viewer, 'read');
+    return this.querySets.detail(id);
   }
 
-  /** One query set per file, one sequence per distinct string, one entry per record (422 lists every problem). */
-  async uploadQuerySet(input: { name: string; description: string | null; fasta: string }) {
+  async deleteQuerySet(id: string, viewer: Viewer) {
+    await this.requireQuerySet(id, viewer, 'modify');
+    return this.querySets.delete(id);
+  }
+
+  /** 404 when the viewer may not read the set (or there is none), 403 when they may read but not change it. */
+  async requireQuerySet(id: string, viewer: Viewer, access: 'read' | 'modify'): Promise<void> {
+    await checkAccess(this.infra.db, { table: 'query_set', id, entity: 'Query set', viewer, access });
+  }
+
+  /** The ownership of a set the caller uploads; `saveHistory: false` makes it unlisted and expiring. */
+  ownershipFor(principal: Principal | undefined, saveHistory?: boolean): NewOwnership {
+    return newOwnershipFor({
+      principal,
+      saveHistory,
+      retentionDays: this.infra.config.security.guestResultRetentionDays,
+    });
+  }
+
+  /**
+   * One query set per file, one sequence per distinct string, one entry per record (422 lists every
+   * problem). `ownership` says whose history it joins, or that it is an unlisted, expiring result.
+   */
+  async uploadQuerySet(input: {
+    name: string;
+    description: string | null;
+    fasta: string;
+    ownership: NewOwnership;
+  }) {
+    return this.saveQuerySetUpload(this.prepareQuerySetUpload(input), input.ownership);
+  }
+
+  /**
+   * Parses and checks an upload without storing anything: every FASTA problem and an over-long name
+   * or description are listed in one 422. Callers that charge a quota do so between this and the save.
+   */
+  prepareQuerySetUpload(input: { name: string; description: string | null; fasta: string }): QuerySetUpload {
     const parsed = parseFasta(input.fasta);
-    if (parsed.problems.length > 0) {
+    const problems: FieldError[] = [
+      ...tooLong('name', input.name, QUERY_SET_NAME_MAX_LENGTH),
+      ...tooLong('description', input.description, QUERY_SET_DESCRIPTION_MAX_LENGTH),
+      ...parsed.problems.map((p) => ({ path: `file:${p.lineNumber}`, message: p.message })),
+    ];
+    if (problems.length > 0) {
       throw new DomainError(
         'validation_error',
-        `the FASTA file has ${parsed.problems.length} problem(s): ${parsed.problems
+        `the upload has ${problems.length} problem(s): ${problems
           .slice(0, 3)
           .map((p) => p.message)
           .join('; ')}`,
         {},
-        parsed.problems.slice(0, 200).map((p) => ({ path: `file:${p.lineNumber}`, message: p.message })),
+        problems.slice(0, 200),
       );
     }
-    const entries = parsed.records.map((record) => {
+    const entries = parsed.records.map((record): QuerySetEntryInput => {
       const tags = parseSpeciesTags(record.description);
       const taxon = tags.taxonomyId !== null ? Number(tags.taxonomyId) : null;
       return {
@@ -124,7 +202,11 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
         taxonomyId: taxon !== null && Number.isSafeInteger(taxon) ? taxon : null,
       };
     });
-    return this.querySets.create({ name: input.name, description: input.description, entries });
+    return { name: input.name, description: input.description, entries };
+  }
+
+  saveQuerySetUpload(upload: QuerySetUpload, ownership: NewOwnership) {
+    return this.querySets.create({ ...upload, ownership });
   }
 
   private uuid(id: string, entity: string): string {

@@ -2,6 +2,7 @@ import { FETCH_UNIPROT_METADATA, FetchUniprotMetadataPayload } from '@svc/contra
 import { METADATA_COLUMNS, parseUniProtMetadataTsv, parseUniProtTsv } from '@svc/domain';
 import { defineOperation } from '@svc/jobs';
 import { MetadataField, ProteinRepository } from '@svc/persistence';
+import { sourcePolicyOf } from '@svc/platform';
 import { uniprotSearchPages } from './uniprot-search';
 
 const CORE_FIELDS = 'id,reviewed,gene_primary,organism_name,organism_id,length';
@@ -13,7 +14,7 @@ const CORE_FIELDS = 'id,reviewed,gene_primary,organism_name,organism_id,length';
  */
 export const fetchUniprotMetadataOperation = defineOperation<FetchUniprotMetadataPayload>({
   spec: FETCH_UNIPROT_METADATA,
-  async execute({ payload, emit, db, config, throwIfCancelled, setProgress }) {
+  async execute({ payload, emit, db, config, artifacts, throwIfCancelled, setProgress }) {
     const proteins = new ProteinRepository(db);
     const fields = ['accession', ...METADATA_COLUMNS.map((c) => c.field)];
     if (payload.update_protein_core === true) fields.push(CORE_FIELDS);
@@ -30,7 +31,8 @@ export const fetchUniprotMetadataOperation = defineOperation<FetchUniprotMetadat
       if (pending.length === 0) return;
       await db.transaction(async (tx) => proteins.upsertMetadata(tx, pending.splice(0)));
     };
-    for await (const page of uniprotSearchPages(config.uniprotBaseUrl, query)) {
+    const sources = sourcePolicyOf(config, artifacts);
+    for await (const page of uniprotSearchPages(config.uniprotBaseUrl, query, sources)) {
       total ??= page.totalResults;
       const text = page.text;
       const lines = text.split('\n');

@@ -2,7 +2,7 @@ import { INSERT_PROTEINS, InsertProteinsPayload } from '@svc/contracts';
 import { md5Hex, parseFasta, parseUniProtFastaHeader, parseUniProtTsv, UniProtEntry } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
 import { ProteinInput, ProteinRepository } from '@svc/persistence';
-import { readText } from '@svc/platform';
+import { readText, sourcePolicyOf } from '@svc/platform';
 import { DataSource } from 'typeorm';
 import { sourceFailure } from './source-failure';
 import { uniprotSearchPages } from './uniprot-search';
@@ -77,14 +77,15 @@ function entriesOfExport(text: string): {
  */
 export const insertProteinsOperation = defineOperation<InsertProteinsPayload>({
   spec: INSERT_PROTEINS,
-  async execute({ payload, emit, db, config, throwIfCancelled, setProgress }) {
+  async execute({ payload, emit, db, config, artifacts, throwIfCancelled, setProgress }) {
+    const sources = sourcePolicyOf(config, artifacts);
     const includeIsoforms = payload.include_isoforms ?? false;
     const totals = { proteins: 0, sequences: 0, skipped: 0, pages: 0, problems: 0 };
     const problemSamples: { lineNumber: number; message: string }[] = [];
     if (payload.source_url !== undefined) {
       let text: string;
       try {
-        text = await readText(payload.source_url, { baseDir: config.dataDir ?? undefined });
+        text = await readText(payload.source_url, sources);
       } catch (error) {
         throw sourceFailure(error);
       }
@@ -106,7 +107,7 @@ export const insertProteinsOperation = defineOperation<InsertProteinsPayload>({
       });
       if (includeIsoforms) query.set('includeIsoform', 'true');
       let total: number | null = null;
-      for await (const page of uniprotSearchPages(config.uniprotBaseUrl, query)) {
+      for await (const page of uniprotSearchPages(config.uniprotBaseUrl, query, sources)) {
         total ??= page.totalResults;
         const parsed = parseUniProtTsv(page.text);
         const stored = await storeEntries(db, parsed.records, includeIsoforms);

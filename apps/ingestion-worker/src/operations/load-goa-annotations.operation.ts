@@ -2,7 +2,7 @@ import { LOAD_GOA_ANNOTATIONS, LoadGoaAnnotationsPayload } from '@svc/contracts'
 import { GafReader } from '@svc/domain';
 import { defineOperation, JobError, recordProgress } from '@svc/jobs';
 import { AnnotationRow, AnnotationRepository, OntologyRepository } from '@svc/persistence';
-import { readLines } from '@svc/platform';
+import { readLines, sourcePolicyOf } from '@svc/platform';
 import { AnnotationResolver, LineProblems } from './annotation-resolver';
 import { sourceFailure } from './source-failure';
 
@@ -22,7 +22,7 @@ function gafDate(yyyymmdd: string): string | null {
  */
 export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPayload>({
   spec: LOAD_GOA_ANNOTATIONS,
-  async execute({ job, payload, emit, db, config, signal, logger }) {
+  async execute({ job, payload, emit, db, config, artifacts, signal, logger }) {
     const started = Date.now();
     const snapshot = await new OntologyRepository(db).findById(payload.ontology_snapshot_id);
     if (snapshot === null)
@@ -46,7 +46,7 @@ export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPay
         let batch: AnnotationRow[] = [];
         let lineNumber = 0;
         try {
-          for await (const line of readLines(payload.gaf_url, { baseDir: config.dataDir ?? undefined })) {
+          for await (const line of readLines(payload.gaf_url, sourcePolicyOf(config, artifacts))) {
             lineNumber += 1;
             const parsed = reader.push(line);
             if (parsed.kind === 'error') {

@@ -2,16 +2,16 @@ import { LOAD_INTERPRO_GO_MAPPING, LoadInterproGoMappingPayload } from '@svc/con
 import { parseInterpro2Go } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
 import { bulkInsert } from '@svc/persistence';
-import { readText } from '@svc/platform';
+import { readText, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
 /** Loads the public interpro2go file; a pair seen before is updated to the new source version. */
 export const loadInterproGoMappingOperation = defineOperation<LoadInterproGoMappingPayload>({
   spec: LOAD_INTERPRO_GO_MAPPING,
-  async execute({ payload, emit, db, config }) {
+  async execute({ payload, emit, db, config, artifacts }) {
     let text: string;
     try {
-      text = await readText(payload.url, { baseDir: config.dataDir ?? undefined });
+      text = await readText(payload.url, sourcePolicyOf(config, artifacts));
     } catch (error) {
       throw sourceFailure(error);
     }

@@ -2,7 +2,7 @@ import { LOAD_NCBI_TAXONOMY, LoadNcbiTaxonomyPayload } from '@svc/contracts';
 import { parseNodesDmpLine, TaxonNode } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
 import { bulkInsert, queryRows } from '@svc/persistence';
-import { readLines } from '@svc/platform';
+import { readLines, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
 /**
@@ -12,16 +12,13 @@ import { sourceFailure } from './source-failure';
  */
 export const loadNcbiTaxonomyOperation = defineOperation<LoadNcbiTaxonomyPayload>({
   spec: LOAD_NCBI_TAXONOMY,
-  async execute({ payload, db, emit, config, throwIfCancelled }) {
+  async execute({ payload, db, emit, config, artifacts, throwIfCancelled }) {
     const nodes: TaxonNode[] = [];
     const problems: { line: number; message: string }[] = [];
     let lineNumber = 0;
     let problemCount = 0;
     try {
-      for await (const line of readLines(
-        payload.nodes_url,
-        config.dataDir !== null ? { baseDir: config.dataDir } : {},
-      )) {
+      for await (const line of readLines(payload.nodes_url, sourcePolicyOf(config, artifacts))) {
         lineNumber += 1;
         const parsed = parseNodesDmpLine(line);
         if (parsed === null) continue;

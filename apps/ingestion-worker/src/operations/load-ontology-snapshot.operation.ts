@@ -2,18 +2,31 @@ import { LOAD_ONTOLOGY_SNAPSHOT, LoadOntologySnapshotPayload } from '@svc/contra
 import { OboParser } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
 import { OntologyRepository } from '@svc/persistence';
-import { readLines } from '@svc/platform';
+import { readLines, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
+
+/**
+ * An id heading two [Term] stanzas (a snapshot stores each term once); named in the message only
+ * when it looks like an id.
+ */
+function firstDuplicateTermId(terms: readonly { id: string }[]): string | null {
+  const seen = new Set<string>();
+  for (const { id } of terms) {
+    if (seen.has(id)) return /^[A-Za-z][\w.-]{0,30}:[\w.-]{1,40}$/.test(id) ? id : '(an id)';
+    seen.add(id);
+  }
+  return null;
+}
 
 /** Streams an OBO release into a snapshot; a release already loaded (same data-version) is reused. */
 export const loadOntologySnapshotOperation = defineOperation<LoadOntologySnapshotPayload>({
   spec: LOAD_ONTOLOGY_SNAPSHOT,
-  async execute({ payload, emit, db, config, throwIfCancelled }) {
+  async execute({ payload, emit, db, config, artifacts, throwIfCancelled }) {
     const started = Date.now();
     const parser = new OboParser();
     let lines = 0;
     try {
-      for await (const line of readLines(payload.obo_url, { baseDir: config.dataDir ?? undefined })) {
+      for await (const line of readLines(payload.obo_url, sourcePolicyOf(config, artifacts))) {
         parser.push(line);
         lines += 1;
         if (lines % 200_000 === 0) await throwIfCancelled();
@@ -27,6 +40,9 @@ export const loadOntologySnapshotOperation = defineOperation<LoadOntologySnapsho
       throw new JobError('invalid_obo', 'the OBO file has no data-version header; it identifies the release');
     }
     if (document.terms.length === 0) throw new JobError('invalid_obo', 'the OBO file holds no [Term] stanza');
+    const duplicate = firstDuplicateTermId(document.terms);
+    if (duplicate !== null)
+      throw new JobError('invalid_obo', `the OBO file defines term ${duplicate} more than once`);
     await emit('load_ontology_snapshot.parsed', null, {
       lines,
       terms: document.terms.length,

@@ -1,8 +1,9 @@
 import { LOAD_QUICKGO_ANNOTATIONS, LoadQuickGoAnnotationsPayload } from '@svc/contracts';
 import { defineOperation, JobError, recordProgress } from '@svc/jobs';
 import { AnnotationRow, AnnotationRepository, OntologyRepository } from '@svc/persistence';
-import { fetchWithRetry } from '@svc/platform';
+import { fetchWithRetry, SourceError, sourcePolicyOf } from '@svc/platform';
 import { AnnotationResolver, LineProblems } from './annotation-resolver';
+import { sourceFailure } from './source-failure';
 
 /** One annotation of QuickGO's `annotation/search` answer (the fields this service keeps). */
 interface QuickGoAnnotation {
@@ -47,7 +48,8 @@ function withFromText(value: QuickGoAnnotation['withFrom']): string | null {
  */
 export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnotationsPayload>({
   spec: LOAD_QUICKGO_ANNOTATIONS,
-  async execute({ job, payload, emit, db, config, signal, logger }) {
+  async execute({ job, payload, emit, db, config, artifacts, signal, logger }) {
+    const sources = sourcePolicyOf(config, artifacts);
     const snapshot = await new OntologyRepository(db).findById(payload.ontology_snapshot_id);
     if (snapshot === null)
       throw new JobError(
@@ -77,14 +79,18 @@ export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnota
         let received = 0;
         do {
           query.set('page', String(page));
-          const response = await fetchWithRetry(`${base}?${query.toString()}`, {
+          const response = await fetchWithRetry(`${base}?${query.toString()}`, sources, {
             headers: { accept: 'application/json' },
           }).catch((error: Error) => {
+            if (error instanceof SourceError && error.code === 'source_not_allowed')
+              throw new JobError(error.code, error.message);
             throw new JobError('source_unreachable', `QuickGO did not answer: ${error.message}`);
           });
           if (!response.ok)
             throw new JobError('source_unreachable', `QuickGO answered ${response.status} for page ${page}`);
-          const body = (await response.json()) as QuickGoPage;
+          const body = (await response.json().catch((error: unknown) => {
+            throw sourceFailure(error);
+          })) as QuickGoPage;
           totalPages = body.pageInfo?.total ?? 1;
           const rows: AnnotationRow[] = [];
           for (const [index, a] of (body.results ?? []).entries()) {

@@ -1,6 +1,7 @@
 import { parseLinkHeader } from '@svc/domain';
 import { JobError } from '@svc/jobs';
-import { fetchWithRetry } from '@svc/platform';
+import { fetchWithRetry, SourceError, SourcePolicy } from '@svc/platform';
+import { sourceFailure } from './source-failure';
 
 export interface UniProtPage {
   text: string;
@@ -15,11 +16,14 @@ export interface UniProtPage {
 export async function* uniprotSearchPages(
   baseUrl: string,
   query: URLSearchParams,
+  sources: SourcePolicy,
 ): AsyncGenerator<UniProtPage> {
   let next: string | null = `${baseUrl}/uniprotkb/search?${query.toString()}`;
   while (next !== null) {
     const url: string = next;
-    const response = await fetchWithRetry(url).catch((error: Error) => {
+    const response = await fetchWithRetry(url, sources).catch((error: Error) => {
+      if (error instanceof SourceError && error.code === 'source_not_allowed')
+        throw new JobError(error.code, error.message);
       throw new JobError('source_unreachable', `UniProt did not answer: ${error.message}`);
     });
     if (response.status === 400) {
@@ -30,7 +34,9 @@ export async function* uniprotSearchPages(
     }
     if (!response.ok) throw new JobError('source_unreachable', `UniProt answered ${response.status}`);
     const totalResults = Number(response.headers.get('x-total-results') ?? NaN);
-    const text = await response.text();
+    const text = await response.text().catch((error: unknown) => {
+      throw sourceFailure(error);
+    });
     const link = parseLinkHeader(response.headers.get('link')).get('next');
     // A relative `next` target is resolved against the page it came from.
     next = link === undefined ? null : new URL(link, response.url || url).href;

@@ -3,7 +3,7 @@ import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domai
 import { loadBooster, scoreRows } from '@svc/inference';
 import { EmitFn, JobError } from '@svc/jobs';
 import { PredictionRow } from '@svc/persistence';
-import { ArtifactStore } from '@svc/platform';
+import { SourceError, SourcePolicy } from '@svc/platform';
 
 /** At most this many per-row scores travel in one batch event. */
 const MAX_REPORTED = 5000;
@@ -19,7 +19,7 @@ export async function applyReranker(input: {
   options: Record<string, unknown>;
   rows: PredictionRow[];
   emit: EmitFn;
-  artifacts: ArtifactStore;
+  sources: SourcePolicy;
 }): Promise<Record<string, unknown> | null> {
   const { payload, rows, emit } = input;
   const uri = payload.reranker_artifact_uri;
@@ -37,8 +37,10 @@ export async function applyReranker(input: {
   }
   let scores: number[];
   try {
-    scores = scoreRows(await loadBooster(uri, input.artifacts), rows);
+    scores = scoreRows(await loadBooster(uri, input.sources), rows);
   } catch (error) {
+    if (error instanceof SourceError && error.code === 'source_not_allowed')
+      throw new JobError(error.code, `re-ranker: ${error.message}`);
     throw new JobError('reranker_unusable', `re-ranker ${uri}: ${(error as Error).message}`);
   }
   const finite = scores.filter((s) => Number.isFinite(s));

@@ -1,18 +1,26 @@
 import { PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
-import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domain';
+import { activeFeatureNames, canRead, featureFlagsOf, featureSchemaSha } from '@svc/domain';
 import { defineOperation, deferTo, JobError, requireRow } from '@svc/jobs';
-import { PredictionSetRepository, ReferencePoolRepository, RerankerRepository } from '@svc/persistence';
+import {
+  findOwnership,
+  JobRepository,
+  PredictionSetRepository,
+  ReferencePoolRepository,
+  RerankerRepository,
+} from '@svc/persistence';
+import { viewerOfJob } from './job-viewer';
 import { PREDICTIONS_BATCH } from './predictions-batch.step';
 
 /**
  * Coordinator: validates the references, records the prediction set, lists the queries and sends
  * them in batches to svc.predictions.batch. The write steps tick progress by queries; the last tick
- * closes the job.
+ * closes the job. The job's result names the set at once, and the write steps add their rows to its
+ * `prediction_count`, so the closed job says what it produced.
  */
 export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
   spec: PREDICT_GO_TERMS,
   async execute({ job, payload, emit, db, dispatch, setProgress, plan }) {
-    await requireRow(
+    const embeddingConfig = await requireRow(
       db,
       'embedding_config',
       payload.embedding_config_id,
@@ -40,8 +48,40 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
           annotationSet['ontology_snapshot_id'],
         )}, not ${payload.ontology_snapshot_id}`,
       );
-    if (payload.query_set_id !== undefined)
-      await requireRow(db, 'query_set', payload.query_set_id, 'query_set_not_found', 'query set');
+    if (payload.query_set_id !== undefined) {
+      // Whatever path queued the job, it reads only sequences its submitter may read; someone else's
+      // set is reported as missing, like the gateway's 404.
+      const querySet = await findOwnership(db, 'query_set', payload.query_set_id);
+      if (querySet === null || !canRead(viewerOfJob(job), querySet))
+        throw new JobError('query_set_not_found', `query set ${payload.query_set_id} does not exist`);
+    }
+    // Without a vector no query has neighbours: the job would succeed with an empty prediction set.
+    if (
+      !(await new ReferencePoolRepository(db).hasEmbeddedQueries(
+        payload.embedding_config_id,
+        payload.query_set_id ?? null,
+      ))
+    ) {
+      const config = `embedding config ${payload.embedding_config_id} (${String(embeddingConfig['model_name'])})`;
+      throw new JobError(
+        'no_query_embeddings',
+        payload.query_set_id !== undefined
+          ? `query set ${payload.query_set_id} has no embeddings for ${config}: run compute_embeddings for this config on the query set first`
+          : `no protein has an embedding for ${config}: run compute_embeddings for this config first`,
+      );
+    }
+    // Without embedded references nothing can donate: the job would succeed with an empty set.
+    if (
+      !(await new ReferencePoolRepository(db).hasEmbeddedReferences(
+        payload.embedding_config_id,
+        payload.annotation_set_id,
+      ))
+    ) {
+      throw new JobError(
+        'empty_reference_pool',
+        `no annotated protein of annotation set ${payload.annotation_set_id} has an embedding for embedding config ${payload.embedding_config_id}: an operator must run compute_embeddings for this config over the reference proteins (POST /v1/embeddings/compute without query_set_id) first`,
+      );
+    }
     const flags = featureFlagsOf(payload);
     const liveSha = featureSchemaSha(activeFeatureNames(flags));
     let reranker: { artifact_uri: string; feature_schema_sha: string } | null = null;
@@ -84,10 +124,15 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
           ...flags,
           expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
           donor_evidence: payload.donor_evidence ?? 'all',
+          exclude_self: payload.exclude_self ?? true,
         },
         feature_schema_sha: liveSha,
         reranker_model_id: payload.reranker_model_id ?? null,
         query_count: queries.length,
+        // The set belongs to whoever the job works for; a one-click guest result expires with its job.
+        owner_user_id: job.owner_user_id,
+        visibility: job.visibility,
+        expires_at: job.expires_at,
       });
       return {
         predictionSetId,
@@ -101,14 +146,33 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     const { predictionSetId, queries } = planned;
     const perBatch = payload.batch_size ?? 100;
     const batches = Math.ceil(queries.length / perBatch);
+    const excludeSelf = payload.exclude_self ?? true;
     await emit('predict_go_terms.planned', null, {
       prediction_set_id: predictionSetId,
       queries: queries.length,
       batches,
       search_backend: payload.search_backend ?? 'numpy',
+      exclude_self: excludeSelf,
       resumed,
     });
-    if (queries.length === 0) return { prediction_set_id: predictionSetId, queries: 0, batches: 0 };
+    if (queries.length === 0)
+      return {
+        prediction_set_id: predictionSetId,
+        queries: 0,
+        batches: 0,
+        prediction_count: 0,
+        exclude_self: excludeSelf,
+      };
+    // Before any batch is sent: the steps' counts add to this, and a resumed run keeps what they added.
+    await new JobRepository(db).mergeResult(job.id, {
+      fields: {
+        prediction_set_id: predictionSetId,
+        queries: queries.length,
+        batches,
+        exclude_self: excludeSelf,
+      },
+      counts: { prediction_count: 0 },
+    });
     await setProgress(resumed ? null : 0, queries.length);
     for (let start = 0; start < queries.length; start += perBatch) {
       await dispatch('svc.predictions.batch', PREDICTIONS_BATCH, {

@@ -1,6 +1,7 @@
 import { PredictionsBatchPayload } from '@svc/contracts';
 import { batchKey, defineStep, JobError } from '@svc/jobs';
 import { PredictionSetRepository } from '@svc/persistence';
+import { sourcePolicyOf } from '@svc/platform';
 import { transferBatch } from '@svc/transfer';
 import { applyReranker } from './apply-reranker';
 
@@ -20,15 +21,17 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
         'prediction_set_not_found',
         `prediction set ${payload.prediction_set_id} was deleted`,
       );
+    const sources = sourcePolicyOf(config, artifacts);
     const { rows, queriesWithoutEmbedding, alignedPairs } = await transferBatch({
       db,
       config,
+      sources,
       settings: set,
       queries: payload.queries,
       emit,
       throwIfCancelled,
     });
-    const rerankerScore = await applyReranker({ payload, options: set.options, rows, emit, artifacts });
+    const rerankerScore = await applyReranker({ payload, options: set.options, rows, emit, sources });
 
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     await emit('predict_go_terms_batch.done', null, {

@@ -51,6 +51,12 @@ function headline(block: MetricBlock | undefined): { value: number | undefined; 
   return { value: block['fmax'], metric: 'Fmax' };
 }
 
+/** Area under the precision-recall curve, weighted like the headline (absent on older results). */
+function areaUnderCurve(block: MetricBlock | undefined): { value: number | undefined; metric: string } {
+  if (block?.['f_micro_w'] !== undefined) return { value: block['auprc_w'], metric: 'AUPRC (IA-weighted)' };
+  return { value: block?.['auprc'], metric: 'AUPRC' };
+}
+
 function MetricsTable({ result }: { result: EvaluationResult }) {
   const rows = CATEGORIES.filter((c) => result.metrics[c] !== undefined);
   if (rows.length === 0) return <p className="empty">No metrics stored for this result.</p>;
@@ -66,12 +72,19 @@ function MetricsTable({ result }: { result: EvaluationResult }) {
             const block = result.metrics[c]?.[a];
             const { value, metric } = headline(block);
             if (value === undefined) return '—';
+            const area = areaUnderCurve(block);
             return (
               <span
-                title={`${metric}; precision ${fmtNum(block?.['precision'])}, recall ${fmtNum(block?.['recall'])}, coverage ${fmtNum(block?.['coverage'])}, n ${fmtNum(block?.['n'])}`}
+                title={`${metric}; precision ${fmtNum(block?.['precision'])}, recall ${fmtNum(block?.['recall'])}, coverage ${fmtNum(block?.['coverage'])}, n ${fmtNum(block?.['n'])}; ${area.metric} ${fmtNum(area.value)}`}
               >
                 {fmtNum(value)}
                 <span className="muted small"> (n {fmtNum(block?.['n'])})</span>
+                {area.value !== undefined && (
+                  <span className="muted small">
+                    <br />
+                    {area.metric} {fmtNum(area.value)}
+                  </span>
+                )}
               </span>
             );
           },
@@ -261,7 +274,13 @@ export function BenchmarkPage() {
             columns={[
               { header: 'Embedding', cell: (c: MatrixCell) => c.embedding_label },
               { header: 'Stage', cell: (c: MatrixCell) => c.stage_label },
-              { header: 'Metric', cell: (c: MatrixCell) => c.primary_metric },
+              {
+                header: 'Metric',
+                cell: (c: MatrixCell) =>
+                  (c.excluded_results ?? 0) > 0
+                    ? `${c.primary_metric} (${fmtNum(c.excluded_results)} results without it left out)`
+                    : c.primary_metric,
+              },
               { header: 'Per-task mean', cell: (c: MatrixCell) => fmtNum(c.per_task.mean), numeric: true },
               { header: '95% CI ±', cell: (c: MatrixCell) => fmtNum(c.per_task.ci95), numeric: true },
               { header: 'Tasks', cell: (c: MatrixCell) => fmtNum(c.per_task.n), numeric: true },

@@ -39,7 +39,9 @@ export function JobsPage() {
   const route = useRoute();
   const status = route.query.get('status') ?? '';
   const operation = route.query.get('operation') ?? '';
-  const list = useList<Job>(`/jobs${qs({ status, operation, limit: 100 })}`, {
+  const { user } = useSession();
+  // Chained jobs (the prediction a one-click annotation queues) are children: show them too.
+  const list = useList<Job>(`/jobs${qs({ status, operation, limit: 100, include_children: true })}`, {
     pollMs: POLL_MS,
     keepPolling: (jobs) => jobs.some((j) => isActive(j.status)),
   });
@@ -84,7 +86,7 @@ export function JobsPage() {
           </select>
         </label>
       </form>
-      <ListView list={list} what="jobs" columns={columns} rowKey={(j) => j.id} />
+      <ListView list={list} what="jobs" columns={columns} rowKey={(j) => j.id} signInHint={user === null} />
     </>
   );
 }

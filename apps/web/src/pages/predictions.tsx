@@ -97,6 +97,10 @@ export function PredictionSetPage({ id }: { id: string }) {
             </Link>,
           ],
           ['Neighbours per entry', fmtNum(s.limit_per_entry)],
+          [
+            'Own accession as donor',
+            s.exclude_self === false ? 'kept (annotation mode)' : 'excluded (evaluation mode)',
+          ],
           ['Proteins', fmtNum(s.protein_count)],
           ['Predictions', fmtNum(s.prediction_count)],
           [
@@ -217,7 +221,12 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
     {
       header: 'Reference',
       cell: (t) => (
-        <Link to={`/proteins/${encodeURIComponent(t.ref_protein_accession)}`}>{t.ref_protein_accession}</Link>
+        <>
+          <Link to={`/proteins/${encodeURIComponent(t.ref_protein_accession)}`}>
+            {t.ref_protein_accession}
+          </Link>
+          {t.self_hit === true && ' (itself)'}
+        </>
       ),
     },
     { header: 'Evidence', cell: (t) => t.evidence_code ?? '—' },

@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsTimestamp, IsValidUuid } from '../validators';
 import { parseIntegerParam } from '../transforms';
 
 export const AUDIT_ACTIONS = [
@@ -17,12 +18,13 @@ export const AUDIT_ACTIONS = [
   'db_reset',
   'user_deleted',
   'password_reset',
+  'login_throttled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export class ListAuditQuery {
   @ApiPropertyOptional({ enum: AUDIT_ACTIONS }) @IsOptional() @IsIn(AUDIT_ACTIONS) action?: AuditAction;
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() actor_user_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsValidUuid() actor_user_id?: string;
   @ApiPropertyOptional({ default: 100, maximum: 1000 })
   @IsOptional()
   @Transform(parseIntegerParam)
@@ -30,7 +32,7 @@ export class ListAuditQuery {
   @Min(1)
   @Max(1000)
   limit?: number;
-  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsISO8601({ strict: true }) after?: string;
+  @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsTimestamp() after?: string;
 }
 
 export class ListUsersQuery {

@@ -4,7 +4,6 @@ import {
   IsArray,
   IsIn,
   IsInt,
-  IsISO8601,
   IsObject,
   IsOptional,
   IsString,
@@ -13,7 +12,9 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
+import { IsTimestamp } from '../validators';
 import { parseIntegerParam, trimString } from '../transforms';
+import { MineQuery } from '../ownership/mine.query';
 
 const STATUSES = ['planned', 'running', 'done', 'abandoned'] as const;
 
@@ -38,7 +39,7 @@ export class UpdateExperimentRunRequest {
   @ApiPropertyOptional() @IsOptional() @IsArray() @IsString({ each: true }) tags?: string[];
 }
 
-export class ListExperimentRunsQuery {
+export class ListExperimentRunsQuery extends MineQuery {
   @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: string;
   @ApiPropertyOptional({ default: 50 })
   @IsOptional()
@@ -49,7 +50,7 @@ export class ListExperimentRunsQuery {
   limit?: number;
   @ApiPropertyOptional({ description: 'Only runs created strictly before this time' })
   @IsOptional()
-  @IsISO8601()
+  @IsTimestamp()
   after?: string;
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsArray, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { trimString } from '../transforms';
 
 export class CreateJobRequest {
@@ -28,14 +28,17 @@ export class CreateJobRequest {
   @IsObject()
   meta?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: String, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 10_000 })
   @IsOptional()
   @IsString()
+  @MaxLength(10_000)
   description?: string | null;
 
-  @ApiPropertyOptional({ type: [String], default: [] })
+  @ApiPropertyOptional({ type: [String], default: [], maxItems: 50 })
   @IsOptional()
   @IsArray()
+  @ArrayMaxSize(50)
   @IsString({ each: true })
+  @MaxLength(200, { each: true })
   tags?: string[];
 }

@@ -1,15 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, IsUUID, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsTimestamp, IsValidUuid } from '../validators';
 import { JOB_STATUSES, JobStatus } from '../job-status';
-import { parseBooleanParam, parseIntegerParam } from '../transforms';
+import { parseBooleanParam, parseIntegerParam, upperCaseParam } from '../transforms';
 
 export const JOB_LIST_DEFAULT_LIMIT = 50;
 export const JOB_LIST_MAX_LIMIT = 500;
 
 export class ListJobsQuery {
-  @ApiPropertyOptional({ enum: JOB_STATUSES })
+  @ApiPropertyOptional({ enum: JOB_STATUSES, description: 'Any case (`queued` or `QUEUED`)' })
   @IsOptional()
+  @Transform(upperCaseParam)
   @IsIn(JOB_STATUSES)
   status?: JobStatus;
 
@@ -26,8 +28,14 @@ export class ListJobsQuery {
 
   @ApiPropertyOptional({ format: 'uuid' })
   @IsOptional()
-  @IsUUID()
+  @IsValidUuid()
   parent_job_id?: string;
+
+  @ApiPropertyOptional({ type: Boolean, default: false, description: "Only the caller's own jobs" })
+  @IsOptional()
+  @Transform(parseBooleanParam)
+  @IsBoolean()
+  mine?: boolean;
 
   @ApiPropertyOptional({ type: Number, default: JOB_LIST_DEFAULT_LIMIT, maximum: JOB_LIST_MAX_LIMIT })
   @IsOptional()
@@ -39,7 +47,7 @@ export class ListJobsQuery {
 
   @ApiPropertyOptional({ description: 'Only rows strictly older than this created_at', format: 'date-time' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsTimestamp()
   after?: string;
 }
 
@@ -58,7 +66,7 @@ export class ListJobEventsQuery {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Only events strictly older than this ts' })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsTimestamp()
   after?: string;
 }
 
@@ -76,6 +84,6 @@ export class ListJobCommentsQuery {
     description: 'Only comments strictly newer than this created_at',
   })
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsTimestamp()
   after?: string;
 }

@@ -14,6 +14,7 @@ import { ComputeEmbeddingsPayload } from './embedding.payloads';
 import { LoadNcbiTaxonomyPayload, PredictGoTermsPayload } from './prediction.payloads';
 import { GenerateEvaluationSetPayload, RunCafaEvaluationPayload } from './evaluation.payloads';
 import { ExportResearchDatasetPayload } from './dataset.payloads';
+import { PurgeExpiredResultsPayload } from './retention.payloads';
 
 export type PayloadClass = new () => object;
 
@@ -110,6 +111,9 @@ export const EXPORT_RESEARCH_DATASET: OperationSpec = {
 
 export const LOAD_NCBI_TAXONOMY = referenceData('load_ncbi_taxonomy', LoadNcbiTaxonomyPayload);
 
+/** The retention purge of expired unlisted results; the ingestion worker also queues it itself every hour. */
+export const PURGE_EXPIRED_RESULTS = referenceData('purge_expired_results', PurgeExpiredResultsPayload);
+
 /** Every operation that some worker of this build hosts. POST /jobs rejects other names with 422. */
 export const OPERATION_CATALOG: readonly OperationSpec[] = [
   PING,
@@ -126,8 +130,29 @@ export const OPERATION_CATALOG: readonly OperationSpec[] = [
   GENERATE_EVALUATION_SET,
   RUN_CAFA_EVALUATION,
   EXPORT_RESEARCH_DATASET,
+  PURGE_EXPIRED_RESULTS,
 ];
 
 export function findOperationSpec(name: string): OperationSpec | undefined {
   return OPERATION_CATALOG.find((spec) => spec.name === name);
+}
+
+/**
+ * Where a job was submitted. `api`: POST /jobs and the dedicated routes, at the catalogue's floor.
+ * `annotate`: the guest-facing annotation entry points (one-click annotation and POST
+ * /embeddings/predict), which let any caller embed and predict their own sequences under the
+ * `annotate_sequences` quota. `system`: jobs the service queues itself.
+ */
+export const JOB_ENTRY_POINTS = ['api', 'annotate', 'system'] as const;
+export type JobEntryPoint = (typeof JOB_ENTRY_POINTS)[number];
+
+const ENTRY_POINT_FLOORS: Readonly<Record<JobEntryPoint, Readonly<Record<string, Role>>>> = {
+  api: {},
+  annotate: { compute_embeddings: 'guest', predict_go_terms: 'guest' },
+  system: {},
+};
+
+/** The lowest role that may queue an operation through an entry point. */
+export function roleFloorFor(spec: OperationSpec, via: JobEntryPoint): Role {
+  return ENTRY_POINT_FLOORS[via][spec.name] ?? spec.roleFloor;
 }

@@ -7,7 +7,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsISO8601,
   IsObject,
   IsOptional,
   IsString,
@@ -19,8 +18,9 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { parseIntegerParam } from '../transforms';
-import { IsValidUuid } from '../validators';
+import { IsTimestamp, IsValidUuid } from '../validators';
 import { SEARCH_BACKENDS, SearchBackendName } from './prediction.payloads';
+import { MineQuery } from '../ownership/mine.query';
 
 export const ANNOTATION_SOURCES = ['goa', 'quickgo'] as const;
 
@@ -111,7 +111,7 @@ export class ImportDatasetByReferenceRequest {
   @ApiPropertyOptional() @IsOptional() @IsObject() meta?: Record<string, unknown>;
 }
 
-export class ListDatasetsQuery {
+export class ListDatasetsQuery extends MineQuery {
   @ApiPropertyOptional({ default: 50 })
   @IsOptional()
   @Transform(parseIntegerParam)
@@ -121,6 +121,6 @@ export class ListDatasetsQuery {
   limit?: number;
   @ApiPropertyOptional({ description: 'Only datasets created strictly before this time' })
   @IsOptional()
-  @IsISO8601()
+  @IsTimestamp()
   after?: string;
 }

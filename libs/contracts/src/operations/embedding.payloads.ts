@@ -9,18 +9,18 @@ import {
   IsInt,
   IsOptional,
   IsString,
-  IsUUID,
   Max,
   MaxLength,
   Min,
   ValidateNested,
 } from 'class-validator';
+import { IsValidUuid } from '../validators';
 
 export class ComputeEmbeddingsPayload {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() embedding_config_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() embedding_config_id!: string;
   @ApiPropertyOptional({ format: 'uuid', description: 'Embed this query set; otherwise every protein' })
   @IsOptional()
-  @IsUUID()
+  @IsValidUuid()
   query_set_id?: string;
   @ApiPropertyOptional({
     enum: ['cpu', 'cuda', 'auto'],
@@ -37,7 +37,7 @@ export class ComputeEmbeddingsPayload {
 
 /** Step on svc.embeddings.batch: embed these sequences. */
 export class EmbeddingsBatchPayload {
-  @IsUUID() embedding_config_id!: string;
+  @IsValidUuid() embedding_config_id!: string;
   @IsArray() @ArrayMinSize(1) @ArrayMaxSize(5000) @IsInt({ each: true }) sequence_ids!: number[];
   @IsInt() @Min(1) @Max(512) batch_size!: number;
 }
@@ -50,7 +50,7 @@ export class EmbeddedSequenceItem {
 
 /** Step on svc.embeddings.write: store these vectors and tick the parent's progress. */
 export class EmbeddingsWritePayload {
-  @IsUUID() embedding_config_id!: string;
+  @IsValidUuid() embedding_config_id!: string;
   @IsArray() @ValidateNested({ each: true }) @Type(() => EmbeddedSequenceItem) items!: EmbeddedSequenceItem[];
   /** Sequences this write completes (progress ticks by this). */
   @IsInt() @Min(0) sequence_count!: number;

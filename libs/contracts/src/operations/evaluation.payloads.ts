@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   IsBoolean,
   IsIn,
@@ -16,6 +16,8 @@ import {
 import { IsValidUuid } from '../validators';
 
 export const EVALUATION_BANDS = ['v226', 'v227'] as const;
+/** `lafa` claims numbers comparable with the LAFA benchmark; the worker checks the run's recipe. */
+export const EVALUATION_FRAMES = ['lafa'] as const;
 
 export class GenerateEvaluationSetPayload {
   @ApiProperty({ format: 'uuid', description: 't0: the older (reference) annotation set' })
@@ -79,10 +81,13 @@ export class RunCafaEvaluationPayload {
   @IsInt()
   @Min(0)
   max_terms?: number | null;
-  @ApiPropertyOptional({ description: '`lafa` marks the LAFA frame' })
+  @ApiPropertyOptional({
+    enum: EVALUATION_FRAMES,
+    description:
+      '`lafa`: a LAFA-comparable run; needs `band`, its IA file, its release TOI file, the default th_step and no max_terms (else the job fails with lafa_frame_mismatch)',
+  })
   @IsOptional()
-  @IsString()
-  @MaxLength(50)
+  @IsIn(EVALUATION_FRAMES)
   frame?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) temporal_window?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) leakage_role?: string;
@@ -91,4 +96,15 @@ export class RunCafaEvaluationPayload {
 /** Body of POST /annotations/evaluation-sets/{id}/run: the run payload without the set id. */
 export class RunEvaluationRequest extends RunCafaEvaluationPayload {
   @IsOptional() declare evaluation_set_id: string;
+}
+
+export const DELTA_PROTEIN_CATEGORIES = ['nk', 'lk', 'pk', 'all'] as const;
+
+/** GET /annotations/evaluation-sets/{id}/delta-proteins.fasta (any letter case). */
+export class DeltaProteinsQuery {
+  @ApiPropertyOptional({ enum: DELTA_PROTEIN_CATEGORIES, default: 'all' })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @IsIn(DELTA_PROTEIN_CATEGORIES)
+  category?: (typeof DELTA_PROTEIN_CATEGORIES)[number];
 }

@@ -10,7 +10,6 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  IsUUID,
   Max,
   MaxLength,
   Min,
@@ -84,6 +83,16 @@ export class PredictGoTermsPayload {
   @IsOptional()
   @IsValidUuid()
   reranker_model_id?: string;
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      "Never transfer from the query's own accession or an isoform of it (evaluation: no leakage). " +
+      'False (one-click annotation) keeps an annotated reference as a donor of itself; ' +
+      'its rows carry self_hit.',
+  })
+  @IsOptional()
+  @IsBoolean()
+  exclude_self?: boolean;
 }
 
 export class PredictionQueryItem {
@@ -94,7 +103,7 @@ export class PredictionQueryItem {
 
 /** Step on svc.predictions.batch: search, transfer and featurise one batch of queries. */
 export class PredictionsBatchPayload {
-  @IsUUID() prediction_set_id!: string;
+  @IsValidUuid() prediction_set_id!: string;
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(5000)
@@ -107,7 +116,7 @@ export class PredictionsBatchPayload {
 
 /** Step on svc.predictions.write: store one batch's rows and tick the parent's progress. */
 export class PredictionsWritePayload {
-  @IsUUID() prediction_set_id!: string;
+  @IsValidUuid() prediction_set_id!: string;
   /** Rows as column-name objects (see the prediction table). */
   @IsArray() rows!: Record<string, unknown>[];
   @IsInt() @Min(0) query_count!: number;

@@ -9,13 +9,13 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  IsUUID,
   Max,
   MaxLength,
   Min,
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { IsValidUuid } from '../validators';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class LoadOntologySnapshotPayload {
@@ -27,7 +27,7 @@ export class LoadOntologySnapshotPayload {
 }
 
 export class LoadGoaAnnotationsPayload {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() ontology_snapshot_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() ontology_snapshot_id!: string;
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(2000) gaf_url!: string;
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(200) source_version!: string;
   @ApiPropertyOptional({ description: 'Fail when more than this share of lines is malformed', default: 0.05 })
@@ -39,7 +39,7 @@ export class LoadGoaAnnotationsPayload {
 }
 
 export class LoadQuickGoAnnotationsPayload {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() ontology_snapshot_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() ontology_snapshot_id!: string;
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(200) source_version!: string;
   @ApiPropertyOptional({ type: [String], description: 'Gene products, e.g. UniProtKB:P12345' })
   @IsOptional()
@@ -89,7 +89,7 @@ export class FetchUniprotMetadataPayload {
 }
 
 export class BuildGoCooccurrencePayload {
-  @ApiProperty({ format: 'uuid' }) @IsUUID() annotation_set_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() annotation_set_id!: string;
 }
 
 export class LoadInterproGoMappingPayload {
@@ -141,7 +141,7 @@ export class ListProteinsQuery {
 }
 
 export class ProteinAnnotationsQuery {
-  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsUUID() annotation_set_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsValidUuid() annotation_set_id?: string;
 }
 
 export class ListAnnotationSetsQuery {

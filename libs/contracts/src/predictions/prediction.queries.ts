@@ -1,17 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsValidUuid } from '../validators';
 import { parseBooleanParam, parseIntegerParam } from '../transforms';
 
@@ -66,17 +55,17 @@ export class CafaExportQuery extends PredictionExportQuery {
     description: 'Restrict to the NK and LK proteins of this evaluation set',
   })
   @IsOptional()
-  @IsUUID()
+  @IsValidUuid()
   eval_id?: string;
 }
 
 export class ResolvePredictionQuery {
-  @IsValidUuid() query_set_id!: string;
-  @IsValidUuid() embedding_config_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() query_set_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() embedding_config_id!: string;
 }
 
 export class ScoreTsvQuery {
-  @IsValidUuid() scoring_config_id!: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() scoring_config_id!: string;
 }
 
 export class AnnotateQuery {
@@ -88,11 +77,14 @@ export class AnnotateQuery {
 }
 
 export class PredictionSetMetricsQuery {
-  @IsValidUuid() evaluation_set_id!: string;
-  @IsOptional() @IsValidUuid() scoring_config_id?: string;
+  @ApiProperty({ format: 'uuid' }) @IsValidUuid() evaluation_set_id!: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsValidUuid() scoring_config_id?: string;
 }
 
 export class RerankQuery {
-  @IsOptional() @IsValidUuid() reranker_id?: string;
-  @IsOptional() @IsValidUuid() evaluation_set_id?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: "Default: the prediction set's bound re-ranker" })
+  @IsOptional()
+  @IsValidUuid()
+  reranker_id?: string;
+  @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsValidUuid() evaluation_set_id?: string;
 }

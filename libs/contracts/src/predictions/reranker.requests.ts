@@ -4,7 +4,7 @@ import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength, Valida
 const nullableText = () => ValidateIf((_: unknown, v: unknown) => v !== null && v !== undefined);
 
 export class ImportRerankerByReferenceRequest {
-  @ApiProperty({ description: 'Where the booster (model.txt) already is; trusted, not re-read' })
+  @ApiProperty({ description: 'Where the booster (model.txt) already is; must pass the source policy' })
   @IsString()
   @MinLength(1)
   @MaxLength(2000)

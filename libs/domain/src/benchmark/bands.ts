@@ -1,17 +1,25 @@
 /**
- * Evaluation bands: each pins one canonical ontology release (by `obo_version`) and one IA file
- * (by a token its name or URI must contain). No release or token is shared by two bands.
+ * Evaluation bands: each pins one canonical ontology release (by `obo_version`), one IA file and
+ * the release's terms-of-interest file (each by a token its file name must contain). No release or
+ * token is shared by two bands.
  */
 export interface EvaluationBand {
   readonly name: string;
   readonly oboVersion: string;
   readonly iaToken: string;
+  /** The release TOI file a LAFA-comparable run uses (lafa-frame.ts). */
+  readonly toiToken: string;
 }
 
 export const EVALUATION_BAND_REGISTRY: readonly EvaluationBand[] = [
-  { name: 'v226', oboVersion: 'releases/2022-07-01', iaToken: 'IA-v226' },
-  { name: 'v227', oboVersion: 'godb-3.20.0-built-2024-09-23', iaToken: 'IA-v227' },
+  { name: 'v226', oboVersion: 'releases/2022-07-01', iaToken: 'IA-v226', toiToken: 'TOI-v226' },
+  { name: 'v227', oboVersion: 'godb-3.20.0-built-2024-09-23', iaToken: 'IA-v227', toiToken: 'TOI-v227' },
 ];
+
+/** The file name of a path or URI (its last segment). */
+export function sourceFileName(source: string): string {
+  return source.split(/[\\/]/).pop() ?? source;
+}
 
 export type BandCheck = { ok: true; band: EvaluationBand } | { ok: false; reason: string };
 
@@ -26,7 +34,7 @@ export function verifyBand(input: { band: string; oboVersion: string; iaSource: 
     };
   if (input.iaSource === null)
     return { ok: false, reason: `band ${band.name} needs its IA file (${band.iaToken})` };
-  const name = input.iaSource.split(/[\\/]/).pop() ?? input.iaSource;
+  const name = sourceFileName(input.iaSource);
   if (!name.includes(band.iaToken))
     return { ok: false, reason: `band ${band.name} pins the IA file ${band.iaToken}, not ${name}` };
   return { ok: true, band };

@@ -118,11 +118,13 @@ describe('benchmarkMatrix', () => {
     const balanced = cells[0]!;
     expect(balanced.results).toBe(2);
     expect(balanced.tasks['NK']!['BPO']!.mean).toBeCloseTo(0.3, 12);
-    // LK/MFO has no f_micro_w: that cell falls back to fmax and is flagged.
-    expect(balanced.primary_metric).toBe('fmax');
-    expect(balanced.per_task.n).toBe(2);
-    expect(balanced.per_task.mean).toBeCloseTo((0.3 + 0.5) / 2, 12);
+    // LK/MFO holds only fmax: it is not mixed into this f_micro_w cell.
+    expect(balanced.primary_metric).toBe('f_micro_w');
+    expect(balanced.tasks['LK']).toBeUndefined();
+    expect(balanced.per_task.n).toBe(1);
+    expect(balanced.per_task.mean).toBeCloseTo(0.3, 12);
     expect(balanced.stage_label).toBe('Balanced');
+    expect(cells[1]!.primary_metric).toBe('fmax');
   });
 
   it('honours hidden stages and embeddings, preferred stage order and configured tasks', () => {

@@ -16,16 +16,24 @@ export interface MeanCi {
   n: number;
 }
 
+export type PrimaryMetric = 'f_micro_w' | 'fmax';
+
 export interface MatrixCell {
   embedding: string;
   embedding_label: string;
   stage: string;
   stage_label: string;
-  /** `f_micro_w` when every value had IA weights, else `fmax` (legacy rows). */
-  primary_metric: 'f_micro_w' | 'fmax';
+  /**
+   * The one metric every value of the cell is: `f_micro_w` when any of its results was weighted
+   * with an IA file, else `fmax` (legacy rows without IA).
+   */
+  primary_metric: PrimaryMetric;
   tasks: Record<string, Record<string, MeanCi>>;
   per_task: MeanCi;
+  /** Results whose values make up the cell. */
   results: number;
+  /** Results of this embedding and stage left out: they hold no value of `primary_metric`. */
+  excluded_results: number;
 }
 
 /** Mean and 95% interval 1.96 * sample sd / sqrt(n) (0 for one value). */
@@ -38,11 +46,30 @@ export function meanCi(values: readonly number[]): MeanCi {
   return { mean, ci95: (1.96 * Math.sqrt(variance)) / Math.sqrt(n), n };
 }
 
+/** The result's value of `metric` for one task, if it has one. */
+function taskValue(
+  result: MatrixResult,
+  category: string,
+  aspect: string,
+  metric: PrimaryMetric,
+): number | null {
+  const value = result.metrics[category]?.[aspect]?.[metric];
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function hasMetric(result: MatrixResult, metric: PrimaryMetric, config: BenchmarkConfig): boolean {
+  return config.categories.some((category) =>
+    config.aspects.some((aspect) => taskValue(result, category, aspect, metric) !== null),
+  );
+}
+
 /**
  * The benchmark matrix: one cell per (embedding, stage) over every result with a stage (results
- * with neither a re-ranker nor a scoring config are left out). Each task (category x aspect) is
- * ranked by `f_micro_w`, falling back to `fmax` for rows without IA; `per_task` is the mean over
- * the cell's task means with its 95% interval.
+ * with neither a re-ranker nor a scoring config are left out). A cell is computed from one metric
+ * only, never a mix: `f_micro_w` when any of its results has it, and then results without IA
+ * weights are left out of the cell (counted in `excluded_results`); `fmax` when none has it. Each
+ * task (category x aspect) is the mean over the cell's results with its 95% interval; `per_task` is
+ * the mean over the task means. A cell left with no value at all is not shown.
  */
 export function benchmarkMatrix(results: readonly MatrixResult[], config: BenchmarkConfig): MatrixCell[] {
   const groups = new Map<string, MatrixResult[]>();
@@ -58,22 +85,16 @@ export function benchmarkMatrix(results: readonly MatrixResult[], config: Benchm
   const cells: MatrixCell[] = [];
   for (const list of groups.values()) {
     const first = list[0]!;
-    let weighted = true;
+    const metric: PrimaryMetric = list.some((r) => hasMetric(r, 'f_micro_w', config)) ? 'f_micro_w' : 'fmax';
+    const members = list.filter((r) => hasMetric(r, metric, config));
+    if (members.length === 0) continue;
     const tasks: Record<string, Record<string, MeanCi>> = {};
     const taskMeans: number[] = [];
     for (const category of config.categories) {
       for (const aspect of config.aspects) {
-        const values: number[] = [];
-        for (const r of list) {
-          const m = r.metrics[category]?.[aspect];
-          if (m === undefined) continue;
-          const w = m['f_micro_w'];
-          if (typeof w === 'number') values.push(w);
-          else if (typeof m['fmax'] === 'number') {
-            weighted = false;
-            values.push(m['fmax']);
-          }
-        }
+        const values = members
+          .map((r) => taskValue(r, category, aspect, metric))
+          .filter((v): v is number => v !== null);
         if (values.length === 0) continue;
         const summary = meanCi(values);
         (tasks[category] ??= {})[aspect] = summary;
@@ -85,10 +106,11 @@ export function benchmarkMatrix(results: readonly MatrixResult[], config: Benchm
       embedding_label: first.embeddingLabel,
       stage: first.stage!,
       stage_label: stageLabel(config, first.stage!),
-      primary_metric: weighted ? 'f_micro_w' : 'fmax',
+      primary_metric: metric,
       tasks,
       per_task: meanCi(taskMeans),
-      results: list.length,
+      results: members.length,
+      excluded_results: list.length - members.length,
     });
   }
   const order = (stage: string): number => {

@@ -76,3 +76,60 @@ describe('canonicalizeEmbeddingConfig', () => {
     expect('errors' in result && result.errors.length).toBe(5);
   });
 });
+
+describe('canonicalizeEmbeddingConfig with the models each backend can run', () => {
+  const available = { kmer: ['kmer-v1'], esm: ['esm2_t6_8M_UR50D'], t5: [], ankh: [] };
+  const errorsOf = (body: Record<string, unknown>): string[] => {
+    const result = canonicalizeEmbeddingConfig(body, available);
+    return 'errors' in result ? result.errors : [];
+  };
+
+  it.each([
+    { name: 'a known k-mer recipe', body: { model_name: 'kmer-v1', model_backend: 'kmer' }, errors: [] },
+    {
+      name: 'the backend name is not a recipe',
+      body: { model_name: 'kmer', model_backend: 'kmer' },
+      errors: ["model_name 'kmer' is not a known k-mer recipe (one of kmer-v1)"],
+    },
+    {
+      name: 'an installed ONNX model',
+      body: { model_name: 'esm2_t6_8M_UR50D', model_backend: 'esm' },
+      errors: [],
+    },
+    {
+      name: 'an ONNX model not installed',
+      body: { model_name: 'esm2_t33_650M_UR50D', model_backend: 'esm' },
+      errors: [
+        "model_name 'esm2_t33_650M_UR50D' is not a known installed esm model (one of esm2_t6_8M_UR50D)",
+      ],
+    },
+    {
+      name: 'a backend with nothing installed',
+      body: { model_name: 'ankh-base', model_backend: 'ankh' },
+      errors: ["model_name 'ankh-base' is not a known installed ankh model (none is available)"],
+    },
+    {
+      name: "another backend's model",
+      body: { model_name: 'kmer-v1', model_backend: 't5' },
+      errors: ["model_name 'kmer-v1' is not a known installed t5 model (none is available)"],
+    },
+    {
+      name: 'listed with the other problems',
+      body: { model_name: 'kmer', model_backend: 'kmer', pooling: 'attention' },
+      errors: [
+        "model_name 'kmer' is not a known k-mer recipe (one of kmer-v1)",
+        'pooling must be one of mean, max, cls, mean_max',
+      ],
+    },
+    {
+      name: 'a malformed name gets only the format problem',
+      body: { model_name: '../x', model_backend: 'kmer' },
+      errors: ['model_name must be 1-200 letters, digits, dot, dash or underscore (it names a model folder)'],
+    },
+  ])('$name', ({ body, errors }) => expect(errorsOf(body)).toEqual(errors));
+
+  it('without the list, only the recipe is checked (tools and fixed defaults)', () =>
+    expect('config' in canonicalizeEmbeddingConfig({ model_name: 'kmer', model_backend: 'kmer' })).toBe(
+      true,
+    ));
+});

@@ -27,6 +27,27 @@ export interface CanonicalEmbeddingConfig {
 
 export type EmbeddingRecipeFields = Omit<CanonicalEmbeddingConfig, 'id' | 'description'>;
 
+export type EmbeddingBackendName = (typeof EMBEDDING_BACKENDS)[number];
+
+/** The model names each backend can run here (k-mer recipes, installed ONNX model folders). */
+export type AvailableEmbeddingModels = Readonly<Record<EmbeddingBackendName, readonly string[]>>;
+
+/**
+ * Why a backend cannot run `model_name`, naming the models it can run; null when it can. A config
+ * no worker could embed with would only fail every compute job later (`model_not_found`).
+ */
+export function embeddingModelProblem(input: {
+  backend: EmbeddingBackendName;
+  modelName: string;
+  available: AvailableEmbeddingModels;
+}): string | null {
+  const names = input.available[input.backend];
+  if (names.includes(input.modelName)) return null;
+  const kind = input.backend === 'kmer' ? 'k-mer recipe' : `installed ${input.backend} model`;
+  const known = names.length > 0 ? `one of ${names.join(', ')}` : 'none is available';
+  return `model_name '${input.modelName}' is not a known ${kind} (${known})`;
+}
+
 const DEFAULTS: Omit<EmbeddingRecipeFields, 'model_name' | 'model_backend'> = {
   layer_indices: [0],
   layer_agg: 'mean',
@@ -44,11 +65,13 @@ const KNOWN = new Set(['model_name', 'model_backend', 'description', ...Object.k
 
 /**
  * Validates an embedding recipe and fills its defaults. Every problem is listed (not only the
- * first), so a client fixes a bad config in one round. The id is derived from the recipe
- * (UUIDv5 over its canonical JSON, description excluded).
+ * first), so a client fixes a bad config in one round. With `available`, `model_name` must also be
+ * a model its backend can run. The id is derived from the recipe (UUIDv5 over its canonical JSON,
+ * description excluded).
  */
 export function canonicalizeEmbeddingConfig(
   input: unknown,
+  available?: AvailableEmbeddingModels,
 ): { config: CanonicalEmbeddingConfig } | { errors: string[] } {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     return { errors: ['the body must be a JSON object'] };
@@ -58,14 +81,24 @@ export function canonicalizeEmbeddingConfig(
   const value = <T>(key: string, fallback: T): unknown => (raw[key] === undefined ? fallback : raw[key]);
 
   const modelName = raw['model_name'];
-  if (typeof modelName !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(modelName)) {
+  const isNameWellFormed =
+    typeof modelName === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(modelName);
+  if (!isNameWellFormed) {
     errors.push(
       'model_name must be 1-200 letters, digits, dot, dash or underscore (it names a model folder)',
     );
   }
   const backend = value('model_backend', 'kmer');
-  if (!EMBEDDING_BACKENDS.includes(backend as never))
-    errors.push(`model_backend must be one of ${EMBEDDING_BACKENDS.join(', ')}`);
+  const isKnownBackend = EMBEDDING_BACKENDS.includes(backend as never);
+  if (!isKnownBackend) errors.push(`model_backend must be one of ${EMBEDDING_BACKENDS.join(', ')}`);
+  else if (available !== undefined && isNameWellFormed) {
+    const problem = embeddingModelProblem({
+      backend: backend as EmbeddingBackendName,
+      modelName,
+      available,
+    });
+    if (problem !== null) errors.push(problem);
+  }
   const layers = value('layer_indices', DEFAULTS.layer_indices);
   if (
     !Array.isArray(layers) ||

@@ -1,3 +1,4 @@
+import { areaUnderPrCurve } from './cafa-auprc';
 import type { CafaBestRow, CafaBestRows, CafaNamespaceResult, CafaThresholdRow } from './cafa-types';
 
 type Column = keyof CafaThresholdRow;
@@ -63,7 +64,8 @@ export function summariseNamespace(
     fmax,
     smin: { ...plainBest(sminRow, false, covMax), value: sminRow.s, mi: sminRow.mi, ru: sminRow.ru },
   };
-  if (!weighted) return { f_micro: fMicro.value, fmax: fmax.value, tau: fMicro.tau, best };
+  const auprc = areaUnderPrCurve(kept, false);
+  if (!weighted) return { f_micro: fMicro.value, fmax: fmax.value, auprc, tau: fMicro.tau, best };
 
   const covMaxW = coverageMax(kept, 'cov_w');
   const fMicroW = weightedBest(pickRow(kept, 'f_micro_w', false), true, covMaxW);
@@ -76,6 +78,8 @@ export function summariseNamespace(
     precision_w: fMicroW.precision,
     recall_w: fMicroW.recall,
     coverage_w: fMicroW.coverage,
+    auprc,
+    auprc_w: areaUnderPrCurve(kept, true),
     tau: fMicroW.tau,
     best: { ...best, f_micro_w: fMicroW, fmax_w: fmaxW },
   };

@@ -1,6 +1,6 @@
 import type { CafaEvaluatorInput } from './cafa-evaluator';
 import type { CafaBestRow, CafaThresholdRow } from './cafa-types';
-import { evaluateSmall, rowAt, tauAt } from './testing/cafa-test-data';
+import { BASE_CASE, evaluateSmall, rowAt, tauAt } from './testing/cafa-test-data';
 
 // Hand-computed cases on the small ontology of testing/cafa-test-data.ts (mf: A root; B, C under A;
 // D under B; E under B and part_of C). Grid: tau_29 = 0.3, tau_30 = 0.31, tau_49 = 0.5,
@@ -20,20 +20,7 @@ function expectBest(row: CafaBestRow | undefined, expected: Partial<CafaBestRow>
 
 type Input = Parameters<typeof evaluateSmall>[0];
 
-// P1 truth D (G = {D, B}); P2 truth C (G = {C}). Under `fill`, P2's explicit C = 0.5 is kept
-// although its child E scores 0.9; under `max` C becomes 0.9.
-const BASE: Input = {
-  groundTruth: [
-    ['P1', 'X:D'],
-    ['P2', 'X:C'],
-  ],
-  predictions: [
-    ['P1', 'X:D', 0.8],
-    ['P1', 'X:C', 0.3],
-    ['P2', 'X:C', 0.5],
-    ['P2', 'X:E', 0.9],
-  ],
-};
+const BASE: Input = BASE_CASE;
 
 interface RowCase {
   name: string;

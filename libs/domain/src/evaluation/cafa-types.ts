@@ -86,6 +86,9 @@ export interface CafaNamespaceResult {
   precision_w?: number;
   recall_w?: number;
   coverage_w?: number;
+  /** Area under the protein-centric precision-recall curve (cafa-auprc.ts). */
+  auprc: number;
+  auprc_w?: number;
   tau: number;
   best: CafaBestRows;
 }

@@ -7,6 +7,7 @@ export type { CafaAnnotation } from './cafa-inputs';
 export type { CafaPrediction } from './cafa-predictions';
 export type { CafaPropagation } from './cafa-propagation';
 export { thresholdGrid } from './cafa-curve';
+export { areaUnderPrCurve } from './cafa-auprc';
 export * from './cafa-evaluator';
 export * from './evidence-codes';
 export * from './holdout-delta';

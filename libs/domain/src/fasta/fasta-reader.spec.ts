@@ -185,6 +185,49 @@ describe('parseFasta: problems', () => {
     expect(result.problems.map((problem) => [problem.lineNumber, problem.message])).toEqual(problems);
   });
 
+  it.each([
+    {
+      name: 'a header line of 1 MB (the problem does not echo it)',
+      text: `>${'A'.repeat(1024 * 1024)} big\nMKT\n>P2\nMKT\n`,
+      problems: [[1, 'line 1: header is longer than 4096 characters']],
+    },
+    {
+      name: 'a header line of exactly 4096 characters',
+      text: `>P1 ${'d'.repeat(4093)}\nMKT\n`,
+      problems: [],
+    },
+    {
+      name: 'an identifier of 257 characters',
+      text: `>${'B'.repeat(257)} desc\nMKT\n`,
+      problems: [[1, 'line 1: identifier is longer than 256 characters']],
+    },
+    { name: 'an identifier of exactly 256 characters', text: `>${'B'.repeat(256)}\nMKT\n`, problems: [] },
+    {
+      name: 'a UniProt accession is measured, not the whole first token',
+      text: `>sp|P12345|${'N'.repeat(300)} desc\nMKT\n`,
+      problems: [],
+    },
+    {
+      name: 'a NUL in a header',
+      text: '>P1\u0000X desc\nMKT\n',
+      problems: [[1, 'line 1: header holds a control character']],
+    },
+    {
+      name: 'an escape character in a header',
+      text: '>P1 \u001b[31mred\nMKT\n',
+      problems: [[1, 'line 1: header holds a control character']],
+    },
+    {
+      name: 'a DEL in a header',
+      text: '>P1 a\u007fb\nMKT\n',
+      problems: [[1, 'line 1: header holds a control character']],
+    },
+  ])('limits: $name', ({ text, problems }) => {
+    const result = parseFasta(text);
+    expect(result.problems.map((problem) => [problem.lineNumber, problem.message])).toEqual(problems);
+    expect(result.records.every((record) => record.header.length <= 4096)).toBe(true);
+  });
+
   it('leaves records with a problem out and keeps the others', () => {
     const { records } = parseFasta('>P1\nMKT\n>P2\nMK1\n>P1\nMKT\n>P3\nAYI\n');
     expect(records.map((record) => [record.lineNumber, record.identifier])).toEqual([

@@ -1,6 +1,12 @@
 import { invalidResidueCharacters } from './amino-acids';
 import { splitFastaHeader } from './fasta-header';
+import { FASTA_MAX_HEADER_LENGTH, FASTA_MAX_IDENTIFIER_LENGTH } from './fasta-record';
 import type { FastaOptions, FastaProblem, FastaRecord, FastaResult } from './fasta-record';
+
+// Tab separates description fields; every other control character (NUL above all, which
+// PostgreSQL cannot store) has no place in a header.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 interface PendingRecord {
   lineNumber: number;
@@ -79,18 +85,35 @@ export class FastaReader {
       return;
     }
     const header = headerText.trim();
-    const { identifier, description } = splitFastaHeader(header);
     const record: PendingRecord = {
       lineNumber: this.lineNumber,
       header,
-      identifier,
-      description,
+      identifier: '',
+      description: '',
       chunks: [],
       rejected: false,
       stopLine: null,
     };
+    this.current = record;
+    // The problem names the bound, never the header itself: it may be megabytes long.
+    if (header.length > FASTA_MAX_HEADER_LENGTH) {
+      this.reject(record, this.lineNumber, `header is longer than ${FASTA_MAX_HEADER_LENGTH} characters`);
+      return;
+    }
+    if (CONTROL_CHARACTER.test(header)) {
+      this.reject(record, this.lineNumber, 'header holds a control character');
+      return;
+    }
+    const { identifier, description } = splitFastaHeader(header);
+    Object.assign(record, { identifier, description });
     if (identifier === '') {
       this.reject(record, this.lineNumber, 'header has no identifier');
+    } else if (identifier.length > FASTA_MAX_IDENTIFIER_LENGTH) {
+      this.reject(
+        record,
+        this.lineNumber,
+        `identifier is longer than ${FASTA_MAX_IDENTIFIER_LENGTH} characters`,
+      );
     } else {
       const first = this.firstSeen.get(identifier);
       if (first === undefined) {
@@ -99,7 +122,6 @@ export class FastaReader {
         this.reject(record, this.lineNumber, `duplicate identifier ${identifier} (first at line ${first})`);
       }
     }
-    this.current = record;
   }
 
   private addResidues(record: PendingRecord, residues: string): void {

@@ -17,6 +17,13 @@ export interface FastaProblem {
   message: string;
 }
 
+/**
+ * Bounds on a header line (without '>') and on its identifier: identifiers are keys of btree
+ * indexes, whose rows PostgreSQL limits to about 2.7 kB, and UniProt headers stay far below both.
+ */
+export const FASTA_MAX_HEADER_LENGTH = 4096;
+export const FASTA_MAX_IDENTIFIER_LENGTH = 256;
+
 export interface FastaOptions {
   /** Stop, with a problem, at the header of record maxRecords + 1 (upload limits). */
   maxRecords?: number;

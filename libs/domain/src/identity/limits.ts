@@ -35,6 +35,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<string, string>> = {
   api_key_login: '5/hour',
   // Sign-in links and reset codes by e-mail, per address hash: no flooding of someone's inbox.
   email_request: '5/hour',
+  // Failed credential checks (forged or revoked keys, bad tokens), per address hash, on any route.
+  credential_failure: '30/minute',
 };
 
 /** Daily quotas by resource and role; null means unlimited, a missing role means unlimited too. */

@@ -9,9 +9,20 @@ export interface SelectedNeighbour extends SearchHit {
   readonly rank: number;
 }
 
+/** Whether a reference entry is the query itself: its accession, or an entry of its canonical protein. */
+export function isSelfHit(input: {
+  queryAccession: string;
+  queryCanonical: string;
+  accession: string;
+  canonical: string;
+}): boolean {
+  return input.accession === input.queryAccession || input.canonical === input.queryCanonical;
+}
+
 /**
- * Keeps the k nearest hits that may donate to the query: never the query itself, nor another entry of
- * the same canonical protein (an isoform would leak the answer), and none beyond the distance threshold.
+ * Keeps the k nearest hits that may donate to the query: none beyond the distance threshold and, unless
+ * `excludeSelf` is false, never the query itself nor another entry of the same canonical protein (in an
+ * evaluation an isoform would leak the answer; in annotation the query's own entry is its best donor).
  * Hits must arrive nearest first; ties keep the search order.
  */
 export function selectNeighbours(input: {
@@ -22,14 +33,24 @@ export function selectNeighbours(input: {
   accessionOf: (refIndex: number) => string;
   canonicalOf: (refIndex: number) => string;
   distanceThreshold?: number | null;
+  /** Default true. */
+  excludeSelf?: boolean;
 }): SelectedNeighbour[] {
+  const excludeSelf = input.excludeSelf ?? true;
   const kept: SelectedNeighbour[] = [];
   for (const hit of input.hits) {
     if (kept.length >= input.k) break;
     if (!Number.isFinite(hit.distance)) continue;
     if (input.distanceThreshold != null && hit.distance > input.distanceThreshold) break;
-    const accession = input.accessionOf(hit.refIndex);
-    if (accession === input.queryAccession || input.canonicalOf(hit.refIndex) === input.queryCanonical)
+    if (
+      excludeSelf &&
+      isSelfHit({
+        queryAccession: input.queryAccession,
+        queryCanonical: input.queryCanonical,
+        accession: input.accessionOf(hit.refIndex),
+        canonical: input.canonicalOf(hit.refIndex),
+      })
+    )
       continue;
     kept.push({ refIndex: hit.refIndex, distance: Math.max(0, hit.distance), rank: kept.length + 1 });
   }

@@ -1,4 +1,4 @@
-import { selectNeighbours, standardDeviation } from './neighbours';
+import { isSelfHit, selectNeighbours, standardDeviation } from './neighbours';
 import { DonorAnnotation, transferTerms } from './transfer';
 import { activeFeatureNames, DEFAULT_FEATURE_FLAGS, featureFlagsOf } from './feature-schema';
 
@@ -64,8 +64,56 @@ describe('selectNeighbours', () => {
       expected: [{ refIndex: 1, distance: 0, rank: 1 }],
     },
     { name: 'no hits, no neighbours', hits: [], extra: {}, expected: [] },
+    {
+      name: 'annotation mode (excludeSelf false): the query itself is its nearest donor',
+      hits: [
+        { refIndex: 0, distance: 0 },
+        { refIndex: 1, distance: 0.1 },
+        { refIndex: 3, distance: 0.2 },
+      ],
+      extra: { excludeSelf: false },
+      expected: [
+        { refIndex: 0, distance: 0, rank: 1 },
+        { refIndex: 1, distance: 0.1, rank: 2 },
+      ],
+    },
+    {
+      name: 'annotation mode keeps an isoform of the query',
+      hits: [
+        { refIndex: 2, distance: 0.05 },
+        { refIndex: 3, distance: 0.2 },
+      ],
+      extra: { queryAccession: 'P1', queryCanonical: 'P1', excludeSelf: false },
+      expected: [
+        { refIndex: 2, distance: 0.05, rank: 1 },
+        { refIndex: 3, distance: 0.2, rank: 2 },
+      ],
+    },
   ])('$name', ({ hits, extra, expected }) => {
     expect(selectNeighbours({ ...base, hits, ...extra })).toEqual(expected);
+  });
+});
+
+describe('isSelfHit', () => {
+  it.each([
+    { name: 'the same accession', query: ['Q9', 'Q9'], ref: ['Q9', 'Q9'], expected: true },
+    { name: 'an isoform of the query', query: ['P1', 'P1'], ref: ['P1-2', 'P1'], expected: true },
+    {
+      name: 'the canonical entry of an isoform query',
+      query: ['P1-3', 'P1'],
+      ref: ['P1', 'P1'],
+      expected: true,
+    },
+    { name: 'another protein', query: ['P1', 'P1'], ref: ['P2', 'P2'], expected: false },
+  ])('$name', ({ query, ref, expected }) => {
+    expect(
+      isSelfHit({
+        queryAccession: query[0]!,
+        queryCanonical: query[1]!,
+        accession: ref[0]!,
+        canonical: ref[1]!,
+      }),
+    ).toBe(expected);
   });
 });
 

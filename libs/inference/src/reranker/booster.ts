@@ -1,16 +1,16 @@
 import { featureVector, LightGbmModel, parseLightGbmModel, predict } from '@svc/domain';
-import { ArtifactStore, readArtifactText } from '@svc/platform';
+import { readText, SourcePolicy } from '@svc/platform';
 
 const boosters = new Map<string, Promise<LightGbmModel>>();
 
 /**
  * A LightGBM booster by URI, parsed once per process: a URI of the artifact store (`s3://` or
- * `file://`), another file:// URI, a path, or http(s).
+ * `file://`), or another source the source policy admits.
  */
-export function loadBooster(uri: string, store: ArtifactStore): Promise<LightGbmModel> {
+export function loadBooster(uri: string, sources: SourcePolicy): Promise<LightGbmModel> {
   let entry = boosters.get(uri);
   if (entry === undefined) {
-    entry = readArtifactText(uri, store).then((text) => parseLightGbmModel(text));
+    entry = readText(uri, sources).then((text) => parseLightGbmModel(text));
     boosters.set(uri, entry);
     entry.catch(() => boosters.delete(uri));
   }

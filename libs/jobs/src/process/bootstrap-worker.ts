@@ -1,11 +1,24 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig, ConfigError, NestLoggerAdapter, shutdownProcessTracing } from '@svc/platform';
+import {
+  AppConfig,
+  ConfigError,
+  NestLoggerAdapter,
+  shutdownProcessTracing,
+  startupLogFormat,
+  writeProcessLine,
+} from '@svc/platform';
 import { WorkerHttpModule } from '../nest/worker-http.module';
 import { JobOperation, StepOperation } from '../runtime/operation';
 import { WorkerRuntime } from '../runtime/worker-runtime';
-import { InfrastructureOptions, openInfrastructure } from './infrastructure';
+import { Infrastructure, InfrastructureOptions, openInfrastructure } from './infrastructure';
 import { describeStartupFailure, separateProcessConfig } from './run-main';
+
+/** Periodic work a worker runs beside its queues (for example queueing a maintenance job). */
+export interface BackgroundTask {
+  /** Stops the timers and waits for a run in progress. */
+  stop(): Promise<void>;
+}
 
 export interface WorkerDefinition {
   name: string;
@@ -15,6 +28,8 @@ export interface WorkerDefinition {
   steps?: readonly StepOperation[];
   /** Whether this process takes part in reaping expired leases (default true). */
   runReaper?: boolean;
+  /** Started once the runtime consumes its queues; stopped first on shutdown. */
+  background?: readonly ((infra: Infrastructure) => BackgroundTask)[];
 }
 
 export interface RunningWorker {
@@ -56,9 +71,11 @@ export async function startWorker(
   if (config.metricsPort !== null) await app.listen(config.metricsPort, config.host);
   else await app.init();
   await runtime.start();
+  const tasks = (definition.background ?? []).map((start) => start(infra));
   let stopping: Promise<void> | null = null;
   const shutdown = (): Promise<void> =>
     (stopping ??= (async () => {
+      await Promise.all(tasks.map((task) => task.stop()));
       await runtime.stop();
       await app.close();
       await infra.close();
@@ -72,13 +89,18 @@ export function runWorkerMain(definition: WorkerDefinition): void {
   try {
     config = separateProcessConfig(definition.name);
   } catch (error) {
-    process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+    writeProcessLine(
+      definition.name,
+      'error',
+      error instanceof ConfigError ? error.message : String(error),
+      startupLogFormat(),
+    );
     process.exit(78);
   }
   startWorker(definition, config).then(
     (worker) => {
       const onSignal = (signal: string): void => {
-        process.stderr.write(`${definition.name}: ${signal} received, shutting down\n`);
+        writeProcessLine(definition.name, 'info', `${signal} received, shutting down`, config.logFormat);
         // The spans of the jobs handed back are exported before the process ends.
         worker
           .shutdown()
@@ -86,8 +108,11 @@ export function runWorkerMain(definition: WorkerDefinition): void {
           .then(
             () => process.exit(0),
             (error: unknown) => {
-              process.stderr.write(
-                `${definition.name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`,
+              writeProcessLine(
+                definition.name,
+                'error',
+                `shutdown failed: ${(error as Error).stack ?? String(error)}`,
+                config.logFormat,
               );
               process.exit(1);
             },
@@ -101,7 +126,7 @@ export function runWorkerMain(definition: WorkerDefinition): void {
     },
     (error: unknown) => {
       const { line, code } = describeStartupFailure(definition.name, error);
-      process.stderr.write(`${line}\n`);
+      writeProcessLine(definition.name, 'error', line, config.logFormat);
       process.exit(code);
     },
   );

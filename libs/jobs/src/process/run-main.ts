@@ -4,6 +4,8 @@ import {
   ConfigError,
   loadConfig,
   shutdownProcessTracing,
+  startupLogFormat,
+  writeProcessLine,
 } from '@svc/platform';
 
 /** sysexits: EX_UNAVAILABLE for a dependency that is down, EX_CONFIG for bad settings. */
@@ -44,9 +46,10 @@ export function runServiceMain(
   start: (config: AppConfig) => Promise<{ close(): Promise<void> }>,
 ): void {
   const main = async (): Promise<void> => {
-    const service = await start(separateProcessConfig(name));
+    const config = separateProcessConfig(name);
+    const service = await start(config);
     const stop = (signal: string): void => {
-      process.stderr.write(`${name}: ${signal} received, shutting down\n`);
+      writeProcessLine(name, 'info', `${signal} received, shutting down`, config.logFormat);
       // Spans still buffered (the request that asked for the stop among them) are exported last.
       service
         .close()
@@ -54,7 +57,12 @@ export function runServiceMain(
         .then(
           () => process.exit(0),
           (error: unknown) => {
-            process.stderr.write(`${name}: shutdown failed: ${(error as Error).stack ?? String(error)}\n`);
+            writeProcessLine(
+              name,
+              'error',
+              `shutdown failed: ${(error as Error).stack ?? String(error)}`,
+              config.logFormat,
+            );
             process.exit(1);
           },
         );
@@ -64,7 +72,7 @@ export function runServiceMain(
   };
   main().catch((error: unknown) => {
     const { line, code } = describeStartupFailure(name, error);
-    process.stderr.write(`${line}\n`);
+    writeProcessLine(name, 'error', line, startupLogFormat());
     process.exit(code);
   });
 }

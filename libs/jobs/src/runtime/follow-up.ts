@@ -1,71 +1,185 @@
+import { computeDedupKey } from '@svc/domain';
+import { DomainError, JobEntryPoint, normalizeRole } from '@svc/contracts';
 import {
   Db,
   insertQueuedJob,
+  isUniqueViolation,
   JobEventRepository,
   JobRecord,
   JobRepository,
+  NewJob,
   queryOne,
   queryRows,
 } from '@svc/persistence';
-import { MessageBroker, Logger } from '@svc/platform';
-import { errorMessageOf } from './job-error';
+import { AppConfig, Logger, MessageBroker } from '@svc/platform';
+import { consumeDailyQuota } from '../dispatch/daily-quota';
+import { checkFollowUp, readFollowUp } from '../dispatch/submission';
+import { errorMessageOf, JobError } from './job-error';
 
-/**
- * A job's `meta.then`: the job to queue once this one has SUCCEEDED (one-click annotation chains the
- * prediction after the embeddings). `result_key` names the field of this job's result that records
- * the new job's id.
- */
-export interface FollowUp {
-  operation: string;
-  queue_name: string;
-  payload: Record<string, unknown>;
-  result_key?: string;
+/** The columns of a job that say who it works for and what it asks to queue next. */
+interface FollowUpSource {
+  meta: unknown;
+  owner_user_id: string | null;
+  visibility: 'owner' | 'unlisted' | 'public';
+  expires_in_days: number | null;
+  submitted_role: string | null;
+  submitted_via: JobEntryPoint;
+  quota_key: string | null;
 }
 
-function readFollowUp(meta: unknown): FollowUp | null {
-  const then = (meta as { then?: unknown } | null)?.then;
-  if (typeof then !== 'object' || then === null) return null;
-  const f = then as Partial<FollowUp>;
-  if (typeof f.operation !== 'string' || typeof f.queue_name !== 'string' || typeof f.payload !== 'object')
+/**
+ * Before a job runs: its follow-up (`meta.then`) must be one its submitter could have queued
+ * directly, with the role and entry point recorded on the job. Otherwise the job fails with
+ * `forbidden_follow_up` before doing any work, and the follow-up is never queued.
+ */
+export async function assertFollowUpAllowed(job: JobRecord, config: AppConfig): Promise<void> {
+  try {
+    const followUp = readFollowUp(job.meta);
+    if (followUp === null) return;
+    await checkFollowUp({
+      followUp,
+      role: job.submitted_role,
+      via: job.submitted_via,
+      payloadLimitBytes: config.security.jobPayloadLimitBytes,
+    });
+  } catch (error) {
+    if (error instanceof DomainError)
+      throw new JobError('forbidden_follow_up', `follow-up refused: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Runs inside the transaction that marks a job SUCCEEDED: queues its follow-up on the same caller's
+ * behalf (checked again, deduplicated against an identical active job, charged to the caller's daily
+ * quota), owned and visible like its parent, and records the new id in the finished job's result, so
+ * no reader ever sees the job SUCCEEDED without it. A follow-up over the caller's quota is recorded
+ * as a FAILED job with `quota_exceeded`, so the chain shows why it stopped.
+ */
+export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): Promise<JobRecord | null> {
+  const source = await queryOne<FollowUpSource>(
+    tx,
+    `SELECT meta, owner_user_id, visibility, submitted_role, submitted_via, quota_key,
+            EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) / 86400.0 AS expires_in_days
+       FROM job WHERE id = $1`,
+    [jobId],
+  );
+  if (source === null) return null;
+  const events = new JobEventRepository(tx);
+  let checked: Awaited<ReturnType<typeof checkFollowUp>>;
+  let resultKey: string;
+  try {
+    const followUp = readFollowUp(source.meta);
+    if (followUp === null) return null;
+    resultKey = followUp.result_key ?? 'follow_up_job_id';
+    checked = await checkFollowUp({
+      followUp,
+      role: source.submitted_role,
+      via: source.submitted_via,
+      payloadLimitBytes: config.security.jobPayloadLimitBytes,
+    });
+  } catch (error) {
+    // Checked before the job ran; reaching here means the rules changed meanwhile.
+    await events.append(jobId, 'job.follow_up_refused', errorMessageOf(error), {}, 'warn');
     return null;
-  return f as FollowUp;
-}
-
-/**
- * Runs inside the transaction that marks a job SUCCEEDED: inserts its follow-up (QUEUED, with a
- * dispatch deadline, and its `job.created` event) and records the new id in the finished job's
- * result, so no reader ever sees the job SUCCEEDED without it. Follow-ups carry no dedup key: an
- * identical active job must not make the closing transaction fail.
- */
-export async function insertFollowUp(
-  tx: Db,
-  jobId: string,
-  dispatchDeadlineSeconds: number,
-): Promise<JobRecord | null> {
-  const row = await queryOne<{ meta: unknown }>(tx, `SELECT meta FROM job WHERE id = $1`, [jobId]);
-  const followUp = readFollowUp(row?.meta ?? null);
-  if (followUp === null) return null;
-  const next = await insertQueuedJob(tx, {
-    operation: followUp.operation,
-    queueName: followUp.queue_name,
-    payload: followUp.payload,
+  }
+  const dedupKey = computeDedupKey({ operation: checked.spec.name, payload: checked.payload });
+  const active = await queryOne<{ id: string; owner_user_id: string | null; visibility: string }>(
+    tx,
+    `SELECT id, owner_user_id, visibility FROM job WHERE dedup_key = $1 AND status IN ('QUEUED','RUNNING') LIMIT 1`,
+    [dedupKey],
+  );
+  // An identical active job of the same caller is joined; one of someone else is never named in
+  // this job's result (its id may be the key to an unlisted result): the follow-up runs on its own.
+  const sameCaller =
+    active !== null &&
+    active.owner_user_id === source.owner_user_id &&
+    active.visibility === source.visibility;
+  if (active !== null && sameCaller) {
+    await recordFollowUp(tx, jobId, resultKey, active.id, checked.spec.name, 'job.follow_up_joined');
+    return null;
+  }
+  let quotaError: DomainError | null = null;
+  if (source.quota_key !== null && source.submitted_role !== null) {
+    try {
+      await consumeDailyQuota(tx, config, {
+        key: source.quota_key,
+        role: normalizeRole(source.submitted_role),
+        resource: 'jobs',
+        amount: 1,
+      });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'quota_exceeded') throw error;
+      quotaError = error;
+    }
+  }
+  const next = await insertWithoutConflict(tx, {
+    operation: checked.spec.name,
+    queueName: checked.spec.queue,
+    payload: checked.payload,
     meta: { follows_job_id: jobId },
     description: null,
     tags: [],
-    dedupKey: null,
-    dispatchDeadlineSeconds,
+    // Without a dedup key when an identical job of another caller is active, or over the quota.
+    dedupKey: quotaError === null && active === null ? dedupKey : null,
+    parentJobId: jobId,
+    dispatchDeadlineSeconds: config.jobs.leaseSeconds,
+    submitter: {
+      ownerUserId: source.owner_user_id,
+      role: source.submitted_role,
+      via: source.submitted_via,
+      quotaKey: source.quota_key,
+      visibility: source.visibility,
+      expiresInDays: source.expires_in_days === null ? null : Math.max(source.expires_in_days, 0),
+    },
   });
-  const key = followUp.result_key ?? 'follow_up_job_id';
+  await recordFollowUp(tx, jobId, resultKey, next.id, checked.spec.name, 'job.follow_up_queued');
+  if (quotaError !== null) {
+    await queryRows(
+      tx,
+      `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
+              error_code = 'quota_exceeded', error_message = $2 WHERE id = $1`,
+      [next.id, quotaError.message],
+    );
+    await events.append(next.id, 'job.failed', quotaError.message, { error_code: 'quota_exceeded' }, 'error');
+    return null;
+  }
+  return next;
+}
+
+/**
+ * Inserts the follow-up; when an identical job became active meanwhile (a concurrent submission
+ * took the dedup key), inserts it without the key instead. A savepoint keeps the unique violation
+ * from aborting the job's closing transaction.
+ */
+async function insertWithoutConflict(tx: Db, job: NewJob): Promise<JobRecord> {
+  if (job.dedupKey === null) return insertQueuedJob(tx, job);
+  await queryRows(tx, 'SAVEPOINT follow_up_insert');
+  try {
+    const row = await insertQueuedJob(tx, job);
+    await queryRows(tx, 'RELEASE SAVEPOINT follow_up_insert');
+    return row;
+  } catch (error) {
+    if (!isUniqueViolation(error, 'job_dedup_active_uidx')) throw error;
+    await queryRows(tx, 'ROLLBACK TO SAVEPOINT follow_up_insert');
+    return insertQueuedJob(tx, { ...job, dedupKey: null });
+  }
+}
+
+async function recordFollowUp(
+  tx: Db,
+  jobId: string,
+  key: string,
+  followUpId: string,
+  operation: string,
+  event: string,
+): Promise<void> {
   await queryRows(
     tx,
     `UPDATE job SET result = COALESCE(result, '{}'::jsonb) || jsonb_build_object($2::text, $3::text) WHERE id = $1`,
-    [jobId, key, next.id],
+    [jobId, key, followUpId],
   );
-  await new JobEventRepository(tx).append(jobId, 'job.follow_up_queued', null, {
-    operation: followUp.operation,
-    [key]: next.id,
-  });
-  return next;
+  await new JobEventRepository(tx).append(jobId, event, null, { operation, [key]: followUpId });
 }
 
 /**

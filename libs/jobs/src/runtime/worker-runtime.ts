@@ -12,12 +12,13 @@ import {
   MessageBroker,
   messageTracing,
   Metrics,
+  UnknownQueueError,
 } from '@svc/platform';
-import { JobAbortedError, errorCodeOf, errorMessageOf } from './job-error';
+import { JobAbortedError, errorMessageOf, jobFailureOf } from './job-error';
 import { JobExecution } from './job-execution';
 import { EmitFn, isDeferred, JobOperation, StepOperation } from './operation';
 import { validatePayload } from './validate-payload';
-import { insertFollowUp, publishFollowUp } from './follow-up';
+import { assertFollowUpAllowed, insertFollowUp, publishFollowUp } from './follow-up';
 
 /** How long a delivery that met a database or broker outage waits before going back to its queue. */
 const OUTAGE_RETRY_MS = 1000;
@@ -169,6 +170,11 @@ export class WorkerRuntime {
       await this.options.broker.publishJob(queue, { job_id: jobId });
       await this.jobs.markDispatched(jobId);
     } catch (error) {
+      if (error instanceof UnknownQueueError) {
+        // A row naming a queue that is not ours (stored before queue names were checked) never runs.
+        await this.fail(jobId, 'invalid_queue', error.message);
+        return;
+      }
       // The dispatch deadline stays on the row, so a later reaper pass publishes it again.
       this.options.logger.warn('republish failed; the reaper will retry', {
         job_id: jobId,
@@ -267,6 +273,7 @@ export class WorkerRuntime {
     execution.startHeartbeat();
     try {
       const payload = await validatePayload(operation.spec.payload, job.payload);
+      await assertFollowUpAllowed(job, this.options.config);
       const emit = this.emitter(job.id);
       const result = await operation.execute({
         job,
@@ -331,9 +338,14 @@ export class WorkerRuntime {
         finish('HANDED_BACK');
         return 'ack';
       }
-      await this.fail(job.id, errorCodeOf(error), errorMessageOf(error));
-      if (errorCodeOf(error) === 'internal_error')
-        logger.error('operation crashed', { error: errorMessageOf(error), stack: (error as Error).stack });
+      const failure = jobFailureOf(error);
+      await this.fail(job.id, failure.code, failure.message);
+      if (failure.reference !== null)
+        logger.error('operation crashed', {
+          reference: failure.reference,
+          error: errorMessageOf(error),
+          stack: (error as Error).stack,
+        });
       finish('FAILED');
       return 'reject';
     } finally {
@@ -359,7 +371,7 @@ export class WorkerRuntime {
     const pending: JobRecord[] = [];
     return {
       onClose: (jobId: string) => async (tx: Db) => {
-        const next = await insertFollowUp(tx, jobId, this.options.config.jobs.leaseSeconds);
+        const next = await insertFollowUp(tx, jobId, this.options.config);
         if (next !== null) pending.push(next);
       },
       publish: async () => {
@@ -480,7 +492,14 @@ export class WorkerRuntime {
       if (error instanceof JobAbortedError) return 'ack';
       // Steps are safe to run again (their writes commit once per key): retried after the outage.
       if (isInfrastructureUnavailable(error)) throw error;
-      await this.fail(parentId, errorCodeOf(error), `${step.name}: ${errorMessageOf(error)}`);
+      const failure = jobFailureOf(error);
+      await this.fail(parentId, failure.code, `${step.name}: ${failure.message}`);
+      if (failure.reference !== null)
+        logger.error('step crashed', {
+          reference: failure.reference,
+          error: errorMessageOf(error),
+          stack: (error as Error).stack,
+        });
       return 'reject';
     }
   }

@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
-import { DomainError, isUuid, notFound } from '@svc/contracts';
+import { DomainError, isUuid } from '@svc/contracts';
+import { ListScope, Visibility } from '@svc/domain';
+import { ownershipCondition } from '../ownership';
 import { isoColumn, isUniqueViolation, queryOne, queryRows } from '../sql';
 
 const COLUMNS = [
@@ -26,6 +28,8 @@ const COLUMNS = [
   'producer_version',
   'producer_git_sha',
   'meta',
+  'owner_user_id',
+  'visibility',
   isoColumn('created_at'),
 ].join(', ');
 
@@ -52,6 +56,9 @@ export interface NewDataset {
   producer_version: string | null;
   producer_git_sha: string | null;
   meta: Record<string, unknown>;
+  /** Who registered it (the exporting job's owner); datasets are read by their owner and staff. */
+  owner_user_id: string | null;
+  visibility: Visibility;
 }
 
 export type DatasetRecord = NewDataset & { id: string; created_at: string };
@@ -82,25 +89,25 @@ export class DatasetRepository {
     return (await queryOne(this.db, `SELECT 1 FROM dataset WHERE name = $1`, [name])) !== null;
   }
 
-  /** Newest first; `after` keeps only rows strictly older than that `created_at`. */
-  list(query: { limit: number; after?: string }): Promise<DatasetRecord[]> {
+  /** Newest first, those the scope may see; `after` keeps only rows strictly older than that `created_at`. */
+  list(query: { scope: ListScope; limit: number; after?: string }): Promise<DatasetRecord[]> {
+    const visible = ownershipCondition(query.scope, 3);
     return queryRows(
       this.db,
-      `SELECT ${COLUMNS} FROM dataset WHERE ($1::timestamptz IS NULL OR created_at < $1::timestamptz)
+      `SELECT ${COLUMNS} FROM dataset
+        WHERE ($1::timestamptz IS NULL OR created_at < $1::timestamptz) AND ${visible.sql}
         ORDER BY created_at DESC LIMIT $2`,
-      [query.after ?? null, query.limit],
+      [query.after ?? null, query.limit, ...visible.params],
     );
   }
 
   /** By id when the reference is a uuid, else by name. */
-  async get(idOrName: string): Promise<DatasetRecord> {
-    const row = await queryOne<DatasetRecord>(
+  find(idOrName: string): Promise<DatasetRecord | null> {
+    return queryOne<DatasetRecord>(
       this.db,
       `SELECT ${COLUMNS} FROM dataset WHERE ${isUuid(idOrName) ? 'id::text = $1 OR ' : ''}name = $1
         ORDER BY (name = $1) LIMIT 1`,
       [idOrName],
     );
-    if (row === null) throw notFound('Dataset');
-    return row;
   }
 }

@@ -40,9 +40,11 @@ export function persistedMetrics(evaluation: CafaEvaluation): Record<string, Rec
             precision_w: r.precision_w,
             recall_w: r.recall_w,
             coverage_w: r.coverage_w,
+            auprc_w: r.auprc_w,
           }
         : {}),
       f_micro: r.f_micro,
+      auprc: r.auprc,
       tau: r.tau,
       fmax: r.fmax,
       precision: fmax.precision,

@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
+import { ListScope, OwnedRow } from '@svc/domain';
 import { bulkInsert } from '../bulk';
+import { ownershipCondition } from '../ownership';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 
 export type GroundTruthCategory = 'NK' | 'LK' | 'PK' | 'KNOWN';
@@ -28,8 +30,8 @@ const SET_COLUMNS = `e.id, e.old_annotation_set_id, e.new_annotation_set_id, e.o
 
 const RESULT_COLUMNS = `r.id, r.evaluation_set_id, r.prediction_set_id, r.embedding_config_id, r.scoring_config_id,
   r.reranker_model_id, r.rerankers, r.job_id, r.band, r.frame, r.th_step, r.max_terms, r.ia_source, r.toi_source,
-  r.temporal_window, r.leakage_role, r.stage, r.metrics, r.artifact_prefix, r.artifact_keys,
-  ${isoColumn('r.created_at', 'created_at')}`;
+  r.temporal_window, r.leakage_role, r.stage, r.metrics, r.artifact_prefix, r.artifact_keys, r.owner_user_id,
+  r.visibility, ${isoColumn('r.created_at', 'created_at')}`;
 
 /** Evaluation sets (temporal holdouts), their ground truth, and evaluation results. */
 export class EvaluationRepository {
@@ -169,17 +171,19 @@ export class EvaluationRepository {
     );
   }
 
-  listResults(setId: string): Promise<Record<string, unknown>[]> {
+  /** The results of a set that a list scope may see (published results are public), newest first. */
+  listResults(setId: string, scope: ListScope): Promise<Record<string, unknown>[]> {
+    const visible = ownershipCondition(scope, 2, 'r');
     return queryRows(
       this.db,
       `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name
          FROM evaluation_result r LEFT JOIN scoring_config c ON c.id = r.scoring_config_id
-        WHERE r.evaluation_set_id = $1 ORDER BY r.created_at DESC`,
-      [setId],
+        WHERE r.evaluation_set_id = $1 AND ${visible.sql} ORDER BY r.created_at DESC`,
+      [setId, ...visible.params],
     );
   }
 
-  findResult(setId: string, resultId: string): Promise<Record<string, unknown> | null> {
+  findResult(setId: string, resultId: string): Promise<(Record<string, unknown> & OwnedRow) | null> {
     return queryOne(
       this.db,
       `SELECT ${RESULT_COLUMNS} FROM evaluation_result r WHERE r.id = $2 AND r.evaluation_set_id = $1`,
@@ -197,13 +201,14 @@ export class EvaluationRepository {
     return row.artifact_keys;
   }
 
-  /** Every result with its labels, for the benchmark matrix. */
+  /** Every published result with its labels, for the benchmark matrix. */
   allResults(): Promise<Record<string, unknown>[]> {
     return queryRows(
       this.db,
       `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name, ec.model_name AS embedding_model_name
          FROM evaluation_result r LEFT JOIN scoring_config c ON c.id = r.scoring_config_id
          LEFT JOIN embedding_config ec ON ec.id = r.embedding_config_id
+        WHERE r.visibility = 'public'
         ORDER BY r.created_at`,
     );
   }

@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { DomainError, notFound } from '@svc/contracts';
-import { ExperimentStatus, moveExperimentRun } from '@svc/domain';
+import { ExperimentStatus, ListScope, moveExperimentRun } from '@svc/domain';
+import { NewOwnership, ownershipCondition } from '../ownership';
 import { isoColumn, isUniqueViolation, queryOne, queryRows } from '../sql';
 
 const COLUMNS = [
@@ -26,6 +27,8 @@ const COLUMNS = [
   'schema_sha_v2',
   'eval_set_manifest_sha',
   'ensemble_spec',
+  'owner_user_id',
+  'visibility',
 ].join(', ');
 
 export interface ExperimentRunChanges {
@@ -49,12 +52,13 @@ export class ExperimentRunRepository {
     config: Record<string, unknown>;
     provenance: Record<string, unknown>;
     tags: string[];
+    ownership: Omit<NewOwnership, 'expiresInDays'>;
   }): Promise<Record<string, unknown>> {
     try {
       const row = await queryOne<Record<string, unknown>>(
         this.db,
-        `INSERT INTO experiment_run (name, description, hypothesis, config, provenance, tags)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        `INSERT INTO experiment_run (name, description, hypothesis, config, provenance, tags, owner_user_id, visibility)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
         [
           input.name,
           input.description,
@@ -62,6 +66,8 @@ export class ExperimentRunRepository {
           JSON.stringify(input.config),
           JSON.stringify(input.provenance),
           input.tags,
+          input.ownership.owner_user_id,
+          input.ownership.visibility,
         ],
       );
       return row!;
@@ -72,13 +78,20 @@ export class ExperimentRunRepository {
     }
   }
 
-  list(query: { status?: string; limit: number; after?: string }): Promise<Record<string, unknown>[]> {
+  list(query: {
+    scope: ListScope;
+    status?: string;
+    limit: number;
+    after?: string;
+  }): Promise<Record<string, unknown>[]> {
+    const visible = ownershipCondition(query.scope, 4);
     return queryRows(
       this.db,
       `SELECT ${COLUMNS} FROM experiment_run
         WHERE ($1::text IS NULL OR status = $1) AND ($2::timestamptz IS NULL OR created_at < $2::timestamptz)
+          AND ${visible.sql}
         ORDER BY created_at DESC LIMIT $3`,
-      [query.status ?? null, query.after ?? null, query.limit],
+      [query.status ?? null, query.after ?? null, query.limit, ...visible.params],
     );
   }
 

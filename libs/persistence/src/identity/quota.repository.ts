@@ -37,4 +37,14 @@ export class QuotaRepository {
     );
     return { allowed: false, count: current?.count ?? 0 };
   }
+
+  /** Gives back what `consume` charged for work that was not queued after all (a refused publish). */
+  async release(input: { key: string; resource: string; periodStart: Date; amount: number }): Promise<void> {
+    await queryOne(
+      this.db,
+      `UPDATE quota SET count = greatest(count - $4::int, 0)
+        WHERE key = $1 AND resource = $2 AND period_start = $3 RETURNING count`,
+      [input.key, input.resource, input.periodStart, input.amount],
+    );
+  }
 }

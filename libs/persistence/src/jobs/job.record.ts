@@ -23,6 +23,14 @@ export interface JobRecord {
   description: string | null;
   findings: string | null;
   tags: string[];
+  /** The account the job works for (null: a guest or the service itself). */
+  owner_user_id: string | null;
+  visibility: 'owner' | 'unlisted' | 'public';
+  /** When the retention purge removes an unlisted job (and what it produced). */
+  expires_at: string | null;
+  /** The role it was submitted with (null for system jobs). */
+  submitted_role: string | null;
+  submitted_via: 'api' | 'annotate' | 'system';
 }
 
 export interface JobEventRecord {

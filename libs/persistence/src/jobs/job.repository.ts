@@ -1,5 +1,8 @@
 import { DataSource } from 'typeorm';
-import { DomainError, notFound } from '@svc/contracts';
+import { DomainError, JobEntryPoint, notFound } from '@svc/contracts';
+import { ListScope } from '@svc/domain';
+import { expiresAtSql } from '../owned-rows';
+import { ownershipCondition } from '../ownership';
 import { Db, isoColumn, isUniqueViolation, queryOne, queryRows } from '../sql';
 import { JobEventRepository } from './job-event.repository';
 import { JobRecord } from './job.record';
@@ -26,6 +29,11 @@ const JOB_COLUMNS = [
   'description',
   'findings',
   'tags',
+  'owner_user_id',
+  'visibility',
+  isoColumn('expires_at'),
+  'submitted_role',
+  'submitted_via',
 ].join(', ');
 
 export interface NewJob {
@@ -37,11 +45,40 @@ export interface NewJob {
   tags: string[];
   dedupKey: string | null;
   parentJobId?: string | null;
+  /** Who the job works for; checked again for everything it queues on their behalf. Default: the system. */
+  submitter?: JobSubmitter;
   /** Until the publish is confirmed the row carries a deadline; past it the reaper publishes again. */
   dispatchDeadlineSeconds: number;
 }
 
+/**
+ * The caller a job works for: its account (null for guests and the system), the role and entry point
+ * it was submitted with (`annotate` lowers the floor of the one-click chain), the key its daily quota
+ * is charged to, and the visibility of what it produces.
+ */
+export interface JobSubmitter {
+  ownerUserId: string | null;
+  role: string | null;
+  via: JobEntryPoint;
+  quotaKey: string | null;
+  visibility: 'owner' | 'unlisted' | 'public';
+  /** Unlisted results expire after the guest retention period; null keeps them. */
+  expiresInDays: number | null;
+}
+
+/** A job made by the service itself (maintenance, retention): staff-only, no quota. */
+export const SYSTEM_SUBMITTER: JobSubmitter = {
+  ownerUserId: null,
+  role: null,
+  via: 'system',
+  quotaKey: null,
+  visibility: 'owner',
+  expiresInDays: null,
+};
+
 export interface JobListFilter {
+  /** The rows the caller may see (ownership rules). */
+  scope: ListScope;
   status?: string;
   operation?: string;
   includeChildren: boolean;
@@ -108,6 +145,38 @@ export class JobRepository {
     }
   }
 
+  /** When a job of one of these operations last SUCCEEDED (epoch ms), or null: for cached reads. */
+  async lastSucceededAt(operations: readonly string[]): Promise<number | null> {
+    const row = await queryOne<{ at: string | null }>(
+      this.db,
+      `SELECT (EXTRACT(EPOCH FROM max(finished_at)) * 1000)::float8::text AS at FROM job
+        WHERE status = 'SUCCEEDED' AND operation = ANY($1::text[])`,
+      [[...operations]],
+    );
+    return row?.at == null ? null : Number(row.at);
+  }
+
+  /**
+   * Merges `fields` into a job's result while it runs: a coordinator that hands its work to steps names
+   * what it made before its last step closes the job. `counts` are added to the stored numbers, so the
+   * steps can total what they wrote inside their own transactions (`db`).
+   */
+  async mergeResult(
+    id: string,
+    input: { fields?: Record<string, unknown>; counts?: Record<string, number> },
+    db: Db = this.db,
+  ): Promise<void> {
+    const counts = Object.entries(input.counts ?? {});
+    await queryRows(
+      db,
+      `UPDATE job SET result = COALESCE(result, '{}'::jsonb) || $2::jsonb || COALESCE(
+         (SELECT jsonb_object_agg(c.key, COALESCE((result ->> c.key)::numeric, 0) + c.value::numeric)
+            FROM jsonb_each_text($3::jsonb) c), '{}'::jsonb)
+        WHERE id = $1`,
+      [id, JSON.stringify(input.fields ?? {}), JSON.stringify(Object.fromEntries(counts))],
+    );
+  }
+
   /** The publish was confirmed by the broker: the row no longer needs a dispatch deadline. */
   async markDispatched(id: string): Promise<void> {
     await queryRows(this.db, `UPDATE job SET leased_until = NULL WHERE id = $1 AND status = 'QUEUED'`, [id]);
@@ -153,6 +222,9 @@ export class JobRepository {
     if (filter.parentJobId !== undefined) add('parent_job_id = ?', filter.parentJobId);
     else if (!filter.includeChildren) where.push('parent_job_id IS NULL');
     if (filter.after !== undefined) add('created_at < ?::timestamptz', filter.after);
+    const visible = ownershipCondition(filter.scope, params.length + 1);
+    params.push(...visible.params);
+    where.push(visible.sql);
     params.push(filter.limit);
     return queryRows<JobRecord>(
       this.db,
@@ -542,10 +614,14 @@ export class JobRepository {
 
 /** The QUEUED row and its `job.created` event, inside the caller's transaction. */
 export async function insertQueuedJob(tx: Db, job: NewJob): Promise<JobRecord> {
+  const who = job.submitter ?? SYSTEM_SUBMITTER;
   const row = await queryOne<JobRecord>(
     tx,
-    `INSERT INTO job (operation, queue_name, status, payload, meta, description, tags, dedup_key, parent_job_id, leased_until)
-     VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8, clock_timestamp() + make_interval(secs => $9))
+    `INSERT INTO job (operation, queue_name, status, payload, meta, description, tags, dedup_key, parent_job_id,
+                      leased_until, owner_user_id, visibility, expires_at, submitted_role, submitted_via, quota_key)
+     VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8, clock_timestamp() + make_interval(secs => $9),
+             $10, $11, ${expiresAtSql(12)},
+             $13, $14, $15)
      RETURNING ${JOB_COLUMNS}`,
     [
       job.operation,
@@ -557,6 +633,12 @@ export async function insertQueuedJob(tx: Db, job: NewJob): Promise<JobRecord> {
       job.dedupKey,
       job.parentJobId ?? null,
       job.dispatchDeadlineSeconds,
+      who.ownerUserId,
+      who.visibility,
+      who.expiresInDays,
+      who.role,
+      who.via,
+      who.quotaKey,
     ],
   );
   if (row === null) throw new Error('insert returned no row');

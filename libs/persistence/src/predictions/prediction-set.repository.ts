@@ -1,6 +1,8 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
+import { ListScope, Visibility } from '@svc/domain';
 import { bulkInsert } from '../bulk';
+import { ownershipCondition } from '../ownership';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 import { PREDICTION_ROW_COLUMNS, PredictionRow, PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
 
@@ -19,16 +21,23 @@ export interface PredictionSetRecord {
   feature_schema_sha: string;
   reranker_model_id: string | null;
   query_count: number;
+  /** Copied from the job that made the set: a one-click guest result is unlisted and expires with it. */
+  owner_user_id: string | null;
+  visibility: Visibility;
+  expires_at: string | null;
   created_at: string;
 }
 
 const SET_COLUMNS = `s.id, s.job_id, s.embedding_config_id, s.annotation_set_id, s.ontology_snapshot_id, s.query_set_id,
   s.limit_per_entry, s.distance_threshold, s.search_backend, s.aspect_separated_knn, s.options, s.feature_schema_sha,
-  s.reranker_model_id, s.query_count, ${isoColumn('s.created_at', 'created_at')}`;
+  s.reranker_model_id, s.query_count, s.owner_user_id, s.visibility, ${isoColumn('s.expires_at', 'expires_at')},
+  ${isoColumn('s.created_at', 'created_at')}`;
 
+// `exclude_self`: sets made before the option existed always excluded the query's own entry.
 const LABELS = `c.model_name AS embedding_config_name, c.model_backend AS embedding_backend,
   (a.source || ' ' || a.source_version) AS annotation_set_label, o.obo_version AS ontology_version,
-  (SELECT j.status FROM job j WHERE j.id = s.job_id) AS job_status`;
+  (SELECT j.status FROM job j WHERE j.id = s.job_id) AS job_status,
+  COALESCE((s.options ->> 'exclude_self')::boolean, true) AS exclude_self`;
 
 const JOINS = `JOIN embedding_config c ON c.id = s.embedding_config_id
   JOIN annotation_set a ON a.id = s.annotation_set_id JOIN ontology_snapshot o ON o.id = s.ontology_snapshot_id`;
@@ -48,8 +57,8 @@ export class PredictionSetRepository {
       this.db,
       `INSERT INTO prediction_set (job_id, embedding_config_id, annotation_set_id, ontology_snapshot_id, query_set_id,
          limit_per_entry, distance_threshold, search_backend, aspect_separated_knn, options, feature_schema_sha,
-         reranker_model_id, query_count)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+         reranker_model_id, query_count, owner_user_id, visibility, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::timestamptz) RETURNING id`,
       [
         input.job_id,
         input.embedding_config_id,
@@ -64,6 +73,9 @@ export class PredictionSetRepository {
         input.feature_schema_sha,
         input.reranker_model_id,
         input.query_count,
+        input.owner_user_id,
+        input.visibility,
+        input.expires_at,
       ],
     );
     return row!.id;
@@ -98,14 +110,15 @@ export class PredictionSetRepository {
     return rows.length;
   }
 
-  /** The most recent sets with their labels and prediction counts. */
-  list(limit = 100): Promise<Record<string, unknown>[]> {
+  /** The most recent sets a list scope may see, with their labels and prediction counts. */
+  list(scope: ListScope, limit = 100): Promise<Record<string, unknown>[]> {
+    const visible = ownershipCondition(scope, 2, 's');
     return queryRows(
       this.db,
       `SELECT ${SET_COLUMNS}, ${LABELS},
               (SELECT count(*)::int FROM prediction p WHERE p.prediction_set_id = s.id) AS prediction_count
-         FROM prediction_set s ${JOINS} ORDER BY s.created_at DESC LIMIT $1`,
-      [limit],
+         FROM prediction_set s ${JOINS} WHERE ${visible.sql} ORDER BY s.created_at DESC LIMIT $1`,
+      [limit, ...visible.params],
     );
   }
 
@@ -170,12 +183,16 @@ export class PredictionSetRepository {
     return { items, total: total?.n ?? 0, limit: query.limit, offset: query.offset };
   }
 
-  /** One protein's predicted terms, nearest first (an unknown accession gives an empty list). */
+  /**
+   * One protein's predicted terms, nearest first (an unknown accession gives an empty list), with
+   * `self_hit`: the donor is the query's own accession or an isoform of it (annotation mode only).
+   */
   async proteinPredictions(id: string, accession: string): Promise<Record<string, unknown>[]> {
     await this.get(id);
     return queryRows(
       this.db,
-      `SELECT ${tsvSelect()} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
+      `SELECT ${tsvSelect()}, COALESCE((p.features ->> 'self_hit')::boolean, false) AS self_hit
+         FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
         WHERE p.prediction_set_id = $1 AND p.protein_accession = $2 ORDER BY p.distance, p.go_id`,
       [id, accession],
     );
@@ -254,8 +271,11 @@ export class PredictionSetRepository {
   }
 
   /** Newest prediction set for a (query set, embedding config) pair. */
-  async resolve(querySetId: string, embeddingConfigId: string): Promise<Record<string, unknown>> {
-    const set = await queryOne<Record<string, unknown>>(
+  async resolve(
+    querySetId: string,
+    embeddingConfigId: string,
+  ): Promise<PredictionSetRecord & Record<string, unknown>> {
+    const set = await queryOne<PredictionSetRecord & Record<string, unknown>>(
       this.db,
       `SELECT ${SET_COLUMNS}, ${LABELS} FROM prediction_set s ${JOINS}
         WHERE s.query_set_id = $1 AND s.embedding_config_id = $2 ORDER BY s.created_at DESC LIMIT 1`,

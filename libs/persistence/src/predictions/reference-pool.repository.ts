@@ -174,6 +174,38 @@ export class ReferencePoolRepository {
     }));
   }
 
+  /** Whether any query (of the set, or any protein without one) has a vector of the config. */
+  async hasEmbeddedQueries(embeddingConfigId: string, querySetId: string | null): Promise<boolean> {
+    const embedded = `EXISTS (SELECT 1 FROM embedding e WHERE e.embedding_config_id = $1 AND e.sequence_id = q.sequence_id)`;
+    const rows =
+      querySetId !== null
+        ? await queryRows<{ found: boolean }>(
+            this.db,
+            `SELECT EXISTS (SELECT 1 FROM query_set_entry q WHERE q.query_set_id = $2 AND ${embedded}) AS found`,
+            [embeddingConfigId, querySetId],
+          )
+        : await queryRows<{ found: boolean }>(
+            this.db,
+            `SELECT EXISTS (SELECT 1 FROM protein q WHERE q.sequence_id IS NOT NULL AND ${embedded}) AS found`,
+            [embeddingConfigId],
+          );
+    return rows[0]?.found === true;
+  }
+
+  /** Whether any annotated reference protein of the set has a vector of the config (the pool is not empty). */
+  async hasEmbeddedReferences(embeddingConfigId: string, annotationSetId: string): Promise<boolean> {
+    const rows = await queryRows<{ found: boolean }>(
+      this.db,
+      `SELECT EXISTS (
+         SELECT 1 FROM protein_go_annotation a
+           JOIN protein p ON p.accession = a.protein_accession
+           JOIN embedding e ON e.sequence_id = p.sequence_id AND e.embedding_config_id = $1
+          WHERE a.annotation_set_id = $2 AND NOT a.is_not) AS found`,
+      [embeddingConfigId, annotationSetId],
+    );
+    return rows[0]?.found === true;
+  }
+
   async taxonomyIds(accessions: string[]): Promise<Map<string, string | null>> {
     const rows = await queryRows<{ accession: string; taxonomy_id: string | null }>(
       this.db,

@@ -1,6 +1,9 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
+import { ListScope } from '@svc/domain';
 import { bulkInsert } from '../bulk';
+import { expiresAtSql } from '../owned-rows';
+import { NewOwnership, ownershipCondition } from '../ownership';
 import { isoColumn, queryOne, queryRows } from '../sql';
 import { ProteinRepository } from './protein.repository';
 
@@ -12,6 +15,8 @@ export interface QuerySetEntryInput {
   taxonomyId: number | null;
 }
 
+const OWNER_COLUMNS = `q.owner_user_id, q.visibility, ${isoColumn('q.expires_at', 'expires_at')}`;
+
 export class QuerySetRepository {
   constructor(private readonly db: DataSource) {}
 
@@ -20,12 +25,20 @@ export class QuerySetRepository {
     name: string;
     description: string | null;
     entries: QuerySetEntryInput[];
+    ownership: NewOwnership;
   }): Promise<Record<string, unknown>> {
     return this.db.transaction(async (tx) => {
       const set = await queryOne<{ id: string }>(
         tx,
-        `INSERT INTO query_set (name, description) VALUES ($1, $2) RETURNING id`,
-        [input.name, input.description],
+        `INSERT INTO query_set (name, description, owner_user_id, visibility, expires_at)
+         VALUES ($1, $2, $3, $4, ${expiresAtSql(5)}) RETURNING id`,
+        [
+          input.name,
+          input.description,
+          input.ownership.owner_user_id,
+          input.ownership.visibility,
+          input.ownership.expiresInDays,
+        ],
       );
       const ids = await new ProteinRepository(this.db).upsertSequences(
         tx,
@@ -52,19 +65,23 @@ export class QuerySetRepository {
     });
   }
 
-  list(): Promise<Record<string, unknown>[]> {
+  /** The sets a list scope may see, newest first. */
+  list(scope: ListScope): Promise<Record<string, unknown>[]> {
+    const visible = ownershipCondition(scope, 1, 'q');
     return queryRows(
       this.db,
-      `SELECT q.id, q.name, q.description, ${isoColumn('q.created_at', 'created_at')},
+      `SELECT q.id, q.name, q.description, ${isoColumn('q.created_at', 'created_at')}, ${OWNER_COLUMNS},
               (SELECT count(*)::int FROM query_set_entry e WHERE e.query_set_id = q.id) AS entry_count
-         FROM query_set q ORDER BY q.created_at DESC`,
+         FROM query_set q WHERE ${visible.sql} ORDER BY q.created_at DESC`,
+      visible.params,
     );
   }
 
   async detail(id: string): Promise<Record<string, unknown>> {
     const set = await queryOne<Record<string, unknown>>(
       this.db,
-      `SELECT id, name, description, ${isoColumn('created_at')} FROM query_set WHERE id = $1`,
+      `SELECT q.id, q.name, q.description, ${isoColumn('q.created_at', 'created_at')}, ${OWNER_COLUMNS}
+         FROM query_set q WHERE q.id = $1`,
       [id],
     );
     if (set === null) throw notFound('Query set');

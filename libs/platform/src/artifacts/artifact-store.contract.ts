@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { ArtifactNotFoundError, ArtifactStore, InvalidArtifactKeyError } from './artifact-store';
 
 /**
@@ -52,6 +53,38 @@ export function describeArtifactStoreContract(
       for (let i = 0; i < body.length; i += 1) body[i] = (i * 31 + 7) & 0xff;
       await store.put('big/blob.bin', body);
       expect((await store.get('big/blob.bin')).equals(body)).toBe(true);
+    });
+
+    it('streams a body larger than one upload part in (putStream) and out (open)', async () => {
+      const body = Buffer.alloc(9 * 1024 * 1024);
+      for (let i = 0; i < body.length; i += 1) body[i] = (i * 17 + 3) & 0xff;
+      const chunks = Array.from({ length: 9 }, (_, i) =>
+        body.subarray(i * 1024 * 1024, (i + 1) * 1024 * 1024),
+      );
+      const uri = await store.putStream('streams/big.bin', Readable.from(chunks));
+      expect(uri).toBe(store.url('streams/big.bin'));
+      const read: Buffer[] = [];
+      for await (const chunk of await store.open('streams/big.bin')) read.push(chunk as Buffer);
+      expect(Buffer.concat(read).equals(body)).toBe(true);
+      await store.putStream('streams/small.txt', Readable.from([Buffer.from('small')]));
+      expect((await store.get('streams/small.txt')).toString()).toBe('small');
+    });
+
+    it('leaves nothing behind when the stream of putStream fails', async () => {
+      const failing = Readable.from(
+        (async function* () {
+          yield Buffer.alloc(6 * 1024 * 1024, 1);
+          yield Buffer.alloc(6 * 1024 * 1024, 2);
+          throw new Error('the client went away');
+        })(),
+      );
+      await expect(store.putStream('streams/broken.bin', failing)).rejects.toThrow('the client went away');
+      expect(await store.exists('streams/broken.bin')).toBe(false);
+      expect(await store.list('streams/')).toEqual([]);
+    });
+
+    it('open throws ArtifactNotFoundError for a missing key', async () => {
+      await expect(store.open('runs/404/result.json')).rejects.toThrow(ArtifactNotFoundError);
     });
 
     it('replaces an existing artifact', async () => {
@@ -129,6 +162,8 @@ export function describeArtifactStoreContract(
       const operations: { name: string; run: (s: ArtifactStore) => Promise<unknown> }[] = [
         { name: 'put', run: (s) => s.put('../escape.txt', 'x') },
         { name: 'get', run: (s) => s.get('../escape.txt') },
+        { name: 'open', run: (s) => s.open('../escape.txt') },
+        { name: 'putStream', run: (s) => s.putStream('../escape.txt', Readable.from([])) },
         { name: 'exists', run: (s) => s.exists('../escape.txt') },
         { name: 'delete', run: (s) => s.delete('../escape.txt') },
       ];

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Where job inputs and results live. Keys are the same on every backend so that a deployment can move
  * from the local disk to an object store without rewriting stored references.
@@ -6,8 +8,15 @@ export interface ArtifactStore {
   readonly backend: 'local' | 's3';
   /** Stores the body under `key`, replacing any previous one, and returns the artifact's URI. */
   put(key: string, body: Buffer | string | { path: string }): Promise<string>;
+  /**
+   * Stores a stream under `key` without holding it in memory (a partial body is never visible:
+   * on a failure of the stream nothing, or the previous artifact, stays) and returns the URI.
+   */
+  putStream(key: string, body: Readable): Promise<string>;
   /** Throws `ArtifactNotFoundError` when nothing is stored under `key`. */
   get(key: string): Promise<Buffer>;
+  /** The artifact as a stream; throws `ArtifactNotFoundError` when nothing is stored under `key`. */
+  open(key: string): Promise<Readable>;
   /** The URI `put` returns for `key`, computed without I/O. */
   url(key: string): string;
   exists(key: string): Promise<boolean>;

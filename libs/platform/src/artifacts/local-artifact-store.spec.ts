@@ -99,6 +99,19 @@ describe('LocalArtifactStore', () => {
     store = new LocalArtifactStore(root);
   });
 
+  it('a delete removes the folders it leaves empty, and no others', async () => {
+    await store.put('eval_artifacts/r1/nk/metrics.tsv', 'x');
+    await store.put('eval_artifacts/r1/lk/metrics.tsv', 'y');
+    await store.put('eval_artifacts/r2/nk/metrics.tsv', 'z');
+    expect(await store.delete('eval_artifacts/r1/nk/metrics.tsv')).toBe(true);
+    expect(existsSync(join(root, 'eval_artifacts', 'r1', 'nk'))).toBe(false);
+    expect(existsSync(join(root, 'eval_artifacts', 'r1', 'lk'))).toBe(true);
+    expect(await store.delete('eval_artifacts/r1/lk/metrics.tsv')).toBe(true);
+    expect(existsSync(join(root, 'eval_artifacts', 'r1'))).toBe(false);
+    expect(existsSync(join(root, 'eval_artifacts', 'r2', 'nk'))).toBe(true);
+    expect(existsSync(root)).toBe(true);
+  });
+
   it('refuses a relative root', () => {
     expect(() => new LocalArtifactStore('var/artifacts')).toThrow('absolute root');
   });

@@ -1,7 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { Dirent } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { createWriteStream, Dirent } from 'node:fs';
+import {
+  copyFile,
+  FileHandle,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   ArtifactNotFoundError,
@@ -37,14 +52,24 @@ export class LocalArtifactStore implements ArtifactStore {
   }
 
   async put(key: string, body: Buffer | string | { path: string }): Promise<string> {
+    return this.write(key, async (temp) => {
+      if (typeof body === 'string' || Buffer.isBuffer(body)) await writeFile(temp, body);
+      else await copyFile(body.path, temp);
+    });
+  }
+
+  async putStream(key: string, body: Readable): Promise<string> {
+    return this.write(key, (temp) => pipeline(body, createWriteStream(temp)));
+  }
+
+  /** Readers see the old artifact or the new one, never a half-written file. */
+  private async write(key: string, fill: (temp: string) => Promise<void>): Promise<string> {
     const target = this.pathOf(key);
     const dir = dirname(target);
     await mkdir(dir, { recursive: true });
-    // Readers see the old artifact or the new one, never a half-written file.
     const temp = join(dir, `.${basename(target)}.${randomUUID()}.partial`);
     try {
-      if (typeof body === 'string' || Buffer.isBuffer(body)) await writeFile(temp, body);
-      else await copyFile(body.path, temp);
+      await fill(temp);
       await rename(temp, target);
     } catch (error) {
       await rm(temp, { force: true });
@@ -60,6 +85,21 @@ export class LocalArtifactStore implements ArtifactStore {
       if (isMissing(error)) throw new ArtifactNotFoundError(key);
       throw error;
     }
+  }
+
+  async open(key: string): Promise<Readable> {
+    const path = this.pathOf(key);
+    // Opened here, so that a missing artifact is this call's error and not the stream's.
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(path, 'r');
+      if (!(await handle.stat()).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    } catch (error) {
+      await handle?.close();
+      if (isMissing(error)) throw new ArtifactNotFoundError(key);
+      throw error;
+    }
+    return handle.createReadStream();
   }
 
   url(key: string): string {
@@ -81,11 +121,26 @@ export class LocalArtifactStore implements ArtifactStore {
     if (!(await this.exists(key))) return false;
     try {
       await unlink(this.pathOf(key));
-      return true;
     } catch (error) {
       // Someone else deleted it between the check and the unlink.
       if (isMissing(error)) return false;
       throw error;
+    }
+    await this.removeEmptyFolders(key);
+    return true;
+  }
+
+  /** Folders exist only for the keys under them (as on S3): the ones a delete leaves empty go too. */
+  private async removeEmptyFolders(key: string): Promise<void> {
+    const segments = key.split('/').slice(0, -1);
+    while (segments.length > 0) {
+      try {
+        await rmdir(join(this.rootDir, ...segments));
+      } catch {
+        // Not empty (or already gone): the folders above it are not empty either.
+        return;
+      }
+      segments.pop();
     }
   }
 

@@ -10,7 +10,8 @@ import { loadConfig } from '../config/load-config';
 import { ArtifactStoreUnavailable } from './artifact-store';
 import { describeArtifactStoreContract } from './artifact-store.contract';
 import { openArtifactStore } from './create-artifact-store';
-import { readArtifactText } from './read-artifact';
+import { readText } from '../sources/text-source';
+import { SourcePolicy, sourcePolicyOf } from '../sources/source-policy';
 import { S3ArtifactStore } from './s3-artifact-store';
 
 // The platform library cannot use the shared testing library (which depends on it), so the server
@@ -143,8 +144,10 @@ describe('openArtifactStore', () => {
   });
 });
 
-describe('readArtifactText', () => {
+describe('artifacts read as sources', () => {
   let dir: string;
+  const policy = (store: S3ArtifactStore): SourcePolicy =>
+    sourcePolicyOf(s3Config(store.bucket, { SVC_SOURCE_ALLOWED_ROOTS: dir }), store);
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'read-artifact-'));
@@ -156,21 +159,21 @@ describe('readArtifactText', () => {
     const store = s3Store();
     await store.ensureReady();
     const uri = await store.put('rerankers/r2/model.txt', 'booster text');
-    expect(await readArtifactText(uri, store)).toBe('booster text');
+    expect(await readText(uri, policy(store))).toBe('booster text');
   });
 
   it('still reads plain files by file:// URI and path next to an object store', async () => {
     const store = s3Store();
     writeFileSync(join(dir, 'model.txt'), 'from disk');
-    expect(await readArtifactText(pathToFileURL(join(dir, 'model.txt')).href, store)).toBe('from disk');
-    expect(await readArtifactText(join(dir, 'model.txt'), store)).toBe('from disk');
+    expect(await readText(pathToFileURL(join(dir, 'model.txt')).href, policy(store))).toBe('from disk');
+    expect(await readText(join(dir, 'model.txt'), policy(store))).toBe('from disk');
   });
 
   it('refuses an s3:// URI of another bucket', async () => {
     const store = s3Store('svc-mine');
-    await expect(readArtifactText('s3://svc-theirs/model.txt', store)).rejects.toMatchObject({
+    await expect(readText('s3://svc-theirs/model.txt', policy(store))).rejects.toMatchObject({
       code: 'unsupported_source',
-      message: 's3://svc-theirs/model.txt is not in the configured artifact store (s3://svc-mine/)',
+      message: 's3://svc-theirs/model.txt is not in the configured artifact store',
     });
   });
 });

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
 import {
   ArtifactNotFoundError,
@@ -20,6 +21,9 @@ export interface S3StoreOptions {
 }
 
 type S3Sdk = typeof import('@aws-sdk/client-s3');
+
+/** Part size of a streamed upload: S3 wants at least 5 MiB per part but the last; memory holds one. */
+const STREAM_PART_BYTES = 8 * 1024 * 1024;
 
 /** How long the start-up check may take before the store counts as unreachable. */
 const READY_TIMEOUT_MS = 10_000;
@@ -113,17 +117,88 @@ export class S3ArtifactStore implements ArtifactStore {
     return this.url(key);
   }
 
-  async get(key: string): Promise<Buffer> {
+  /**
+   * A body that fits one part goes up as a plain PUT; a larger one as a multipart upload, one part
+   * in memory at a time. A failed stream aborts the upload, so no partial object appears.
+   */
+  async putStream(key: string, body: Readable): Promise<string> {
+    validateArtifactKey(key);
+    const { s3, client } = await this.connect();
+    let uploadId: string | undefined;
+    const parts: { ETag: string | undefined; PartNumber: number }[] = [];
+    const sendPart = async (bytes: Buffer): Promise<void> => {
+      if (uploadId === undefined) {
+        const created = await client.send(
+          new s3.CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }),
+        );
+        uploadId = created.UploadId;
+      }
+      const PartNumber = parts.length + 1;
+      const sent = await client.send(
+        new s3.UploadPartCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          PartNumber,
+          Body: bytes,
+        }),
+      );
+      parts.push({ ETag: sent.ETag, PartNumber });
+    };
+    try {
+      let pending: Buffer[] = [];
+      let pendingBytes = 0;
+      for await (const chunk of body) {
+        const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+        pending.push(bytes);
+        pendingBytes += bytes.length;
+        if (pendingBytes >= STREAM_PART_BYTES) {
+          await sendPart(Buffer.concat(pending, pendingBytes));
+          pending = [];
+          pendingBytes = 0;
+        }
+      }
+      const last = Buffer.concat(pending, pendingBytes);
+      if (uploadId === undefined) {
+        await client.send(new s3.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: last }));
+        return this.url(key);
+      }
+      if (last.length > 0) await sendPart(last);
+      await client.send(
+        new s3.CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts },
+        }),
+      );
+      return this.url(key);
+    } catch (error) {
+      if (uploadId !== undefined)
+        await client
+          .send(new s3.AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
+          .catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async open(key: string): Promise<Readable> {
     validateArtifactKey(key);
     const { s3, client } = await this.connect();
     try {
       const out = await client.send(new s3.GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      if (out.Body === undefined) return Buffer.alloc(0);
-      return Buffer.from(await out.Body.transformToByteArray());
+      if (out.Body === undefined) return Readable.from([]);
+      return Readable.fromWeb(out.Body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
     } catch (error) {
       if (isMissing(error)) throw new ArtifactNotFoundError(key);
       throw error;
     }
+  }
+
+  async get(key: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.open(key)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   }
 
   url(key: string): string {

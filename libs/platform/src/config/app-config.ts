@@ -92,4 +92,37 @@ export interface AppConfig {
   readonly modelsDir: string;
   /** Role quotas and rate limits from the YAML file's `auth.quotas` mapping. */
   readonly authQuotas: Readonly<Record<string, Readonly<Record<string, number | string | null>>>>;
+  /** Defences against hostile input and callers (docs/security.md). */
+  readonly security: SecuritySettings;
+}
+
+export interface SecuritySettings {
+  /** CIDRs (or single addresses) of proxies whose X-Forwarded-For / Forwarded headers are believed. */
+  readonly trustedProxies: readonly string[];
+  /** Directories under which file:// and bare-path sources may be read (after symlinks); none by default. */
+  readonly sourceAllowedRoots: readonly string[];
+  /** Host names that http(s) sources may reach even when they resolve to non-public addresses. */
+  readonly sourceAllowedHosts: readonly string[];
+  /** Longest line a text source may have (bytes). */
+  readonly sourceMaxLineBytes: number;
+  /** Most bytes a source may decompress to. */
+  readonly sourceMaxBytes: number;
+  /** Largest file the source upload route accepts. */
+  readonly sourceUploadLimitBytes: number;
+  /** Largest JSON request body, enforced while reading. */
+  readonly jsonBodyLimitBytes: number;
+  /** Deepest nesting a JSON request body may have. */
+  readonly jsonMaxDepth: number;
+  /** Largest job payload (and experiment config), as JSON text. */
+  readonly jobPayloadLimitBytes: number;
+  /** Largest FASTA upload (query sets, one-click annotation). */
+  readonly fastaUploadLimitBytes: number;
+  /** How long a guest's one-click result lives before the purge job removes it. */
+  readonly guestResultRetentionDays: number;
+  /** Failed logins per account within the throttle window before 429. */
+  readonly loginMaxFailures: number;
+  /** Failed logins per client address within the throttle window before 429. */
+  readonly loginIpMaxFailures: number;
+  /** The login throttle's window. */
+  readonly loginThrottleSeconds: number;
 }

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
 import { AppConfig, LogFormat, LogLevel, RunMode, StorageBackend } from './app-config';
+import { writeProcessLine } from '../logging/process-line';
 import { SettingDef, SETTINGS } from './settings';
 
 export class ConfigError extends Error {
@@ -40,7 +41,9 @@ class Invalid {
 export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
   const env = options.env ?? process.env;
   const rootDir = options.rootDir ?? process.cwd();
-  const warn = options.onWarning ?? ((message: string) => process.stderr.write(`${message}\n`));
+  // Warnings wait until the log format is known, so that by default they are JSON lines like the rest.
+  const warnings: string[] = [];
+  const warn = (message: string): void => void warnings.push(message);
   const problems: string[] = [];
 
   const dotenvPath = join(rootDir, '.env');
@@ -80,7 +83,11 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
       values[def.key] = def.default ?? null;
     } else {
       values[def.key] =
-        def.type === 'path' && typeof parsed === 'string' ? resolveAgainst(rootDir, parsed) : parsed;
+        def.type === 'path' && typeof parsed === 'string'
+          ? resolveAgainst(rootDir, parsed)
+          : def.type === 'pathList' && Array.isArray(parsed)
+            ? parsed.map((item) => resolveAgainst(rootDir, String(item)))
+            : parsed;
     }
   }
 
@@ -101,8 +108,24 @@ export function loadConfig(options: LoadConfigOptions = {}): AppConfig {
     problems.push('smtp_enabled is on but smtp_host is not set (SVC_SMTP_HOST)');
   }
 
+  const report =
+    options.onWarning ??
+    ((message: string) => writeProcessLine('config', 'warn', message, logFormatOf(values['log_format'])));
+  for (const message of warnings) report(message);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(buildConfig(values, rateLimits, authQuotas));
+}
+
+function logFormatOf(value: unknown): LogFormat {
+  return value === 'text' ? 'text' : 'json';
+}
+
+/**
+ * The log format for lines written before the configuration could be loaded (a start-up failure):
+ * the environment's `SVC_LOG_FORMAT`, else JSON.
+ */
+export function startupLogFormat(env: Readonly<Record<string, string | undefined>> = process.env): LogFormat {
+  return logFormatOf(env['SVC_LOG_FORMAT']?.trim().toLowerCase());
 }
 
 function resolveSource(
@@ -205,6 +228,11 @@ function coerce(def: SettingDef, raw: unknown): Coerced {
         .split(',')
         .map((item) => item.trim())
         .filter((item) => item !== '');
+    }
+    case 'pathList': {
+      // PATH-style (`:`) or comma-separated; each entry resolved against the project root.
+      const items = Array.isArray(raw) ? raw.map(String) : String(raw).split(/[,:]/);
+      return items.map((item) => item.trim()).filter((item) => item !== '');
     }
     case 'intMap':
       return coerceIntMap(raw);
@@ -368,5 +396,21 @@ function buildConfig(
     dataDir: str('data_dir'),
     modelsDir: v['models_dir'] as string,
     authQuotas,
+    security: Object.freeze({
+      trustedProxies: Object.freeze([...(v['trusted_proxies'] as string[])]),
+      sourceAllowedRoots: Object.freeze([...(v['source_allowed_roots'] as string[])]),
+      sourceAllowedHosts: Object.freeze([...(v['source_allowed_hosts'] as string[])]),
+      sourceMaxLineBytes: num('source_max_line_bytes'),
+      sourceMaxBytes: num('source_max_bytes'),
+      sourceUploadLimitBytes: num('source_upload_limit_bytes'),
+      jsonBodyLimitBytes: num('json_body_limit_bytes'),
+      jsonMaxDepth: num('json_max_depth'),
+      jobPayloadLimitBytes: num('job_payload_limit_bytes'),
+      fastaUploadLimitBytes: num('fasta_upload_limit_bytes'),
+      guestResultRetentionDays: num('guest_result_retention_days'),
+      loginMaxFailures: num('login_max_failures'),
+      loginIpMaxFailures: num('login_ip_max_failures'),
+      loginThrottleSeconds: num('login_throttle_seconds'),
+    }),
   };
 }

@@ -2,7 +2,8 @@
  * Every runtime setting: its key in the YAML file and in code, its environment variable, its type and
  * default. The loader validates all of them at once and lists every problem.
  */
-export type SettingType = 'string' | 'path' | 'int' | 'float' | 'bool' | 'list' | 'intMap' | 'enum';
+export type SettingType =
+  'string' | 'path' | 'int' | 'float' | 'bool' | 'list' | 'pathList' | 'intMap' | 'enum';
 
 export interface SettingDef {
   readonly key: string;
@@ -150,4 +151,68 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'public_url', env: 'SVC_PUBLIC_URL', type: 'string', default: 'http://127.0.0.1:8000' },
   { key: 'rpc_timeout_ms', env: 'SVC_RPC_TIMEOUT_MS', type: 'int', min: 100, default: 10000 },
   { key: 'db_pool_size', env: 'SVC_DB_POOL_SIZE', type: 'int', min: 1, max: 500, default: 10 },
+  // Hardening: who may be trusted, what the server may read, how much it parses (docs/security.md).
+  { key: 'trusted_proxies', env: 'SVC_TRUSTED_PROXIES', type: 'list', default: [] },
+  { key: 'source_allowed_roots', env: 'SVC_SOURCE_ALLOWED_ROOTS', type: 'pathList', default: [] },
+  { key: 'source_allowed_hosts', env: 'SVC_SOURCE_ALLOWED_HOSTS', type: 'list', default: [] },
+  {
+    key: 'source_max_line_bytes',
+    env: 'SVC_SOURCE_MAX_LINE_BYTES',
+    type: 'int',
+    min: 1024,
+    default: 1024 * 1024,
+  },
+  {
+    key: 'source_max_bytes',
+    env: 'SVC_SOURCE_MAX_BYTES',
+    type: 'int',
+    min: 1024,
+    default: 20 * 1024 ** 3,
+  },
+  {
+    key: 'source_upload_limit_bytes',
+    env: 'SVC_SOURCE_UPLOAD_LIMIT_BYTES',
+    type: 'int',
+    min: 1024,
+    default: 2 * 1024 ** 3,
+  },
+  {
+    key: 'json_body_limit_bytes',
+    env: 'SVC_JSON_BODY_LIMIT_BYTES',
+    type: 'int',
+    min: 1024,
+    default: 1024 * 1024,
+  },
+  { key: 'json_max_depth', env: 'SVC_JSON_MAX_DEPTH', type: 'int', min: 4, max: 1000, default: 64 },
+  {
+    key: 'job_payload_limit_bytes',
+    env: 'SVC_JOB_PAYLOAD_LIMIT_BYTES',
+    type: 'int',
+    min: 1024,
+    default: 256 * 1024,
+  },
+  {
+    key: 'fasta_upload_limit_bytes',
+    env: 'SVC_FASTA_UPLOAD_LIMIT_BYTES',
+    type: 'int',
+    min: 1024,
+    default: 200 * 1024 * 1024,
+  },
+  {
+    key: 'guest_result_retention_days',
+    env: 'SVC_GUEST_RESULT_RETENTION_DAYS',
+    type: 'float',
+    // Fractions of a day down to about a second, so a test can watch a result expire.
+    min: 0.00001,
+    default: 7,
+  },
+  { key: 'login_max_failures', env: 'SVC_LOGIN_MAX_FAILURES', type: 'int', min: 1, default: 10 },
+  { key: 'login_ip_max_failures', env: 'SVC_LOGIN_IP_MAX_FAILURES', type: 'int', min: 1, default: 100 },
+  {
+    key: 'login_throttle_seconds',
+    env: 'SVC_LOGIN_THROTTLE_SECONDS',
+    type: 'int',
+    min: 1,
+    default: 900,
+  },
 ];

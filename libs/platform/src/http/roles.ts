@@ -19,7 +19,7 @@ export interface Principal {
   kind: 'anonymous' | 'session' | 'bearer' | 'api_key' | 'gate_disabled';
   role: Role;
   userId: string | null;
-  /** The rate limiter's key: API-key prefix, JWT subject, or the daily address hash. */
+  /** The rate limiter's key, always verified: API-key id, token subject, or the daily address hash. */
   rateKey: string;
   /** Daily-rotated hash of the client address (quota key for anonymous callers). */
   addressHash: string;
@@ -37,6 +37,15 @@ export const Roles = (floor: Role): MethodDecorator & ClassDecorator =>
 /** Names the rate-limited resource a route consumes (for example `post_jobs`). */
 export const RateLimit = (resource: string): MethodDecorator =>
   applyDecorators(SetMetadata(RATE_LIMIT_KEY, resource), ApiExtension('x-rate-limit', resource));
+
+export const RATE_LIMIT_ON_ACCEPT_KEY = 'svc:rate-limit-on-accept';
+
+/**
+ * A rate limit that counts only accepted work: the route's service charges it once the request has
+ * passed every check (a refused request costs nothing), instead of the guard charging every call.
+ */
+export const RateLimitOnAccept = (resource: string): MethodDecorator =>
+  applyDecorators(SetMetadata(RATE_LIMIT_ON_ACCEPT_KEY, resource), ApiExtension('x-rate-limit', resource));
 
 export const CurrentPrincipal = createParamDecorator(
   (_: unknown, ctx: ExecutionContext): Principal | undefined => {

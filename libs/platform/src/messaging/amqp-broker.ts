@@ -15,6 +15,7 @@ import {
   DeliveryOutcome,
   MessageBroker,
   QueueStats,
+  assertPublishable,
 } from './message-broker';
 import { isTraceparent } from './traceparent';
 
@@ -82,6 +83,7 @@ export class AmqpBroker implements MessageBroker {
   }
 
   async publishJob(queue: string, message: JobMessage, traceparent?: string | null): Promise<void> {
+    assertPublishable('job', queue);
     await this.publish(queue, message, traceparent);
   }
 
@@ -90,6 +92,7 @@ export class AmqpBroker implements MessageBroker {
     message: OperationMessage,
     traceparent?: string | null,
   ): Promise<void> {
+    assertPublishable('operation', queue);
     await this.publish(queue, message, traceparent);
   }
 

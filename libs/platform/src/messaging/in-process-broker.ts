@@ -7,6 +7,7 @@ import {
   DeliveryOutcome,
   MessageBroker,
   QueueStats,
+  assertPublishable,
 } from './message-broker';
 import { childTraceparent, isTraceparent } from './traceparent';
 
@@ -43,6 +44,7 @@ export class InProcessBroker implements MessageBroker {
   }
 
   async publishJob(queue: string, message: JobMessage, traceparent?: string | null): Promise<void> {
+    assertPublishable('job', queue);
     this.publish(queue, message, traceparent);
   }
 
@@ -51,6 +53,7 @@ export class InProcessBroker implements MessageBroker {
     message: OperationMessage,
     traceparent?: string | null,
   ): Promise<void> {
+    assertPublishable('operation', queue);
     this.publish(queue, message, traceparent);
   }
 

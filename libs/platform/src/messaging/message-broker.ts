@@ -1,4 +1,4 @@
-import type { JobMessage, OperationMessage } from '@svc/contracts';
+import { isJobQueue, isOperationQueue, type JobMessage, type OperationMessage } from '@svc/contracts';
 
 export interface Delivery {
   body: unknown;
@@ -27,6 +27,23 @@ export class BrokerUnavailableError extends Error {
     super(message);
     this.name = 'BrokerUnavailableError';
   }
+}
+
+/** A publish to a queue the service does not own: refused before anything is declared or sent. */
+export class UnknownQueueError extends Error {
+  constructor(queue: string) {
+    super(`'${queue}' is not one of the service's queues`);
+    this.name = 'UnknownQueueError';
+  }
+}
+
+/**
+ * Jobs go only to job queues and steps only to operation queues, whatever a stored row or a message
+ * says: a queue is never declared from request input, and the RPC and dead-letter queues are never
+ * written to by a publish.
+ */
+export function assertPublishable(kind: 'job' | 'operation', queue: string): void {
+  if (kind === 'job' ? !isJobQueue(queue) : !isOperationQueue(queue)) throw new UnknownQueueError(queue);
 }
 
 /**

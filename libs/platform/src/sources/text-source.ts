@@ -1,107 +1,144 @@
+import { constants as bufferConstants } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { PassThrough, Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-
-export class SourceError extends Error {
-  constructor(
-    readonly code: 'source_not_found' | 'source_unreachable' | 'unsupported_source',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SourceError';
-  }
-}
+import { ArtifactNotFoundError } from '../artifacts/artifact-store';
+import { byteLimit, splitLines, MAX_TEXT_BYTES } from './line-reader';
+import { asSourceError, SourceError } from './source-error';
+import { admitSource, SourcePolicy } from './source-policy';
+import { requestSource } from './guarded-http';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+const MAX_BYTES_SETTING = 'SVC_SOURCE_MAX_BYTES';
+const WHOLE_FILE_LIMIT = `${MAX_BYTES_SETTING}, and at most 512 MiB for a file read whole`;
+
+export interface SourceReadOptions {
+  timeoutMs?: number;
+}
 
 /**
- * Opens a data file by URL as a byte stream: http(s), file:// or a plain path (relative paths
- * resolve against `baseDir`). Gzip is recognised by its magic bytes, whatever the file name says.
+ * Opens a data source under `policy` (see `admitSource`) as a byte stream: a URI of the artifact
+ * store, a file:// URL or path, or http(s). Gzip is recognised by its magic bytes whatever the
+ * name says, and the decompressed stream fails with `source_too_large` past `policy.maxBytes`.
  */
 export async function openSource(
   url: string,
-  options: { baseDir?: string; timeoutMs?: number } = {},
+  policy: SourcePolicy,
+  options: SourceReadOptions = {},
 ): Promise<Readable> {
-  const raw = await openRaw(url, options);
-  return decompressIfGzip(raw);
+  return decompressIfGzip(await openRaw(url, policy, options), policy.maxBytes, MAX_BYTES_SETTING);
 }
 
-/** The source as lines (CR LF or LF), streamed. */
+/** The source as lines (CR LF or LF), streamed, none longer than `policy.maxLineBytes`. */
 export async function* readLines(
   url: string,
-  options: { baseDir?: string; timeoutMs?: number } = {},
+  policy: SourcePolicy,
+  options: SourceReadOptions = {},
 ): AsyncGenerator<string> {
-  const stream = await openSource(url, options);
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
-  for await (const line of lines) yield line;
+  const stream = await openSource(url, policy, options);
+  try {
+    yield* splitLines(stream, policy.maxLineBytes);
+  } catch (error) {
+    throw asSourceError(error);
+  } finally {
+    stream.destroy();
+  }
 }
 
-export async function readText(url: string, options: { baseDir?: string } = {}): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await openSource(url, options)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+/** The whole (decompressed) source as text, for loaders that parse a file at once. */
+export async function readText(
+  url: string,
+  policy: SourcePolicy,
+  options: SourceReadOptions = {},
+): Promise<string> {
+  const limit = Math.min(policy.maxBytes, MAX_TEXT_BYTES);
+  const stream = await decompressIfGzip(await openRaw(url, policy, options), limit, WHOLE_FILE_LIMIT);
+  return (await collect(stream)).toString('utf8');
 }
 
 /** The source's bytes exactly as stored (gzip is not decoded): what a checksum is computed over. */
-export async function readBytes(url: string, options: { baseDir?: string } = {}): Promise<Buffer> {
+export async function readBytes(
+  url: string,
+  policy: SourcePolicy,
+  options: SourceReadOptions = {},
+): Promise<Buffer> {
+  const limit = Math.min(policy.maxBytes, MAX_TEXT_BYTES, bufferConstants.MAX_LENGTH);
+  const raw = await openRaw(url, policy, options);
+  return collect(pipeline(raw, byteLimit(limit, WHOLE_FILE_LIMIT), () => undefined));
+}
+
+async function collect(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of await openRaw(url, options)) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+  } catch (error) {
+    throw asSourceError(error);
+  }
   return Buffer.concat(chunks);
 }
 
-async function openRaw(url: string, options: { baseDir?: string; timeoutMs?: number }): Promise<Readable> {
-  if (/^https?:\/\//i.test(url)) {
-    let response: Response;
-    try {
-      response = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 300_000) });
-    } catch (error) {
-      throw new SourceError('source_unreachable', `could not fetch ${url}: ${(error as Error).message}`);
-    }
-    if (response.status === 404) throw new SourceError('source_not_found', `${url} answered 404`);
-    if (!response.ok || response.body === null)
+async function openRaw(url: string, policy: SourcePolicy, options: SourceReadOptions): Promise<Readable> {
+  const source = await admitSource(url, policy);
+  switch (source.kind) {
+    case 'artifact':
+      try {
+        return await source.store.open(source.key);
+      } catch (error) {
+        if (error instanceof ArtifactNotFoundError)
+          throw new SourceError('source_not_found', `nothing is stored at ${url}`);
+        throw error;
+      }
+    case 'file':
+      return createReadStream(source.path);
+    case 'http': {
+      const response = await requestSource(url, policy, options);
+      if (response.status >= 200 && response.status < 300) return response.body;
+      response.body.destroy();
+      if (response.status === 404) throw new SourceError('source_not_found', `${url} answered 404`);
       throw new SourceError('source_unreachable', `${url} answered ${response.status}`);
-    return Readable.fromWeb(response.body);
+    }
   }
-  let path: string;
-  if (/^file:\/\//i.test(url)) path = fileURLToPath(url);
-  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url))
-    throw new SourceError('unsupported_source', `unsupported URL scheme in ${url}`);
-  else path = isAbsolute(url) ? url : resolve(options.baseDir ?? process.cwd(), url);
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new Error('not a file');
-  } catch {
-    throw new SourceError('source_not_found', `no such file: ${path}`);
-  }
-  return createReadStream(path);
 }
 
-async function decompressIfGzip(stream: Readable): Promise<Readable> {
+/** Waits for the first bytes (at least two, or the end) without losing any. */
+async function head(stream: Readable): Promise<{ head: Buffer; rest: AsyncIterator<Buffer> }> {
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await iterator.next();
-  const out = new PassThrough();
-  if (first.done === true) {
-    out.end();
-    return out;
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  while (bytes < GZIP_MAGIC.length) {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    parts.push(next.value);
+    bytes += next.value.length;
   }
-  const head = first.value;
-  const gzip = head.length >= 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
-  const rest = Readable.from(
+  return { head: Buffer.concat(parts), rest: iterator };
+}
+
+async function decompressIfGzip(raw: Readable, maxBytes: number, setting: string): Promise<Readable> {
+  let first: Awaited<ReturnType<typeof head>>;
+  try {
+    first = await head(raw);
+  } catch (error) {
+    raw.destroy();
+    throw asSourceError(error);
+  }
+  const { rest } = first;
+  const whole = Readable.from(
     (async function* () {
-      yield head;
+      if (first.head.length > 0) yield first.head;
       for (;;) {
-        const next = await iterator.next();
+        const next = await rest.next();
         if (next.done === true) return;
         yield next.value;
       }
     })(),
+    { objectMode: false },
   );
-  if (!gzip) return rest;
-  const gunzip = createGunzip();
-  rest.on('error', (error) => gunzip.destroy(error));
-  return rest.pipe(gunzip);
+  // Destroying the returned stream (a reader that stops early) tears down the whole chain.
+  whole.once('close', () => raw.destroy());
+  const gzip = first.head[0] === GZIP_MAGIC[0] && first.head[1] === GZIP_MAGIC[1];
+  const noop = (): undefined => undefined;
+  return gzip
+    ? pipeline(whole, createGunzip(), byteLimit(maxBytes, setting), noop)
+    : pipeline(whole, byteLimit(maxBytes, setting), noop);
 }

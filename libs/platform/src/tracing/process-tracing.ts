@@ -9,10 +9,13 @@ let current: TracingHandle = INACTIVE_TRACING;
  * own modules (and with them `pg` and the HTTP server) are loaded. An invalid configuration is left
  * for the entry point to report; this only skips tracing.
  */
-export function startProcessTracing(defaultServiceName: string): TracingHandle {
+export function startProcessTracing(
+  defaultServiceName: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): TracingHandle {
   let config;
   try {
-    config = loadConfig({ onWarning: () => undefined });
+    config = loadConfig({ env, onWarning: () => undefined });
   } catch {
     return current;
   }
@@ -33,6 +36,8 @@ export function startProcessTracing(defaultServiceName: string): TracingHandle {
 }
 
 /** Flushes and stops this process's tracing (a no-op when it never started). */
-export function shutdownProcessTracing(): Promise<void> {
-  return current.shutdown();
+export async function shutdownProcessTracing(): Promise<void> {
+  const handle = current;
+  current = INACTIVE_TRACING;
+  await handle.shutdown();
 }

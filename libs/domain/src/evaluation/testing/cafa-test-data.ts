@@ -81,3 +81,20 @@ export function rowAt(result: CafaEvaluation, namespace: string, i: number): Caf
   if (row === undefined) throw new Error(`no row ${i} for ${namespace}`);
   return row;
 }
+
+/**
+ * The hand-computed base case: P1 truth D (G = {D, B}); P2 truth C (G = {C}). Under `fill`, P2's
+ * explicit C = 0.5 is kept although its child E scores 0.9; under `max` C becomes 0.9.
+ */
+export const BASE_CASE: Parameters<typeof evaluateSmall>[0] = {
+  groundTruth: [
+    ['P1', 'X:D'],
+    ['P2', 'X:C'],
+  ],
+  predictions: [
+    ['P1', 'X:D', 0.8],
+    ['P1', 'X:C', 0.3],
+    ['P2', 'X:C', 0.5],
+    ['P2', 'X:E', 0.9],
+  ],
+};

@@ -1,0 +1,175 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+
+const WORKSPACE_ROOT = join(__dirname, '..', '..', '..', '..');
+const START_TIMEOUT_MS = 60_000;
+
+/** What `sendLargeBody` reports when the server closed the connection before its answer was read. */
+export const CLOSED_WHILE_SENDING = -1;
+
+const bodies = new Map<number, Buffer>();
+
+/** A valid JSON object of exactly `size` bytes (one long string member), shared between requests. */
+export function jsonOfSize(size: number): Buffer {
+  let body = bodies.get(size);
+  if (body === undefined) {
+    body = Buffer.alloc(size, 'a');
+    body.write('{"p":"', 0);
+    body.write('"}', size - 2);
+    bodies.set(size, body);
+  }
+  return body;
+}
+
+/**
+ * POSTs a valid JSON body of `size` bytes and resolves with the status as soon as the server answers.
+ * With a Content-Length, the headers go first and the body only if no answer came within 200 ms (a
+ * server that judges the length answers at once). Chunked, the body streams until the answer; a
+ * server that refuses mid-body also closes the connection, which may beat its answer to the client:
+ * that resolves CLOSED_WHILE_SENDING.
+ */
+export function sendLargeBody(
+  url: string,
+  path: string,
+  options: { size: number; chunked: boolean; headers?: Record<string, string> },
+): Promise<number> {
+  const target = new URL(path, url);
+  const body = jsonOfSize(options.size);
+  const chunkBytes = 256 * 1024;
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(
+      {
+        method: 'POST',
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        headers: {
+          'content-type': 'application/json',
+          ...(options.chunked ? {} : { 'content-length': String(options.size) }),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        answered = true;
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return;
+      answered = true;
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') resolve(CLOSED_WHILE_SENDING);
+      else reject(error);
+    });
+    let sent = 0;
+    const write = (): void => {
+      while (!answered && sent < body.length) {
+        const slice = body.subarray(sent, sent + chunkBytes);
+        sent += slice.length;
+        if (!req.write(slice)) {
+          req.once('drain', write);
+          return;
+        }
+      }
+      if (!answered) req.end();
+    };
+    req.flushHeaders();
+    // With a declared length the gateway can refuse before any byte is sent: give its answer time.
+    setTimeout(write, options.chunked ? 0 : 1000);
+  });
+}
+
+/** The resident set of a process (Linux); 0 once it has gone. */
+export function rssBytes(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match === null ? 0 : Number(match[1]) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** An app of the workspace in a process of its own, so that its memory can be measured apart. */
+export interface MeasuredProcess {
+  pid: number;
+  output(): string;
+  stop(): void;
+}
+
+/** Starts `apps/<name>/src/main.ts` with exactly `env` (plus PATH) and waits for `readyLog` in its output. */
+export async function startMeasuredApp(
+  name: string,
+  env: Record<string, string>,
+  readyLog: string,
+): Promise<MeasuredProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '-r',
+      join(WORKSPACE_ROOT, 'tools', 'register.js'),
+      join(WORKSPACE_ROOT, 'apps', name, 'src', 'main.ts'),
+    ],
+    {
+      cwd: WORKSPACE_ROOT,
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const stop = (): void => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(
+        new Error(`no '${readyLog}' from ${name} within ${START_TIMEOUT_MS} ms\n${output.slice(-2000)}`),
+      );
+    }, START_TIMEOUT_MS);
+    const collect = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes(readyLog)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) before '${readyLog}'\n${output.slice(-2000)}`));
+    });
+  });
+  return { pid: child.pid ?? 0, output: () => output, stop };
+}
+
+/**
+ * Sends eight concurrent anonymous JSON bodies of `size` bytes (four with a Content-Length, four
+ * chunked) to the login and job routes, sampling the process's RSS every 10 ms. Returns the statuses,
+ * the RSS before and the peak while they were answered.
+ */
+export async function measureLargeBodies(
+  url: string,
+  pid: number,
+  size: number,
+): Promise<{ statuses: number[]; beforeBytes: number; peakBytes: number }> {
+  for (let i = 0; i < 5; i += 1) await fetch(`${url}/health`);
+  const beforeBytes = rssBytes(pid);
+  let peakBytes = beforeBytes;
+  const sampler = setInterval(() => (peakBytes = Math.max(peakBytes, rssBytes(pid))), 10);
+  try {
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        sendLargeBody(url, i % 2 === 0 ? '/v1/auth/login' : '/v1/jobs', { size, chunked: i >= 4 }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return { statuses, beforeBytes, peakBytes };
+  } finally {
+    clearInterval(sampler);
+  }
+}

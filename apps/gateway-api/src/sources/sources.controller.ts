@@ -1,0 +1,23 @@
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { Roles } from '@svc/platform';
+import { SourcesService, UploadedSource } from './sources.service';
+
+@ApiTags('sources')
+@Controller('sources')
+export class SourcesController {
+  constructor(private readonly sources: SourcesService) {}
+
+  /**
+   * multipart/form-data: `file` (up to SVC_SOURCE_UPLOAD_LIMIT_BYTES). The answer's `uri` is accepted
+   * as `obo_url`, `gaf_url`, `source_url`, `nodes_url`, `url`, `ia_file` and the like. Operators
+   * only, like every load that reads a source.
+   */
+  @Post()
+  @HttpCode(201)
+  @Roles('operator')
+  upload(@Req() request: FastifyRequest): Promise<UploadedSource> {
+    return this.sources.upload(request);
+  }
+}

@@ -1,0 +1,61 @@
+import { DomainError, Role } from '@svc/contracts';
+import { DEFAULT_DAILY_QUOTAS, secondsUntilWindowEnd, windowStart } from '@svc/domain';
+import { Db, QuotaRepository } from '@svc/persistence';
+import { AppConfig } from '@svc/platform';
+
+const DAY_SECONDS = 86_400;
+
+/** The daily quota of a role for a resource; null is unlimited. Administrators are exempt. */
+export function dailyLimitFor(config: AppConfig, resource: string, role: Role): number | null {
+  if (role === 'admin') return null;
+  const configured = config.authQuotas[role]?.[resource];
+  let limit: number | null | undefined = typeof configured === 'string' ? undefined : configured;
+  if (limit === undefined && resource === 'jobs') limit = config.userQuotaPerDay[role];
+  if (limit === undefined) limit = DEFAULT_DAILY_QUOTAS[resource]?.[role] ?? null;
+  if (role === 'guest') limit = Math.min(limit ?? config.anonQuotaPerDay, config.anonQuotaPerDay);
+  return limit;
+}
+
+/**
+ * Charges `amount` to the daily counter of `key` (a user id, or `ip:<address hash>` for guests), or
+ * throws `quota_exceeded`. The same counter whether the gateway queues the work or a worker queues a
+ * follow-up on the same caller's behalf.
+ */
+export async function consumeDailyQuota(
+  db: Db,
+  config: AppConfig,
+  input: { key: string; role: Role; resource: string; amount: number },
+): Promise<void> {
+  const limit = dailyLimitFor(config, input.resource, input.role);
+  if (limit === null) return;
+  const now = Date.now();
+  const result = await new QuotaRepository(db).consume({
+    key: input.key,
+    resource: input.resource,
+    periodStart: windowStart(now, DAY_SECONDS),
+    limit,
+    amount: input.amount,
+  });
+  if (!result.allowed) {
+    throw new DomainError(
+      'quota_exceeded',
+      `daily quota for ${input.resource} reached (${result.count} of ${limit} used)`,
+      { retry_after: secondsUntilWindowEnd(now, DAY_SECONDS), limit, used: result.count },
+    );
+  }
+}
+
+/** Gives back a charge for work that was not queued after all (the broker refused the publish). */
+export async function releaseDailyQuota(
+  db: Db,
+  config: AppConfig,
+  input: { key: string; role: Role; resource: string; amount: number },
+): Promise<void> {
+  if (dailyLimitFor(config, input.resource, input.role) === null) return;
+  await new QuotaRepository(db).release({
+    key: input.key,
+    resource: input.resource,
+    periodStart: windowStart(Date.now(), DAY_SECONDS),
+    amount: input.amount,
+  });
+}

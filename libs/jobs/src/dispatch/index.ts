@@ -1,0 +1,2 @@
+export * from './submission';
+export * from './daily-quota';
