@@ -1,4 +1,5 @@
 import { WorkerDefinition } from '@svc/jobs';
+import { announceHomologyTool } from './operations/homology-tool';
 import { predictGoTermsOperation } from './operations/predict-go-terms.operation';
 import { predictionsBatchStep } from './operations/predictions-batch.step';
 import { predictionsWriteStep } from './operations/predictions-write.step';
@@ -10,4 +11,5 @@ export const PREDICTION_WORKER: WorkerDefinition = {
   operations: [predictGoTermsOperation],
   stepQueues: ['svc.predictions.batch', 'svc.predictions.write'],
   steps: [predictionsBatchStep, predictionsWriteStep],
+  background: [announceHomologyTool],
 };

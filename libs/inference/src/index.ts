@@ -6,3 +6,4 @@ export * from './available-models';
 export * from './search/vector-search';
 export * from './search/gemm-search';
 export * from './reranker/booster';
+export * from './homology/diamond';

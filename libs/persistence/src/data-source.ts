@@ -41,6 +41,7 @@ import { CreateSupport1764600000000 } from './migrations/1764600000000-create-su
 import { CreateDatasets1764700000000 } from './migrations/1764700000000-create-datasets';
 import { CreateJobRecovery1764800000000 } from './migrations/1764800000000-create-job-recovery';
 import { AddOwnership1764900000000 } from './migrations/1764900000000-add-ownership';
+import { AddPredictionScore1765000000000 } from './migrations/1765000000000-add-prediction-score';
 
 export const ENTITIES = [
   JobEntity,
@@ -82,6 +83,7 @@ export const MIGRATIONS = [
   CreateDatasets1764700000000,
   CreateJobRecovery1764800000000,
   AddOwnership1764900000000,
+  AddPredictionScore1765000000000,
 ];
 
 export interface DataSourceOptions {

@@ -2,3 +2,5 @@ export * from './transfer-batch';
 export * from './reference-index-cache';
 export * from './pair-features';
 export * from './pool-disk-cache';
+export * from './blend/default-blend';
+export { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from './homology-transfer';

@@ -1,10 +1,19 @@
 import { DataSource } from 'typeorm';
-import { isSelfHit, selectNeighbours, splitIsoform, transferTerms, TransferredTerm } from '@svc/domain';
+import {
+  embeddingSimilarity,
+  isSelfHit,
+  selectNeighbours,
+  splitIsoform,
+  transferTerms,
+  TransferredTerm,
+} from '@svc/domain';
 import { normalizeRows } from '@svc/inference';
 import { EmitFn } from '@svc/jobs';
 import { PredictionRow, PredictionSetRecord, ReferencePoolRepository } from '@svc/persistence';
 import { AppConfig, SourcePolicy } from '@svc/platform';
+import { defaultBlendModel } from './blend/default-blend';
 import { addExtraFeatures } from './extra-features';
+import { homologyTransfer } from './homology-transfer';
 import { ontologyView } from './ontology-cache';
 import { pairFeatureService } from './pair-features';
 import { ReferenceIndex, referenceIndexCache } from './reference-index-cache';
@@ -49,11 +58,19 @@ const SELF_MARGIN = 10;
 
 interface PendingRow {
   query: { accession: string; sequenceId: number; taxonomyId: string | null };
-  ref: { accession: string; sequenceId: number };
+  /** Null for a term the homology path scores by the prior alone. */
+  ref: { accession: string; sequenceId: number } | null;
   term: TransferredTerm;
+  /** The row's score in [0, 1] (docs/prediction.md, "Score"). */
+  score: number;
+  /** Features of the search that made the row (the homology path's votes, prior and hit). */
+  features?: Record<string, unknown>;
   /** The donor is the query's own accession or an isoform of it (only when self is not excluded). */
   selfHit: boolean;
 }
+
+/** Search backends that align sequences instead of searching embeddings. */
+export const HOMOLOGY_BACKENDS: readonly string[] = ['diamond'];
 
 /**
  * Nearest-neighbour GO transfer for one batch of queries: search the reference pool (per aspect when
@@ -62,7 +79,7 @@ interface PendingRow {
  * extras). Prediction batches and research dataset exports both call this, so a booster trained on an
  * export sees the same features at inference.
  */
-export async function transferBatch(input: {
+interface TransferInput {
   db: DataSource;
   config: AppConfig;
   /** What the IA and term-embedding files may be read from (the process's source policy). */
@@ -71,13 +88,62 @@ export async function transferBatch(input: {
   queries: TransferQuery[];
   emit: EmitFn;
   throwIfCancelled: () => Promise<void>;
-}): Promise<TransferResult> {
-  const { db, config, settings, emit, throwIfCancelled } = input;
+}
+
+export async function transferBatch(input: TransferInput): Promise<TransferResult> {
+  const { settings, throwIfCancelled } = input;
   const started = process.hrtime.bigint();
   const options = settings.options;
   const donorEvidence = options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
   // Absent (older sets, dataset exports) means excluded: only an explicit false keeps the query's own entry.
   const excludeSelf = options['exclude_self'] !== false;
+  const searched = HOMOLOGY_BACKENDS.includes(settings.search_backend)
+    ? await homologySearch(input, donorEvidence, excludeSelf)
+    : await vectorSearch(input, donorEvidence, excludeSelf);
+  const { pending, queriesWithoutEmbedding } = searched;
+  const knnSeconds = since(started);
+  await throwIfCancelled();
+  return featurise(input, pending, queriesWithoutEmbedding, knnSeconds);
+}
+
+async function homologySearch(
+  input: TransferInput,
+  donorEvidence: 'all' | 'experimental',
+  excludeSelf: boolean,
+): Promise<{ pending: PendingRow[]; queriesWithoutEmbedding: number }> {
+  const { terms, queriesWithoutSequence } = await homologyTransfer({
+    db: input.db,
+    artifactsDir: input.config.artifactsDir,
+    annotationSetId: input.settings.annotation_set_id,
+    ontologySnapshotId: input.settings.ontology_snapshot_id,
+    donorEvidence,
+    excludeSelf,
+    queries: input.queries,
+    model: defaultBlendModel(),
+    binary: input.config.diamondBin,
+  });
+  const pending = terms.map((t) => ({
+    query: {
+      accession: t.query.accession,
+      sequenceId: t.query.sequence_id,
+      taxonomyId: t.query.taxonomy_id ?? null,
+    },
+    ref: t.ref,
+    term: t.term,
+    score: t.score,
+    features: t.features,
+    selfHit: t.selfHit,
+  }));
+  return { pending, queriesWithoutEmbedding: queriesWithoutSequence };
+}
+
+async function vectorSearch(
+  input: TransferInput,
+  donorEvidence: 'all' | 'experimental',
+  excludeSelf: boolean,
+): Promise<{ pending: PendingRow[]; queriesWithoutEmbedding: number }> {
+  const { db, config, settings, throwIfCancelled } = input;
+  const options = settings.options;
   const aspects = settings.aspect_separated_knn ? (['F', 'P', 'C'] as const) : ([null] as const);
   const cache = referenceIndexCache(db, config.artifactsDir);
   const version = await cache.version(settings.embedding_config_id, settings.annotation_set_id);
@@ -139,6 +205,7 @@ export async function transferBatch(input: {
           query: { accession: q.accession, sequenceId: q.sequence_id, taxonomyId: q.taxonomy_id ?? null },
           ref: { accession: ref.accession, sequenceId: ref.sequenceId },
           term,
+          score: embeddingSimilarity(term.distance),
           selfHit:
             !excludeSelf &&
             isSelfHit({
@@ -152,31 +219,46 @@ export async function transferBatch(input: {
     });
   }
   const queriesWithoutEmbedding = input.queries.filter((q) => !vectors.has(q.sequence_id)).length;
-  const knnSeconds = since(started);
-  await throwIfCancelled();
+  return { pending, queriesWithoutEmbedding };
+}
 
+/** Rows of the pending terms, with the features the flags ask for. */
+async function featurise(
+  input: TransferInput,
+  pending: PendingRow[],
+  queriesWithoutEmbedding: number,
+  knnSeconds: number,
+): Promise<TransferResult> {
+  const { db, config, settings, emit } = input;
+  const options = settings.options;
+  const pools = new ReferencePoolRepository(db);
+  const homology = HOMOLOGY_BACKENDS.includes(settings.search_backend);
   const neighbourhood = options['compute_reranker_features'] !== false;
-  const rows: PredictionRow[] = pending.map(({ query, ref, term, selfHit }) => ({
+  const rows: PredictionRow[] = pending.map(({ query, ref, term, score, features, selfHit }) => ({
     protein_accession: query.accession,
     go_term_id: term.goTermId,
     go_id: term.goId,
     aspect: term.aspect,
     distance: term.distance,
-    ref_protein_accession: ref.accession,
+    ref_protein_accession: ref?.accession ?? null,
     qualifier: term.qualifier,
-    evidence_code: term.evidenceCode,
+    evidence_code: term.evidenceCode === '' ? null : term.evidenceCode,
     vote_count: term.voteCount,
-    k_position: term.kPosition,
+    k_position: ref === null ? null : term.kPosition,
+    score,
     ...(neighbourhood
       ? {
           go_term_frequency: term.goTermFrequency,
-          ref_annotation_density: term.refAnnotationDensity,
-          neighbor_distance_std: term.neighbourDistanceStd,
+          ref_annotation_density: ref === null ? null : term.refAnnotationDensity,
+          neighbor_distance_std: homology ? null : term.neighbourDistanceStd,
           neighbor_vote_fraction: term.neighbourVoteFraction,
         }
       : {}),
     features: {
-      ...(neighbourhood ? { min_distance: term.minDistance, mean_distance: term.meanDistance } : {}),
+      ...(neighbourhood && !homology
+        ? { min_distance: term.minDistance, mean_distance: term.meanDistance }
+        : {}),
+      ...features,
       ...(term.viaDescendant ? { via_descendant: true } : {}),
       ...(selfHit ? { self_hit: true } : {}),
     },
@@ -185,22 +267,29 @@ export async function transferBatch(input: {
   let alignedPairs = 0;
   const aligning = process.hrtime.bigint();
   if (options['compute_alignments'] !== false) {
+    const withDonor = pending.filter((p) => p.ref !== null);
     const features = await pairFeatureService(config).compute(
       db,
-      pending.map((p) => ({ query: p.query.sequenceId, ref: p.ref.sequenceId })),
+      withDonor.map((p) => ({ query: p.query.sequenceId, ref: p.ref!.sequenceId })),
     );
     alignedPairs = features.size;
-    pending.forEach((p, i) =>
-      Object.assign(rows[i]!, features.get(`${p.query.sequenceId}:${p.ref.sequenceId}`) ?? {}),
-    );
+    pending.forEach((p, i) => {
+      if (p.ref !== null)
+        Object.assign(rows[i]!, features.get(`${p.query.sequenceId}:${p.ref.sequenceId}`) ?? {});
+    });
   }
   const alignmentSeconds = since(aligning);
   if (options['compute_taxonomy'] !== false) {
     // Donor taxa are read now, not from the cached index, so a re-annotated protein counts at once.
-    const refTaxa = await pools.taxonomyIds([...new Set(pending.map((p) => p.ref.accession))]);
+    const refTaxa = await pools.taxonomyIds([
+      ...new Set(pending.flatMap((p) => (p.ref === null ? [] : [p.ref.accession]))),
+    ]);
     const taxonomy = await taxonomyFeatures(
       db,
-      pending.map((p) => ({ query: p.query.taxonomyId, ref: refTaxa.get(p.ref.accession) ?? null })),
+      pending.map((p) => ({
+        query: p.query.taxonomyId,
+        ref: p.ref === null ? null : (refTaxa.get(p.ref.accession) ?? null),
+      })),
     );
     pending.forEach((p, i) => Object.assign(rows[i]!, taxonomy[i]));
   }

@@ -1,5 +1,5 @@
 import { GENERATE_EVALUATION_SET, GenerateEvaluationSetPayload } from '@svc/contracts';
-import { computeHoldoutDelta, GoGraph } from '@svc/domain';
+import { computeHoldoutDelta, geneCarryOver, GoGraph, withoutNkProteins } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
 import {
   EvaluationRepository,
@@ -38,12 +38,26 @@ export const generateEvaluationSetOperation = defineOperation<GenerateEvaluation
         `both annotation sets must be loaded against one ontology snapshot (old: ${old.ontology_snapshot_id}, new: ${next.ontology_snapshot_id})`,
       );
     const graph = new GoGraph(await loadOboDocument(db, old.ontology_snapshot_id));
-    const delta = computeHoldoutDelta({
-      old: await loadHoldoutAnnotations(db, payload.old_annotation_set_id),
-      new: await loadHoldoutAnnotations(db, payload.new_annotation_set_id),
+    const oldAnnotations = await loadHoldoutAnnotations(db, payload.old_annotation_set_id);
+    const newAnnotations = await loadHoldoutAnnotations(db, payload.new_annotation_set_id);
+    const includeExtendedEvidence = payload.extended_evidence ?? false;
+    const full = computeHoldoutDelta({
+      old: oldAnnotations,
+      new: newAnnotations,
       ontology: graph,
-      includeExtendedEvidence: payload.extended_evidence ?? false,
+      includeExtendedEvidence,
     });
+    const carried =
+      payload.exclude_gene_carry_over === false
+        ? new Set<string>()
+        : geneCarryOver({
+            nkProteins: new Set(full.groundTruth.NK.map((t) => t.protein)),
+            old: oldAnnotations,
+            new: newAnnotations,
+            includeExtendedEvidence,
+          });
+    const delta = withoutNkProteins(full, carried);
+    const stats = { ...delta.stats, nk_gene_carry_over: carried.size };
     const rows: GroundTruthRow[] = [];
     for (const category of ['NK', 'LK', 'PK'] as const)
       for (const t of delta.groundTruth[category])
@@ -57,11 +71,11 @@ export const generateEvaluationSetOperation = defineOperation<GenerateEvaluation
         ontology_snapshot_id: old.ontology_snapshot_id,
         job_id: job.id,
         evidence: payload.extended_evidence === true ? 'extended' : 'experimental',
-        stats: { ...delta.stats },
+        stats,
       },
       rows,
     );
-    await emit('generate_evaluation_set.done', null, { evaluation_set_id: id, ...delta.stats });
-    return { evaluation_set_id: id, stats: delta.stats };
+    await emit('generate_evaluation_set.done', null, { evaluation_set_id: id, ...stats });
+    return { evaluation_set_id: id, stats };
   },
 });

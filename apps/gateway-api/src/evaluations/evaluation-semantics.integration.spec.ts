@@ -212,6 +212,8 @@ describe('evaluation semantics: baseline attach rule, LAFA frame, AUPRC', () => 
       ontology_snapshot_id: snapshotId,
       limit_per_entry: 5,
       compute_alignments: false,
+      // The distance stump re-ranker and the 1 - d/2 baseline are about an embedding search.
+      search_backend: 'numpy',
     });
     const sets = await api.get<{ id: string; job_id: string }[]>('/v1/embeddings/prediction-sets');
     predictionSetId = sets.body.find((s) => s.job_id === predicted.id)!.id;

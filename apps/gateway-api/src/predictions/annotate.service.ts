@@ -90,15 +90,12 @@ export class AnnotateService {
       fasta: input.fasta,
     });
     // A prediction over an empty reference pool would answer nothing: say what an operator must run.
-    if (
-      !(await new ReferencePoolRepository(this.infra.db).hasEmbeddedReferences(
-        config,
-        target.annotation_set_id,
-      ))
-    )
+    // The prediction aligns with DIAMOND (the default backend), so the pool is the annotated proteins
+    // with a sequence; no reference embedding is needed.
+    if (!(await new ReferencePoolRepository(this.infra.db).hasSequenceReferences(target.annotation_set_id)))
       throw new DomainError(
         'conflict',
-        `the reference proteins of annotation set ${target.annotation_set_id} have no embeddings for embedding config ${config} yet; an operator must run compute_embeddings for that config over the reference proteins (POST /v1/embeddings/compute with {"embedding_config_id": "${config}"}) first`,
+        `annotation set ${target.annotation_set_id} annotates no protein with a sequence; an operator must load the reference proteins with their sequences (insert_proteins or fetch_uniprot_metadata) first`,
       );
     const sequences = upload.entries.length;
     if (input.principal !== undefined)

@@ -162,12 +162,14 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
   });
 
   it('predicts for every embedded protein; progress reaches the total', async () => {
+    // The embedding search (the default is DIAMOND, homology-default.integration.spec.ts).
     const job = await runJob('/v1/embeddings/predict', {
       embedding_config_id: configId,
       annotation_set_id: annotationSetId,
       ontology_snapshot_id: snapshotId,
       limit_per_entry: K,
       batch_size: 15,
+      search_backend: 'numpy',
     });
     expect(job.progress_current).toBe(40);
     expect(job.progress_total).toBe(40);
@@ -185,12 +187,13 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     expect(batches).toHaveLength(3);
   });
 
-  it('predictions.tsv has 32 columns and the rows an independent nearest-neighbour transfer gives', async () => {
+  it('predictions.tsv has the 32 columns and the score, and the rows an independent nearest-neighbour transfer gives', async () => {
     const tsv = await api.get<string>(`/v1/embeddings/prediction-sets/${predictionSetId}/predictions.tsv`);
     expect(tsv.status).toBe(200);
     expect(tsv.headers.get('content-type')).toContain('text/tab-separated-values');
     const { header, rows } = parseTsv(tsv.text);
-    expect(header).toHaveLength(32);
+    expect(header).toHaveLength(33);
+    expect(header[32]).toBe('score');
     expect(header.slice(0, 8)).toEqual([
       'protein_accession',
       'go_id',
@@ -278,7 +281,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     );
   });
 
-  it('the CAFA download keeps the best score per pair, score = max(0, 1 - d)', async () => {
+  it('the CAFA download keeps the best score per pair, the rows’ score (1 - d/2 for an embedding search)', async () => {
     const tsv = await api.get<string>(
       `/v1/embeddings/prediction-sets/${predictionSetId}/predictions-cafa.tsv`,
     );
@@ -293,7 +296,8 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     const best = new Map<string, number>();
     for (const r of full.rows) {
       const key = `${r['protein_accession']} ${r['go_id']}`;
-      best.set(key, Math.max(best.get(key) ?? 0, Math.max(0, 1 - Number(r['distance']))));
+      expect(Number(r['score'])).toBeCloseTo(1 - Number(r['distance']) / 2, 5);
+      best.set(key, Math.max(best.get(key) ?? 0, Number(r['score'])));
     }
     expect(lines).toHaveLength(best.size);
     for (const [protein, goId, score] of lines) {
@@ -424,12 +428,23 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
       evidence_weight: 0,
       taxonomic_proximity: 0,
       neighbor_vote_fraction: 0,
+      prediction_score: 0,
     });
-    const presets = await api.post<{ presets: { name: string }[] }>('/v1/scoring/configs/presets');
+    // The presets are registered when the gateway starts: asking again creates nothing.
+    const listed = await api.get<{ name: string; weights: Record<string, number> }[]>('/v1/scoring/configs');
+    expect(listed.body.find((c) => c.name === 'default')?.weights).toMatchObject({ prediction_score: 1 });
+    const presets = await api.post<{ created: string[]; presets: { name: string }[] }>(
+      '/v1/scoring/configs/presets',
+    );
     expect(presets.status).toBe(201);
-    expect(presets.body.presets.map((p) => p.name)).toContain('balanced');
-    const again = await api.post<{ created: string[] }>('/v1/scoring/configs/presets');
-    expect(again.body.created).toEqual([]);
+    expect(presets.body.created).toEqual([]);
+    expect(presets.body.presets.map((p) => p.name)).toEqual([
+      'default',
+      'embedding_only',
+      'balanced',
+      'alignment_weighted',
+      'vote_fraction',
+    ]);
     const score = parseTsv(
       (
         await api.get<string>(
@@ -527,6 +542,8 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
       ontology_snapshot_id: snapshotId,
       query_set_id: querySet.id,
       compute_alignments: false,
+      // Every row has a donor (a DIAMOND set also has prior-only rows, which have no donor taxon).
+      search_backend: 'numpy',
     });
     const resolved = await api.get<{ id: string }>(
       `/v1/embeddings/resolve?query_set_id=${querySet.id}&embedding_config_id=${configId}`,

@@ -16,6 +16,7 @@ import {
   PREDICTIONS_TSV_COLUMNS,
   queryOne,
   queryRows,
+  rowScore,
 } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
@@ -168,8 +169,9 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * CAFA prediction file: `protein go_id score` with score = max(0, 1 - distance), the best score per
-   * (protein, term). With `eval_id`, only the NK and LK proteins of that evaluation set.
+   * CAFA prediction file: `protein go_id score`, the best row score per (protein, term)
+   * (docs/prediction.md, "Score"), a protein's terms by score. With `eval_id`, only the NK and LK
+   * proteins of that evaluation set.
    */
   async cafaTsv(id: string, query: CafaExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
@@ -177,26 +179,31 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     if (query.eval_id !== undefined) restrict = await this.deltaProteins(query.eval_id);
     const filters = this.filters(query);
     const rows = this.sets.streamRows(id, filters);
+    const lines = (protein: string, best: Map<string, number>): unknown[][] =>
+      [...best]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([goId, score]) => [protein, goId, score.toFixed(6)]);
     async function* chunks() {
-      // Rows arrive by accession then distance, so the first row of a (protein, term) is its best.
+      // Rows arrive by accession, so a protein's rows are together: its lines go out when the next starts.
       let protein: string | null = null;
-      let seen = new Set<string>();
+      let best = new Map<string, number>();
       for await (const chunk of rows) {
         const out: unknown[][] = [];
         for (const r of chunk) {
           const accession = String(r['protein_accession']);
           if (restrict !== null && !restrict.has(accession)) continue;
           if (accession !== protein) {
+            if (protein !== null) out.push(...lines(protein, best));
             protein = accession;
-            seen = new Set();
+            best = new Map();
           }
           const goId = String(r['go_id']);
-          if (seen.has(goId)) continue;
-          seen.add(goId);
-          out.push([accession, goId, Math.max(0, 1 - Number(r['distance'])).toFixed(6)]);
+          const score = rowScore(r);
+          if (score > (best.get(goId) ?? -1)) best.set(goId, score);
         }
         yield out;
       }
+      if (protein !== null) yield lines(protein, best);
     }
     return streamTsv(null, chunks(), `predictions-cafa-${id}.tsv`);
   }

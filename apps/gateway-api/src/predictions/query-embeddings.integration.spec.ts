@@ -87,7 +87,8 @@ describe('predict_go_terms needs query embeddings of its config', () => {
     expect(upload.status).toBe(201);
     const querySetId = ((await upload.json()) as { id: string }).id;
 
-    const job = await predict({ query_set_id: querySetId });
+    // An embedding search needs the queries' vectors (DIAMOND, the default, aligns their sequences).
+    const job = await predict({ query_set_id: querySetId, search_backend: 'numpy' });
     expect(job.status).toBe('FAILED');
     expect(job.error_code).toBe('no_query_embeddings');
     expect(job.error_message).toContain(`query set ${querySetId}`);
@@ -111,7 +112,7 @@ describe('predict_go_terms needs query embeddings of its config', () => {
     return ((await upload.json()) as { id: string }).id;
   };
 
-  it('one-click annotation on a service whose reference proteins have no embeddings is a 409 saying what to run; nothing is stored', async () => {
+  it('one-click annotation on a service whose annotated proteins have no sequences is a 409 saying what to run; nothing is stored', async () => {
     const before = await api.get<unknown[]>('/v1/query-sets');
     const form = new FormData();
     form.set('name', 'fresh service');
@@ -120,7 +121,7 @@ describe('predict_go_terms needs query embeddings of its config', () => {
     expect(res.status).toBe(409);
     const problem = (await res.json()) as { detail: string };
     expect(problem.detail).toContain(`annotation set ${annotationSetId}`);
-    expect(problem.detail).toContain('compute_embeddings');
+    expect(problem.detail).toContain('insert_proteins');
     expect((await api.get<unknown[]>('/v1/query-sets')).body.length).toBe(before.body.length);
   });
 
@@ -130,9 +131,15 @@ describe('predict_go_terms needs query embeddings of its config', () => {
       embedding_config_id: configId,
       query_set_id: querySetId,
     });
+    // DIAMOND (the default): no annotated protein has a sequence.
     const job = await predict({ query_set_id: querySetId });
     expect(job.status).toBe('FAILED');
     expect(job.error_code).toBe('empty_reference_pool');
     expect(job.error_message).toContain(`annotation set ${annotationSetId}`);
+    // An embedding search: no annotated protein has a vector of the config.
+    const vector = await predict({ query_set_id: querySetId, search_backend: 'numpy' });
+    expect(vector.status).toBe('FAILED');
+    expect(vector.error_code).toBe('empty_reference_pool');
+    expect(vector.error_message).toContain('compute_embeddings');
   });
 });

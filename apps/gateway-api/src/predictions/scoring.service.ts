@@ -1,4 +1,4 @@
-import { Inject, Injectable, StreamableFile } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationBootstrap, StreamableFile } from '@nestjs/common';
 import { isUuid, notFound, ScoringConfigCreate } from '@svc/contracts';
 import { normalizeWeights, SCORING_PRESETS, SCORING_SIGNALS, scorePrediction, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
@@ -12,15 +12,24 @@ import { requirePredictionSet } from '../common/ownership';
 import { invalidBody } from './predictions.service';
 import { streamTsv } from './tsv';
 
-/** Scoring configs (named weights over six signals) and scored exports of prediction sets. */
+/** Scoring configs (named weights over the scoring signals) and scored exports of prediction sets. */
 @Injectable()
-export class ScoringService {
+export class ScoringService implements OnApplicationBootstrap {
   private readonly configs: ScoringConfigRepository;
   private readonly sets: PredictionSetRepository;
 
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
     this.configs = new ScoringConfigRepository(infra.db);
     this.sets = new PredictionSetRepository(infra.db);
+  }
+
+  /** The presets (`default` first) exist from the first start on; a failure here must not stop the gateway. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      await this.createPresets();
+    } catch (error) {
+      this.infra.logger.warn('scoring presets not registered', { error: (error as Error).message });
+    }
   }
 
   list() {
@@ -56,13 +65,19 @@ export class ScoringService {
       if (row === null) {
         const weights = normalizeWeights(preset.weights);
         if ('errors' in weights) throw new Error(`preset ${preset.name}: ${weights.errors.join('; ')}`);
-        row = await this.configs.create({
-          name: preset.name,
-          weights: weights.weights,
-          description: preset.description,
-          isPreset: true,
-        });
-        created.push(preset.name);
+        try {
+          row = await this.configs.create({
+            name: preset.name,
+            weights: weights.weights,
+            description: preset.description,
+            isPreset: true,
+          });
+          created.push(preset.name);
+        } catch (error) {
+          // Another gateway registered it meanwhile.
+          row = await this.configs.findByName(preset.name);
+          if (row === null) throw error;
+        }
       }
       presets.push(row);
     }

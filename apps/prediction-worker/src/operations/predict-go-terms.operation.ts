@@ -1,4 +1,4 @@
-import { PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
+import { DEFAULT_SEARCH_BACKEND, PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
 import { activeFeatureNames, canRead, featureFlagsOf, featureSchemaSha } from '@svc/domain';
 import { defineOperation, deferTo, JobError, requireRow } from '@svc/jobs';
 import {
@@ -8,7 +8,9 @@ import {
   ReferencePoolRepository,
   RerankerRepository,
 } from '@svc/persistence';
+import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/transfer';
 import { viewerOfJob } from './job-viewer';
+import { requireHomologyTool } from './homology-tool';
 import { PREDICTIONS_BATCH } from './predictions-batch.step';
 
 /**
@@ -19,7 +21,7 @@ import { PREDICTIONS_BATCH } from './predictions-batch.step';
  */
 export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
   spec: PREDICT_GO_TERMS,
-  async execute({ job, payload, emit, db, dispatch, setProgress, plan }) {
+  async execute({ job, payload, emit, db, dispatch, setProgress, plan, config }) {
     const embeddingConfig = await requireRow(
       db,
       'embedding_config',
@@ -55,8 +57,14 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       if (querySet === null || !canRead(viewerOfJob(job), querySet))
         throw new JobError('query_set_not_found', `query set ${payload.query_set_id} does not exist`);
     }
+    const backend = payload.search_backend ?? DEFAULT_SEARCH_BACKEND;
+    const homology = HOMOLOGY_BACKENDS.includes(backend);
+    if (homology) await requireHomologyTool(backend, config.diamondBin);
     // Without a vector no query has neighbours: the job would succeed with an empty prediction set.
+    // The homology path aligns the query set's sequences, but without a query set it predicts for
+    // the embedded proteins, like the vector backends.
     if (
+      (!homology || payload.query_set_id === undefined) &&
       !(await new ReferencePoolRepository(db).hasEmbeddedQueries(
         payload.embedding_config_id,
         payload.query_set_id ?? null,
@@ -70,8 +78,18 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
           : `no protein has an embedding for ${config}: run compute_embeddings for this config first`,
       );
     }
-    // Without embedded references nothing can donate: the job would succeed with an empty set.
+    // Without references nothing can donate: the job would succeed with an empty set.
     if (
+      homology &&
+      !(await new ReferencePoolRepository(db).hasSequenceReferences(payload.annotation_set_id))
+    ) {
+      throw new JobError(
+        'empty_reference_pool',
+        `annotation set ${payload.annotation_set_id} annotates no protein with a sequence: load the reference proteins and their sequences first`,
+      );
+    }
+    if (
+      !homology &&
       !(await new ReferencePoolRepository(db).hasEmbeddedReferences(
         payload.embedding_config_id,
         payload.annotation_set_id,
@@ -82,7 +100,11 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         `no annotated protein of annotation set ${payload.annotation_set_id} has an embedding for embedding config ${payload.embedding_config_id}: an operator must run compute_embeddings for this config over the reference proteins (POST /v1/embeddings/compute without query_set_id) first`,
       );
     }
-    const flags = featureFlagsOf(payload);
+    // DIAMOND's hits carry identity, bitscore and e-value: the TypeScript alignments are an opt-in there.
+    const flags = featureFlagsOf({
+      ...payload,
+      compute_alignments: payload.compute_alignments ?? !homology,
+    });
     const liveSha = featureSchemaSha(activeFeatureNames(flags));
     let reranker: { artifact_uri: string; feature_schema_sha: string } | null = null;
     if (payload.reranker_model_id !== undefined) {
@@ -118,13 +140,15 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         query_set_id: payload.query_set_id ?? null,
         limit_per_entry: payload.limit_per_entry ?? 5,
         distance_threshold: payload.distance_threshold ?? null,
-        search_backend: payload.search_backend ?? 'numpy',
+        search_backend: backend,
         aspect_separated_knn: payload.aspect_separated_knn ?? true,
         options: {
           ...flags,
           expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
-          donor_evidence: payload.donor_evidence ?? 'all',
+          // The homology blend was fitted with experimental donors: that is its default.
+          donor_evidence: payload.donor_evidence ?? (homology ? 'experimental' : 'all'),
           exclude_self: payload.exclude_self ?? true,
+          ...(homology ? { blend_model: defaultBlendModel().version } : {}),
         },
         feature_schema_sha: liveSha,
         reranker_model_id: payload.reranker_model_id ?? null,
@@ -151,7 +175,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       prediction_set_id: predictionSetId,
       queries: queries.length,
       batches,
-      search_backend: payload.search_backend ?? 'numpy',
+      search_backend: backend,
       exclude_self: excludeSelf,
       resumed,
     });

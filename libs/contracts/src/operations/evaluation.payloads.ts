@@ -33,6 +33,15 @@ export class GenerateEvaluationSetPayload {
   @IsOptional()
   @IsBoolean()
   extended_evidence?: boolean;
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'Leave out NK proteins whose gene (GAF DB Object Symbol) had experimental terms at t0 under another accession ' +
+      '(gene-level carry-over); their number is in stats.nk_gene_carry_over',
+  })
+  @IsOptional()
+  @IsBoolean()
+  exclude_gene_carry_over?: boolean;
 }
 
 class AspectRerankers {

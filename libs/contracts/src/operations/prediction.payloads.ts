@@ -18,8 +18,12 @@ import {
 } from 'class-validator';
 import { IsValidUuid } from '../validators';
 
-export const SEARCH_BACKENDS = ['numpy', 'hnsw'] as const;
+export const SEARCH_BACKENDS = ['diamond', 'numpy', 'hnsw'] as const;
 export type SearchBackendName = (typeof SEARCH_BACKENDS)[number];
+/** What a plain predict_go_terms (and /annotate) searches with: DIAMOND over the sequences. */
+export const DEFAULT_SEARCH_BACKEND: SearchBackendName = 'diamond';
+/** Vector backends search embeddings; the dataset export's features come from them. */
+export const VECTOR_SEARCH_BACKENDS = ['numpy', 'hnsw'] as const;
 
 export const DONOR_EVIDENCE = ['all', 'experimental'] as const;
 export type DonorEvidence = (typeof DONOR_EVIDENCE)[number];
@@ -56,14 +60,23 @@ export class PredictGoTermsPayload {
   batch_size?: number;
   @ApiPropertyOptional({
     enum: SEARCH_BACKENDS,
-    default: 'numpy',
-    description: 'numpy = exact; hnsw = approximate',
+    default: 'diamond',
+    description:
+      'diamond = DIAMOND blastp over the sequences (top 50 hits), scored by the homology blend with the term prior; ' +
+      'numpy = exact embedding search; hnsw = approximate embedding search',
   })
   @IsOptional()
   @IsIn(SEARCH_BACKENDS)
   search_backend?: SearchBackendName;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() aspect_separated_knn?: boolean;
-  @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() compute_alignments?: boolean;
+  @ApiPropertyOptional({
+    description:
+      'Global and local alignment features of every (query, donor) pair; default true with an embedding backend, ' +
+      'false with diamond (whose hits already carry identity, bitscore and e-value)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  compute_alignments?: boolean;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() compute_taxonomy?: boolean;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() compute_reranker_features?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() compute_v6_features?: boolean;
@@ -73,8 +86,8 @@ export class PredictGoTermsPayload {
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() compute_ia?: boolean;
   @ApiPropertyOptional({
     enum: DONOR_EVIDENCE,
-    default: 'all',
-    description: 'Which annotations may be transferred',
+    description:
+      'Which annotations may be transferred; default experimental with diamond (the blend was fitted so), all with an embedding backend',
   })
   @IsOptional()
   @IsIn(DONOR_EVIDENCE)

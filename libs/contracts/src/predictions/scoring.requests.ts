@@ -7,7 +7,7 @@ export class ScoringConfigCreate {
   @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(200) name!: string;
   @ApiProperty({
     description:
-      'Weights of embedding_similarity, identity_nw, identity_sw, evidence_weight, taxonomic_proximity, neighbor_vote_fraction; omitted keys weigh 0',
+      'Weights of embedding_similarity, identity_nw, identity_sw, evidence_weight, taxonomic_proximity, neighbor_vote_fraction, prediction_score; omitted keys weigh 0',
     type: 'object',
     additionalProperties: { type: 'number' },
   })

@@ -12,3 +12,5 @@ export * from './cafa-evaluator';
 export * from './evidence-codes';
 export * from './holdout-delta';
 export * from './propagated-truth';
+export { informationAccretion } from './information-accretion';
+export * from './gene-carry-over';

@@ -3,3 +3,4 @@ export * from './transfer';
 export * from './feature-schema';
 export * from './feature-values';
 export * from './term-coherence';
+export * from './homology-blend';

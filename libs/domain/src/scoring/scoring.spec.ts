@@ -16,6 +16,7 @@ const zero: ScoringWeights = {
   evidence_weight: 0,
   taxonomic_proximity: 0,
   neighbor_vote_fraction: 0,
+  prediction_score: 0,
 };
 const signals: ScoringSignals = {
   embedding_similarity: 0.9,
@@ -24,6 +25,7 @@ const signals: ScoringSignals = {
   evidence_weight: 1,
   taxonomic_proximity: null,
   neighbor_vote_fraction: 0.4,
+  prediction_score: 0.7,
 };
 
 describe('normalizeWeights', () => {

@@ -6,12 +6,13 @@ export const SCORING_SIGNALS = [
   'evidence_weight',
   'taxonomic_proximity',
   'neighbor_vote_fraction',
+  'prediction_score',
 ] as const;
 export type ScoringSignal = (typeof SCORING_SIGNALS)[number];
 export type ScoringWeights = Record<ScoringSignal, number>;
 
 /**
- * Validates a weights object: only the six signals, finite non-negative numbers, at least one
+ * Validates a weights object: only the known signals, finite non-negative numbers, at least one
  * positive. Omitted signals weigh 0. Returns the full weights or the list of problems.
  */
 export function normalizeWeights(raw: unknown): { weights: ScoringWeights } | { errors: string[] } {
@@ -106,6 +107,12 @@ export const SCORING_PRESETS: readonly {
   description: string;
   weights: Partial<ScoringWeights>;
 }[] = [
+  {
+    name: 'default',
+    description:
+      "The prediction's own score: the homology blend with the term prior for DIAMOND sets, 1 - d/2 for embedding sets",
+    weights: { prediction_score: 1 },
+  },
   {
     name: 'embedding_only',
     description: 'Embedding similarity alone (1 - d/2)',

@@ -34,13 +34,14 @@ export const PREDICTION_ROW_COLUMNS = [
   { name: 'ref_annotation_density', type: 'int' },
   { name: 'neighbor_distance_std', type: 'real' },
   { name: 'neighbor_vote_fraction', type: 'real' },
+  { name: 'score', type: 'real' },
   { name: 'features', type: 'jsonb' },
 ] as const;
 
 export type PredictionRowColumn = (typeof PREDICTION_ROW_COLUMNS)[number]['name'];
 export type PredictionRow = Partial<Record<PredictionRowColumn, unknown>>;
 
-/** The 32 columns of predictions.tsv (DESIGN.md §3). */
+/** The 32 columns of predictions.tsv (DESIGN.md §3), then the row's score (docs/prediction.md, "Score"). */
 export const PREDICTIONS_TSV_COLUMNS = [
   'protein_accession',
   'go_id',
@@ -63,4 +64,5 @@ export const PREDICTIONS_TSV_COLUMNS = [
   'ref_annotation_density',
   'neighbor_distance_std',
   'neighbor_vote_fraction',
+  'score',
 ] as const;

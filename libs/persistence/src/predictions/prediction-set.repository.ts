@@ -184,7 +184,7 @@ export class PredictionSetRepository {
   }
 
   /**
-   * One protein's predicted terms, nearest first (an unknown accession gives an empty list), with
+   * One protein's predicted terms, best score first (an unknown accession gives an empty list), with
    * `self_hit`: the donor is the query's own accession or an isoform of it (annotation mode only).
    */
   async proteinPredictions(id: string, accession: string): Promise<Record<string, unknown>[]> {
@@ -193,7 +193,7 @@ export class PredictionSetRepository {
       this.db,
       `SELECT ${tsvSelect()}, COALESCE((p.features ->> 'self_hit')::boolean, false) AS self_hit
          FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
-        WHERE p.prediction_set_id = $1 AND p.protein_accession = $2 ORDER BY p.distance, p.go_id`,
+        WHERE p.prediction_set_id = $1 AND p.protein_accession = $2 ORDER BY score DESC, p.distance, p.go_id`,
       [id, accession],
     );
   }
@@ -292,6 +292,9 @@ function tsvSelect(): string {
     if (c === 'go_name') return 't.name AS go_name';
     if (c === 'go_aspect') return 'p.aspect AS go_aspect';
     if (c === 'distance') return 'p.distance::float8 AS distance';
+    // Rows stored before the score column carry the score they were evaluated with, 1 - d/2.
+    if (c === 'score')
+      return 'COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2))) AS score';
     return `p.${c}`;
   }).join(', ');
 }

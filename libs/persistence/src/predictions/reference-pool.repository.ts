@@ -33,6 +33,13 @@ export interface ReferencePool {
   readonly annotations: DonorAnnotation[][];
 }
 
+/** Reference proteins with their sequences and donor annotations (the DIAMOND search's pool). */
+export interface SequencePool {
+  readonly proteins: ReferenceProtein[];
+  readonly sequences: string[];
+  readonly annotations: DonorAnnotation[][];
+}
+
 export interface QueryProtein {
   readonly accession: string;
   readonly sequenceId: number;
@@ -123,6 +130,89 @@ export class ReferencePoolRepository {
       vectors: matrix,
       annotations: proteins.map((p) => byProtein.get(p.accession) ?? []),
     };
+  }
+
+  /**
+   * The homology reference pool: proteins with a sequence and at least one non-NOT donor annotation
+   * in the set, with those annotations and their sequences, ordered by accession. No embedding is
+   * needed: DIAMOND aligns the sequences themselves.
+   */
+  async loadSequencePool(input: {
+    annotationSetId: string;
+    donorEvidence: 'all' | 'experimental';
+  }): Promise<SequencePool> {
+    const rows = await queryRows<{
+      protein_accession: string;
+      go_term_id: number;
+      go_id: string;
+      aspect: 'F' | 'P' | 'C';
+      qualifier: string | null;
+      evidence_code: string;
+    }>(
+      this.db,
+      `SELECT a.protein_accession, t.id AS go_term_id, t.go_id, t.aspect, a.qualifier, a.evidence_code
+         FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
+        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
+          AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))
+        ORDER BY a.protein_accession, a.id`,
+      [input.annotationSetId, input.donorEvidence === 'experimental' ? EXPERIMENTAL_EVIDENCE : null],
+    );
+    const byProtein = new Map<string, DonorAnnotation[]>();
+    for (const a of rows) {
+      let list = byProtein.get(a.protein_accession);
+      if (list === undefined) byProtein.set(a.protein_accession, (list = []));
+      list.push({
+        goTermId: a.go_term_id,
+        goId: a.go_id,
+        aspect: a.aspect,
+        qualifier: a.qualifier,
+        evidenceCode: a.evidence_code,
+      });
+    }
+    const proteins = await queryRows<{
+      accession: string;
+      canonical_accession: string;
+      sequence_id: number;
+      sequence: string;
+    }>(
+      this.db,
+      `SELECT p.accession, p.canonical_accession, p.sequence_id, s.sequence FROM protein p
+         JOIN sequence s ON s.id = p.sequence_id
+        WHERE p.accession = ANY($1::text[]) ORDER BY p.accession`,
+      [[...byProtein.keys()]],
+    );
+    return {
+      proteins: proteins.map((p) => ({
+        accession: p.accession,
+        canonicalAccession: p.canonical_accession,
+        sequenceId: p.sequence_id,
+      })),
+      sequences: proteins.map((p) => p.sequence),
+      annotations: proteins.map((p) => byProtein.get(p.accession) ?? []),
+    };
+  }
+
+  /** Content fingerprint of a homology pool's inputs: changes when annotations or proteins do. */
+  async sequencePoolVersion(annotationSetId: string): Promise<string> {
+    const [row] = await queryRows<{ version: string }>(
+      this.db,
+      `SELECT concat_ws(':', (SELECT annotation_count FROM annotation_set WHERE id = $1),
+                             (SELECT count(*) FROM protein), (SELECT max(sequence_id) FROM protein)) AS version`,
+      [annotationSetId],
+    );
+    return row?.version ?? '';
+  }
+
+  /** Whether any protein of the set with a sequence has a non-NOT annotation (the homology pool is not empty). */
+  async hasSequenceReferences(annotationSetId: string): Promise<boolean> {
+    const rows = await queryRows<{ found: boolean }>(
+      this.db,
+      `SELECT EXISTS (
+         SELECT 1 FROM protein_go_annotation a JOIN protein p ON p.accession = a.protein_accession
+          WHERE a.annotation_set_id = $1 AND NOT a.is_not AND p.sequence_id IS NOT NULL) AS found`,
+      [annotationSetId],
+    );
+    return rows[0]?.found === true;
   }
 
   /** One vector per sequence (chunks averaged). */

@@ -10,7 +10,13 @@ import { PredictionSetRepository } from './prediction-set.repository';
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
-/** The six scoring signals of one stored prediction row. */
+/** The row's score: the stored one, or 1 - d/2 for rows stored before the score column. */
+export function rowScore(r: Record<string, unknown>): number {
+  const stored = num(r['score']);
+  return stored !== null && Number.isFinite(stored) ? stored : embeddingSimilarity(Number(r['distance']));
+}
+
+/** The scoring signals of one stored prediction row. */
 export function rowSignals(r: Record<string, unknown>) {
   return {
     embedding_similarity: embeddingSimilarity(Number(r['distance'])),
@@ -19,16 +25,15 @@ export function rowSignals(r: Record<string, unknown>) {
     evidence_weight: evidenceWeight((r['evidence_code'] as string | null) ?? null),
     taxonomic_proximity: taxonomicProximity(num(r['taxonomic_distance'])),
     neighbor_vote_fraction: num(r['neighbor_vote_fraction']),
+    prediction_score: rowScore(r),
   };
 }
 
 export type RowScorer = (row: Record<string, unknown>) => number;
 
-/** The scorer of a scoring config, or 1 - d/2 without one (DESIGN.md §3). */
+/** The scorer of a scoring config, or the row's own score without one (docs/prediction.md, "Score"). */
 export function weightsScorer(weights: ScoringWeights | null): RowScorer {
-  return weights === null
-    ? (r) => embeddingSimilarity(Number(r['distance']))
-    : (r) => scorePrediction(weights, rowSignals(r));
+  return weights === null ? rowScore : (r) => scorePrediction(weights, rowSignals(r));
 }
 
 /** Every stored row of a prediction set, in accession order. */

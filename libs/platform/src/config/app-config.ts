@@ -26,6 +26,8 @@ export interface AppConfig {
   };
   readonly allowedOrigins: readonly string[];
   readonly termEmbeddingPath: string | null;
+  /** The DIAMOND binary (`SVC_DIAMOND_BIN`), `diamond` on the PATH by default. */
+  readonly diamondBin: string;
   /** Optional benchmark config file (stages, baseline scoring, labels); missing means defaults. */
   readonly benchmarkConfigPath: string | null;
   /** Folder whose package.json dependencies are scanned for plugins; the working directory when null. */

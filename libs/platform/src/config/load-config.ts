@@ -344,6 +344,7 @@ function buildConfig(
     }),
     allowedOrigins: Object.freeze([...(v['allowed_origins'] as string[])]),
     termEmbeddingPath: str('term_embedding_path'),
+    diamondBin: str('diamond_bin') ?? 'diamond',
     benchmarkConfigPath: str('benchmark_config_path'),
     pluginRoot: str('plugin_root'),
     stackFilePath: str('stack_file'),

@@ -147,6 +147,8 @@ export const SETTINGS: readonly SettingDef[] = [
     default: 'https://www.ebi.ac.uk/QuickGO/services',
   },
   { key: 'models_dir', env: 'SVC_MODELS_DIR', type: 'path', default: 'models' },
+  // The aligner of the default prediction path (docs/prediction.md); a name on the PATH or a file.
+  { key: 'diamond_bin', env: 'SVC_DIAMOND_BIN', type: 'string', default: 'diamond' },
   { key: 'data_dir', env: 'SVC_DATA_DIR', type: 'path', default: null },
   { key: 'public_url', env: 'SVC_PUBLIC_URL', type: 'string', default: 'http://127.0.0.1:8000' },
   { key: 'rpc_timeout_ms', env: 'SVC_RPC_TIMEOUT_MS', type: 'int', min: 100, default: 10000 },

@@ -1,0 +1,218 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type GoAspect, GoGraph, parseObo, termPrior } from '@svc/domain';
+import {
+  AppProcess,
+  createSuiteWorld,
+  embedProteinsWithKmer,
+  HttpClient,
+  runJobToSuccess,
+  SHARED_DATA_DIR,
+  spawnApp,
+  SuiteWorld,
+  testConfig,
+  TestJob,
+  WORKSPACE_ROOT,
+} from '@svc/testing';
+import { createGateway, Gateway } from '../app.factory';
+
+const EXPERIMENTAL = ['EXP', 'IDA', 'IPI', 'IMP', 'IGI', 'IEP', 'HTP', 'HDA', 'HMP', 'HGI', 'HEP'];
+const OBO = join(WORKSPACE_ROOT, 'fixtures/go-subset.2022-07-01.obo');
+
+interface PredictedTerm {
+  go_id: string;
+  go_aspect: GoAspect;
+  distance: number;
+  ref_protein_accession: string | null;
+  score: number;
+}
+
+function sequenceOf(accession: string): string {
+  const record = readFileSync(join(SHARED_DATA_DIR, 'tiny/sequences.fasta'), 'utf8')
+    .split('>')
+    .find((r) => r.split(/\s/, 1)[0] === accession);
+  if (record === undefined) throw new Error(`${accession} is not in the tiny holdout`);
+  return record.slice(record.indexOf('\n') + 1).replace(/\s/g, '');
+}
+
+/** A close homolog: one residue in 25 changed (96 % identity). */
+function mutated(sequence: string): string {
+  return [...sequence].map((c, i) => (i % 25 === 12 ? (c === 'A' ? 'G' : 'A') : c)).join('');
+}
+
+/** A sequence with no homolog anywhere: residues drawn by a seeded generator. */
+function unrelated(length: number, seed: number): string {
+  const residues = 'ACDEFGHIKLMNPQRSTVWY';
+  let state = seed;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    out += residues[state % residues.length];
+  }
+  return out;
+}
+
+describe('the default prediction: DIAMOND homology blended with the term prior', () => {
+  let world: SuiteWorld;
+  let gateway: Gateway;
+  let workers: AppProcess[] = [];
+  let api: HttpClient;
+  let setId: string;
+  let annotationSetId: string;
+  let reference: { accession: string; terms: string[] };
+  let graph: GoGraph;
+
+  beforeAll(async () => {
+    world = await createSuiteWorld('homology-default');
+    gateway = await createGateway(testConfig(world.env));
+    api = new HttpClient(gateway.url);
+    workers = await Promise.all(
+      ['ingestion-worker', 'embedding-worker', 'prediction-worker'].map((name) => spawnApp(name, world.env)),
+    );
+    await Promise.all(workers.map((w) => w.waitForLog('worker started')));
+    graph = new GoGraph(parseObo(readFileSync(OBO, 'utf8')));
+    const snapshot = await runJobToSuccess<TestJob>(api, '/v1/annotations/snapshots/load', { obo_url: OBO });
+    const snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
+    const set = await runJobToSuccess<TestJob>(api, '/v1/annotations/sets/load-goa', {
+      ontology_snapshot_id: snapshotId,
+      gaf_url: join(WORKSPACE_ROOT, 'fixtures/tiny-t0.2022-09-12.gaf'),
+      source_version: `tiny-t0-${randomUUID()}`,
+    });
+    annotationSetId = set.result!['annotation_set_id'] as string;
+    const configId = await embedProteinsWithKmer(api, join(SHARED_DATA_DIR, 'tiny/sequences.fasta'));
+    const [top] = await gateway.infra.db.query<{ accession: string; terms: string[] }[]>(
+      `SELECT a.protein_accession AS accession, array_agg(DISTINCT t.go_id ORDER BY t.go_id) AS terms
+         FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
+        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL AND a.evidence_code = ANY($2::text[])
+        GROUP BY a.protein_accession ORDER BY count(DISTINCT t.go_id) DESC, a.protein_accession LIMIT 1`,
+      [annotationSetId, EXPERIMENTAL],
+    );
+    reference = top!;
+
+    const fasta = [
+      `>CLOSE_HOMOLOG`,
+      mutated(sequenceOf(reference.accession)),
+      `>NO_HOMOLOG`,
+      unrelated(260, 7),
+    ].join('\n');
+    const form = new FormData();
+    form.append('name', 'homology default');
+    form.append('file', new Blob([fasta], { type: 'text/plain' }), 'queries.fasta');
+    const uploaded = await fetch(`${gateway.url}/v1/query-sets`, { method: 'POST', body: form });
+    expect(uploaded.status).toBe(201);
+    const querySet = (await uploaded.json()) as { id: string };
+
+    // No search_backend, no flags: what a user gets by default.
+    const job = await runJobToSuccess<TestJob>(api, '/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      query_set_id: querySet.id,
+    });
+    setId = job.result!['prediction_set_id'] as string;
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await gateway?.close();
+    await world?.dispose();
+  });
+
+  const termsOf = async (accession: string): Promise<PredictedTerm[]> => {
+    const res = await api.get<PredictedTerm[]>(
+      `/v1/embeddings/prediction-sets/${setId}/proteins/${accession}`,
+    );
+    expect(res.status).toBe(200);
+    return res.body;
+  };
+
+  it('records the DIAMOND backend, experimental donors and the blend model on the set', async () => {
+    const detail = await api.get<Record<string, unknown>>(`/v1/embeddings/prediction-sets/${setId}`);
+    expect(detail.body).toMatchObject({ search_backend: 'diamond' });
+    const [row] = await gateway.infra.db.query<{ options: Record<string, unknown> }[]>(
+      `SELECT options FROM prediction_set WHERE id = $1`,
+      [setId],
+    );
+    expect(row!.options).toMatchObject({
+      donor_evidence: 'experimental',
+      compute_alignments: false,
+      blend_model: 'homology-blend-v1',
+    });
+  });
+
+  it('a query with no homolog gets the prior: every term at its frequency among the reference proteins of its aspect', async () => {
+    // The prior, computed here from the stored annotations and the OBO file.
+    const annotations = await gateway.infra.db.query<{ accession: string; go_id: string }[]>(
+      `SELECT a.protein_accession AS accession, t.go_id FROM protein_go_annotation a
+         JOIN go_term t ON t.id = a.go_term_id JOIN protein p ON p.accession = a.protein_accession
+        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.evidence_code = ANY($2::text[]) AND p.sequence_id IS NOT NULL`,
+      [annotationSetId, EXPERIMENTAL],
+    );
+    const byAspect: Record<GoAspect, Map<string, Set<string>>> = { F: new Map(), P: new Map(), C: new Map() };
+    for (const { accession, go_id } of annotations) {
+      const aspect = graph.aspect(go_id)!;
+      for (const id of [go_id, ...graph.ancestors(go_id)]) {
+        if (graph.aspect(id) !== aspect || graph.ancestors(id).length === 0) continue;
+        let terms = byAspect[aspect].get(accession);
+        if (terms === undefined) byAspect[aspect].set(accession, (terms = new Set()));
+        terms.add(id);
+      }
+    }
+    const expected = new Map<string, number>();
+    for (const aspect of ['F', 'P', 'C'] as const) {
+      for (const [goId, frequency] of termPrior(byAspect[aspect].values()).ranked) {
+        if (frequency >= 0.01) expected.set(goId, frequency);
+      }
+    }
+
+    const terms = await termsOf('NO_HOMOLOG');
+    expect(terms.length).toBe(expected.size);
+    for (const term of terms) {
+      expect(term.ref_protein_accession).toBeNull();
+      expect(term.score).toBeCloseTo(expected.get(term.go_id)!, 5);
+    }
+    // Best first: the most frequent term of the pool leads.
+    const best = Math.max(...expected.values());
+    expect(terms[0]!.score).toBeCloseTo(best, 5);
+  });
+
+  it('a query with a close homolog gets the homolog’s terms, from it, above every prior-only term', async () => {
+    const terms = await termsOf('CLOSE_HOMOLOG');
+    const priorOnly = terms.filter((t) => t.ref_protein_accession === null);
+    const ceiling = Math.max(0, ...priorOnly.map((t) => t.score));
+    for (const goId of reference.terms) {
+      const term = terms.find((t) => t.go_id === goId);
+      expect(term).toBeDefined();
+      expect(term!.ref_protein_accession).toBe(reference.accession);
+      expect(term!.distance).toBeLessThan(0.1); // 1 - identity
+      expect(term!.score).toBeGreaterThan(ceiling);
+    }
+    expect(terms[0]!.ref_protein_accession).toBe(reference.accession);
+  });
+
+  it('every export carries the same score, and a parent never scores below its child', async () => {
+    const cafa = await api.get(`/v1/embeddings/prediction-sets/${setId}/predictions-cafa.tsv`);
+    expect(cafa.status).toBe(200);
+    const scores = new Map<string, number>();
+    for (const line of cafa.text.trim().split('\n')) {
+      const [protein, goId, score] = line.split('\t');
+      scores.set(`${protein} ${goId}`, Number(score));
+    }
+    for (const accession of ['CLOSE_HOMOLOG', 'NO_HOMOLOG']) {
+      for (const term of await termsOf(accession)) {
+        const exported = scores.get(`${accession} ${term.go_id}`);
+        expect(exported).toBeCloseTo(term.score, 5);
+        for (const parent of graph
+          .parents(term.go_id)
+          .filter((p) => p.relation === 'is_a' || p.relation === 'part_of')) {
+          const parentScore = scores.get(`${accession} ${parent.id}`);
+          if (parentScore !== undefined) expect(parentScore).toBeGreaterThanOrEqual(exported! - 1e-6);
+          else if (graph.aspect(parent.id) === term.go_aspect && graph.ancestors(parent.id).length > 0) {
+            throw new Error(`${accession}: ${term.go_id} is predicted without its parent ${parent.id}`);
+          }
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,214 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { HomologyHit } from '@svc/domain';
+
+const run = promisify(execFile);
+
+/** DIAMOND blastp search settings; the defaults are the homology baseline's recipe. */
+export interface DiamondSearchOptions {
+  /** `--sensitive` and friends; null = DIAMOND's default (fast) mode. */
+  sensitivity: 'fast' | 'sensitive' | 'more-sensitive' | 'very-sensitive';
+  evalue: number;
+  maxTargetSeqs: number;
+  threads: number;
+}
+
+export const DEFAULT_DIAMOND_SEARCH: Readonly<DiamondSearchOptions> = Object.freeze({
+  sensitivity: 'sensitive',
+  evalue: 1e-3,
+  maxTargetSeqs: 50,
+  threads: Math.max(1, cpus().length),
+});
+
+export interface SequenceRecord {
+  id: string;
+  sequence: string;
+}
+
+export class DiamondUnavailableError extends Error {
+  constructor(readonly binary: string) {
+    super(
+      `the DIAMOND aligner '${binary}' was not found: install Debian's diamond-aligner package ` +
+        `(apt-get install diamond-aligner) or set SVC_DIAMOND_BIN to its path`,
+    );
+    this.name = 'DiamondUnavailableError';
+  }
+}
+
+/** The installed version (`2.1.3`), or null when the binary cannot be run. */
+export async function diamondVersion(binary = 'diamond'): Promise<string | null> {
+  try {
+    const { stdout } = await run(binary, ['version'], { timeout: 10_000 });
+    return /(\d+\.\d+\.\d+)/.exec(stdout)?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** FASTA text; identifiers are ours (accessions), never free text, so a header cannot inject options. */
+export function toFasta(records: Iterable<SequenceRecord>): string {
+  const lines: string[] = [];
+  for (const { id, sequence } of records) {
+    if (!/^[A-Za-z0-9_.:|-]+$/.test(id))
+      throw new Error(`sequence identifier not allowed in a DIAMOND input: ${id}`);
+    lines.push(`>${id}`, sequence);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** A content key of a reference database: identifiers and sequences, in order. */
+export function referenceDigest(records: readonly SequenceRecord[]): string {
+  const hash = createHash('sha256');
+  for (const { id, sequence } of records) hash.update(id).update('\0').update(sequence).update('\n');
+  return hash.digest('hex');
+}
+
+/**
+ * Builds (or reuses) a DIAMOND database for the references under `dir`, named by their content
+ * digest, so the same reference set is formatted once and a changed one gets a new file.
+ */
+export async function ensureDiamondDatabase(input: {
+  dir: string;
+  references: readonly SequenceRecord[];
+  binary?: string;
+  threads?: number;
+}): Promise<string> {
+  const binary = input.binary ?? 'diamond';
+  const digest = referenceDigest(input.references);
+  const base = join(input.dir, `ref-${digest.slice(0, 32)}`);
+  const database = `${base}.dmnd`;
+  if (await exists(database)) return database;
+  await mkdir(input.dir, { recursive: true });
+  const staging = `${base}.${process.pid}.${Date.now()}`;
+  await writeFile(`${staging}.fasta`, toFasta(input.references));
+  try {
+    await runDiamond(binary, [
+      'makedb',
+      '--in',
+      `${staging}.fasta`,
+      '--db',
+      staging,
+      '--threads',
+      String(input.threads ?? DEFAULT_DIAMOND_SEARCH.threads),
+      '--quiet',
+    ]);
+    // Concurrent builders of the same references write the same bytes: the last rename wins.
+    await rename(`${staging}.dmnd`, database);
+  } finally {
+    await rm(`${staging}.fasta`, { force: true });
+    await rm(`${staging}.dmnd`, { force: true });
+  }
+  return database;
+}
+
+/**
+ * Searches the queries against a database with blastp; answers every query's hits, best bitscore
+ * first (queries without a hit are absent). Identity is a fraction.
+ */
+export async function diamondSearch(input: {
+  database: string;
+  queries: readonly SequenceRecord[];
+  options?: Partial<DiamondSearchOptions>;
+  binary?: string;
+  workDir?: string;
+}): Promise<Map<string, HomologyHit[]>> {
+  const options = { ...DEFAULT_DIAMOND_SEARCH, ...input.options };
+  const binary = input.binary ?? 'diamond';
+  const hits = new Map<string, HomologyHit[]>();
+  if (input.queries.length === 0) return hits;
+  const work = join(
+    input.workDir ?? tmpdir(),
+    `diamond-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+  );
+  await mkdir(work, { recursive: true });
+  try {
+    await writeFile(join(work, 'queries.fasta'), toFasta(input.queries));
+    const args = [
+      'blastp',
+      '--query',
+      join(work, 'queries.fasta'),
+      '--db',
+      input.database,
+      '--out',
+      join(work, 'hits.tsv'),
+      '--outfmt',
+      '6',
+      'qseqid',
+      'sseqid',
+      'pident',
+      'bitscore',
+      'evalue',
+      '--evalue',
+      String(options.evalue),
+      '--max-target-seqs',
+      String(options.maxTargetSeqs),
+      '--threads',
+      String(options.threads),
+      '--tmpdir',
+      work,
+      '--quiet',
+    ];
+    if (options.sensitivity !== 'fast') args.push(`--${options.sensitivity}`);
+    await runDiamond(binary, args);
+    parseHits(await readFile(join(work, 'hits.tsv'), 'utf8'), hits);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+  for (const list of hits.values()) list.sort((a, b) => b.bitscore - a.bitscore);
+  return hits;
+}
+
+/** Tabular `qseqid sseqid pident bitscore evalue`; a query-reference pair keeps its best HSP. */
+export function parseHits(text: string, into: Map<string, HomologyHit[]>): void {
+  const best = new Map<string, HomologyHit>();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const [query, reference, pident, bitscore, evalue] = line.split('\t');
+    if (query === undefined || reference === undefined) continue;
+    const hit: HomologyHit = {
+      reference,
+      identity: Number(pident) / 100,
+      bitscore: Number(bitscore),
+      evalue: Number(evalue),
+    };
+    if (!Number.isFinite(hit.identity) || !Number.isFinite(hit.bitscore)) continue;
+    const key = `${query}\t${reference}`;
+    const seen = best.get(key);
+    if (seen !== undefined && seen.bitscore >= hit.bitscore) continue;
+    best.set(key, hit);
+  }
+  for (const [key, hit] of best) {
+    const query = key.slice(0, key.indexOf('\t'));
+    let list = into.get(query);
+    if (list === undefined) into.set(query, (list = []));
+    list.push(hit);
+  }
+}
+
+async function runDiamond(binary: string, args: string[]): Promise<void> {
+  try {
+    await run(binary, args, { maxBuffer: 16 * 1024 * 1024 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new DiamondUnavailableError(binary);
+    const raw = (error as { stderr?: unknown }).stderr;
+    const stderr =
+      (typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '')
+        .trim()
+        .split('\n')
+        .slice(-1)[0] ?? '';
+    throw new Error(`DIAMOND ${args[0]} failed${stderr ? `: ${stderr.slice(0, 200)}` : ''}`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,165 @@
+// Prediction quality against the baselines a biologist would otherwise use, on two temporal windows
+// of the human data beside the repository (../shared/data):
+//   naive        the term's frequency among the reference proteins of its aspect
+//   diamond-knn  DIAMOND blastp --sensitive --evalue 1e-3 --max-target-seqs 50, experimental donors,
+//                score = max pident / 100 per term
+//   default      the service's default: the same DIAMOND hits blended with the prior by the shipped
+//                model (libs/transfer/src/blend), the code path of predict_go_terms
+// All three are scored by the service's CAFA evaluator (f_micro_w; IA from the t0 annotations,
+// known terms on PK), NK accessions carried over at gene level left out, no target donating to itself.
+// The model was fitted on the older window and selected on window A (npm run train:blend).
+// Usage: npm run bench:quality [-- --data <shared data dir>]
+import { join, resolve } from 'node:path';
+import { propagatedTruth, type GoAspect, type HoldoutCategory } from '@svc/domain';
+import { diamondVersion } from '@svc/inference';
+import { defaultBlendModel } from '@svc/transfer';
+import { searchWindow } from '../quality/homology';
+import {
+  blendPredictor,
+  type CellScores,
+  evaluatePredictor,
+  knnPredictor,
+  naivePredictor,
+  type Predictor,
+  windowEvaluators,
+} from '../quality/methods';
+import {
+  ASPECTS,
+  CATEGORIES,
+  loadWindow,
+  type QualityWindow,
+  readSequences,
+  WINDOWS,
+} from '../quality/windows';
+
+const MARGIN = 0.02;
+const ASPECT_NAME: Record<GoAspect, string> = { F: 'MF', P: 'BP', C: 'CC' };
+
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+const seconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
+const f3 = (value: number): string => value.toFixed(3);
+const signed = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
+
+/** Expected calibration error of the default's scores over NK and LK (10 equal-width bins). */
+function calibration(window: QualityWindow, predictor: Predictor): { ece: number; bins: string[] } {
+  const counts = Array.from({ length: 10 }, () => ({ n: 0, score: 0, hits: 0 }));
+  for (const category of ['NK', 'LK'] as const) {
+    const truth = propagatedTruth(
+      window.truth[category].map((row) => ({ protein: row.protein, goId: row.term })),
+      window.graph,
+    );
+    const aspectTruth = (target: string, aspect: GoAspect, term: string): boolean =>
+      window.graph.aspect(term) === aspect && truth.label(target, term);
+    for (const [target, aspects] of window.targets[category]) {
+      for (const aspect of aspects) {
+        for (const [term, score] of predictor(target, aspect)) {
+          const bin = counts[Math.min(9, Math.floor(score * 10))]!;
+          bin.n++;
+          bin.score += score;
+          if (aspectTruth(target, aspect, term)) bin.hits++;
+        }
+      }
+    }
+  }
+  const total = counts.reduce((sum, bin) => sum + bin.n, 0);
+  let ece = 0;
+  const bins: string[] = [];
+  counts.forEach((bin, index) => {
+    if (bin.n === 0) return;
+    const meanScore = bin.score / bin.n;
+    const precision = bin.hits / bin.n;
+    ece += (bin.n / total) * Math.abs(meanScore - precision);
+    bins.push(
+      `[${(index / 10).toFixed(1)},${((index + 1) / 10).toFixed(1)}) n=${bin.n} mean score ${f3(meanScore)} precision ${f3(precision)}`,
+    );
+  });
+  return { ece, bins };
+}
+
+async function benchWindow(
+  dataDir: string,
+  key: 'older' | 'A',
+  sequences: Map<string, string>,
+): Promise<boolean> {
+  const window = loadWindow(dataDir, WINDOWS[key], sequences);
+  const searched = await searchWindow(window);
+  const evaluators = windowEvaluators(window);
+  const model = defaultBlendModel();
+  const methods: Record<string, Predictor> = {
+    naive: naivePredictor(window),
+    'diamond-knn': knnPredictor(window, searched.hits),
+    default: blendPredictor(window, searched.hits, model),
+  };
+  const scores: Record<string, CellScores> = {};
+  const timings: Record<string, number> = {};
+  for (const [name, predictor] of Object.entries(methods)) {
+    const started = process.hrtime.bigint();
+    scores[name] = evaluatePredictor(window, evaluators, predictor);
+    timings[name] = seconds(started);
+  }
+
+  const targets = CATEGORIES.map((c) => `${c} ${window.targets[c].size}`).join(', ');
+  console.log(`\n## window ${window.spec.name}${key === 'older' ? ' [fitted on]' : ' [selected on]'}`);
+  console.log(
+    `references ${window.references.size}, targets ${targets}, NK carry-over removed ${window.carryOver}; ` +
+      `DIAMOND makedb ${searched.makedbSeconds.toFixed(1)} s, search ${searched.searchSeconds.toFixed(1)} s for ${searched.queries} queries`,
+  );
+  console.log('| cat | ns | naive | diamond-knn | default | margin vs best baseline |');
+  console.log('|---|---|---|---|---|---|');
+  let wins = 0;
+  let pkHolds = 0;
+  for (const category of CATEGORIES) {
+    for (const aspect of ASPECTS) {
+      const naive = scores.naive![category][aspect];
+      const knn = scores['diamond-knn']![category][aspect];
+      const ours = scores.default![category][aspect];
+      const margin = category === 'PK' ? ours - naive : ours - Math.max(naive, knn);
+      if (category !== 'PK' && margin >= MARGIN) wins++;
+      if (category === 'PK' && margin >= 0) pkHolds++;
+      console.log(
+        `| ${category} | ${ASPECT_NAME[aspect]} | ${f3(naive)} | ${f3(knn)} | ${f3(ours)} | ${signed(margin)}${category === 'PK' ? ' (vs naive)' : ''} |`,
+      );
+    }
+  }
+  const cal = calibration(window, methods.default!);
+  console.log(
+    `default wins ${wins}/6 NK and LK cells by >= ${MARGIN}; PK no worse than naive in ${pkHolds}/3; ` +
+      `calibration (NK+LK, 10 bins) ECE ${f3(cal.ece)}`,
+  );
+  for (const line of cal.bins) console.log(`  ${line}`);
+  console.log(
+    `scoring + evaluation seconds: ${Object.entries(timings)
+      .map(([name, s]) => `${name} ${s.toFixed(1)}`)
+      .join(', ')}`,
+  );
+  return wins === 6 && pkHolds === 3;
+}
+
+async function main(): Promise<void> {
+  const root = resolve(__dirname, '..', '..');
+  const dataDir = resolve(option('data') ?? join(root, '..', 'shared', 'data'));
+  const version = await diamondVersion();
+  if (version === null) {
+    throw new Error('DIAMOND is not installed: apt-get install diamond-aligner (or set SVC_DIAMOND_BIN)');
+  }
+  console.log(
+    `# bench:quality: f_micro_w by the service's evaluator; DIAMOND ${version}; model ${defaultBlendModel().version}`,
+  );
+  const sequences = readSequences(dataDir);
+  const held: Record<string, boolean> = {};
+  for (const key of ['older', 'A'] as const) held[key] = await benchWindow(dataDir, key, sequences);
+  console.log(
+    `\ngoal (window A: every NK/LK cell >= best baseline + ${MARGIN}, PK >= naive): ${held.A ? 'met' : 'NOT met'}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
+
+export type { HoldoutCategory };

@@ -1,0 +1,107 @@
+// The three predictors of the quality benchmark and their evaluation with the service's evaluator.
+import {
+  type BlendModel,
+  blendTerms,
+  type CafaPrediction,
+  createCafaEvaluator,
+  type CafaEvaluator,
+  type GoAspect,
+  type HoldoutCategory,
+  type HomologyHit,
+} from '@svc/domain';
+import { HOMOLOGY_HITS } from '@svc/transfer';
+import { ASPECTS, CATEGORIES, NAMESPACE_OF, type QualityWindow } from './windows';
+
+/** Scores one target in one aspect: (term, score) pairs. */
+export type Predictor = (target: string, aspect: GoAspect) => Iterable<readonly [string, number]>;
+
+/**
+ * Hits of a target without the target itself (a benchmark never lets a protein donate to itself),
+ * the best 50 kept, as the prediction worker keeps them.
+ */
+export function foreignHits(hits: ReadonlyMap<string, HomologyHit[]>, target: string): HomologyHit[] {
+  return (hits.get(target) ?? []).filter((hit) => hit.reference !== target).slice(0, HOMOLOGY_HITS);
+}
+
+/** Naive: the term's frequency among the reference proteins of the aspect, the same for every target. */
+export function naivePredictor(window: QualityWindow, minScore = 0.01): Predictor {
+  return (_target, aspect) => {
+    const out: (readonly [string, number])[] = [];
+    for (const [term, frequency] of window.priors[aspect].ranked) {
+      if (frequency < minScore) break;
+      out.push([term, frequency]);
+    }
+    return out;
+  };
+}
+
+/** DIAMOND-kNN: per term, the best identity (pident / 100) of a hit whose protein carries it. */
+export function knnPredictor(window: QualityWindow, hits: ReadonlyMap<string, HomologyHit[]>): Predictor {
+  return (target, aspect) => {
+    const best = new Map<string, number>();
+    for (const hit of foreignHits(hits, target)) {
+      for (const term of window.references.get(hit.reference)?.[aspect] ?? []) {
+        if (hit.identity > (best.get(term) ?? 0)) best.set(term, hit.identity);
+      }
+    }
+    return best;
+  };
+}
+
+/** The service's default: homology blended with the prior (libs/domain/src/knn/homology-blend.ts). */
+export function blendPredictor(
+  window: QualityWindow,
+  hits: ReadonlyMap<string, HomologyHit[]>,
+  model: BlendModel,
+): Predictor {
+  return (target, aspect) =>
+    blendTerms({
+      hits: foreignHits(hits, target),
+      termsOf: (reference) => window.references.get(reference)?.[aspect],
+      prior: window.priors[aspect],
+      params: model.aspects[aspect],
+      minScore: model.min_score,
+    }).map((term) => [term.goId, term.score] as const);
+}
+
+export type CellScores = Record<HoldoutCategory, Record<GoAspect, number>>;
+
+/** One evaluator per category, built once per window and reused for every method. */
+export function windowEvaluators(window: QualityWindow): Record<HoldoutCategory, CafaEvaluator> {
+  const out = {} as Record<HoldoutCategory, CafaEvaluator>;
+  for (const category of CATEGORIES) {
+    out[category] = createCafaEvaluator({
+      ontology: window.ontology,
+      groundTruth: window.truth[category],
+      known: category === 'PK' ? window.known : null,
+      ia: window.ia,
+    });
+  }
+  return out;
+}
+
+/** f_micro_w of every (category, aspect) cell. */
+export function evaluatePredictor(
+  window: QualityWindow,
+  evaluators: Record<HoldoutCategory, CafaEvaluator>,
+  predictor: Predictor,
+  categories: readonly HoldoutCategory[] = CATEGORIES,
+): CellScores {
+  const out = {} as CellScores;
+  for (const category of categories) {
+    const predictions: CafaPrediction[] = [];
+    for (const [target, aspects] of window.targets[category]) {
+      for (const aspect of aspects) {
+        for (const [term, score] of predictor(target, aspect)) {
+          if (score > 0) predictions.push({ protein: target, term, score });
+        }
+      }
+    }
+    const result = evaluators[category].evaluate(predictions);
+    out[category] = {} as Record<GoAspect, number>;
+    for (const aspect of ASPECTS) {
+      out[category][aspect] = result.namespaces[NAMESPACE_OF[aspect]]?.f_micro_w ?? 0;
+    }
+  }
+  return out;
+}
