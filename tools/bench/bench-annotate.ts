@@ -1,25 +1,33 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { canonicalizeEmbeddingConfig, md5Hex, parseFasta } from '@svc/domain';
+import { canonicalizeEmbeddingConfig, md5Hex } from '@svc/domain';
+import { diamondSearch, ensureDiamondDatabase } from '@svc/inference';
 import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
+import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/transfer';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
+import { CATEGORIES, DONOR_EVIDENCE, loadWindow, WINDOWS } from '../quality/windows';
 import { peakRssMb, runBench, runBenchJob } from './bench-support';
 
 const DATA = resolve(__dirname, '../../../shared/data');
 
 /**
- * `npm run bench:annotate`: sets up the full human reference (GO 2022-07-01, gene2go 2022-09-12
- * annotations, 17,857 Swiss-Prot sequences with k-mer embeddings), then times the annotation
- * pipeline for the 100 NK/LK targets of the mini holdout: query set, embeddings and prediction
- * (alignment and taxonomy features on) through the real queues. Prints seconds and proteins/s.
+ * `npm run bench:annotate [-- --targets N]`: sets up the full human reference (GO 2022-07-01,
+ * gene2go 2022-09-12 annotations, 17,857 Swiss-Prot sequences with k-mer embeddings), then times
+ * prediction through the real queues for N query proteins (default 1,000: window A's NK, LK and PK
+ * targets of bench:quality, in accession order):
+ *   default       predict_go_terms as a user gets it (DIAMOND, homology blend, no alignments)
+ *   diamond-cli   DIAMOND itself on the same queries (makedb + blastp --sensitive), the floor
+ *   previous      the previous default (k-mer embedding search with NW/SW alignments) on the first
+ *                 100 queries, per protein, extrapolated to N
+ * and prints seconds, proteins/s and the ratios.
  */
 runBench(
   'bench-annotate',
   [INGESTION_WORKER, EMBEDDING_WORKER, PREDICTION_WORKER],
   async ({ infra, dir }) => {
+    const targetCount = Number(option('targets') ?? 1000);
     const timings: { step: string; seconds: number; detail: string }[] = [];
     const timed = async <T>(step: string, detail: string, work: () => Promise<T>): Promise<T> => {
       const started = Date.now();
@@ -51,59 +59,119 @@ runBench(
       runBenchJob(infra, 'compute_embeddings', 'svc.embeddings', { embedding_config_id: config.id }),
     );
 
-    const targets = new Set(
-      readFileSync(join(DATA, 'mini/proteins.tsv'), 'utf8')
-        .split('\n')
-        .filter((l) => /\t(NK|LK)_target$/.test(l))
-        .map((l) => l.split('\t')[0]!),
+    const windowA = loadWindow(DATA, WINDOWS.A);
+    const accessions = [
+      ...new Set(CATEGORIES.flatMap((category) => [...windowA.targets[category].keys()])),
+    ].sort();
+    const records = accessions
+      .slice(0, targetCount)
+      .map((accession) => ({ identifier: accession, sequence: windowA.sequences.get(accession)! }));
+    const querySet = async (name: string, entries: typeof records): Promise<string> => {
+      const created = await new QuerySetRepository(infra.db).create({
+        name,
+        description: 'benchmark',
+        entries: entries.map((r) => ({
+          accession: r.identifier,
+          sequence: r.sequence,
+          hash: md5Hex(r.sequence),
+          species: null,
+          taxonomyId: null,
+        })),
+        ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
+      });
+      return (created as { id: string }).id;
+    };
+    const rowsOf = async (jobId: string): Promise<number> => {
+      const [count] = await infra.db.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM prediction p JOIN prediction_set s ON s.id = p.prediction_set_id WHERE s.job_id = $1`,
+        [jobId],
+      );
+      return count?.n ?? 0;
+    };
+
+    // The default, as a user gets it: no backend, no flags.
+    const defaultSet = await querySet('default', records);
+    const prediction = await timed('default', `${records.length} proteins, DIAMOND + blend`, () =>
+      runBenchJob(infra, 'predict_go_terms', 'svc.predictions', {
+        embedding_config_id: config.id,
+        annotation_set_id: annotationSetId,
+        ontology_snapshot_id: snapshotId,
+        query_set_id: defaultSet,
+      }),
     );
-    const records = parseFasta(readFileSync(join(DATA, 'mini/sequences.fasta'), 'utf8')).records.filter((r) =>
-      targets.has(r.identifier),
+    const defaultSeconds = prediction.wallSeconds;
+    const defaultRows = await rowsOf(prediction.job.id);
+
+    // DIAMOND alone on the same queries against the same references.
+    const references = await infra.db.query<{ accession: string; sequence: string }[]>(
+      `SELECT p.accession, s.sequence FROM protein p JOIN sequence s ON s.id = p.sequence_id
+        WHERE EXISTS (SELECT 1 FROM protein_go_annotation a WHERE a.annotation_set_id = $1
+                        AND a.protein_accession = p.accession AND NOT a.is_not
+                        AND a.evidence_code = ANY($2::text[]))
+        ORDER BY p.accession`,
+      [annotationSetId, [...DONOR_EVIDENCE]],
     );
-    const started = Date.now();
-    const querySet = await new QuerySetRepository(infra.db).create({
-      name: 'mini NK/LK targets',
-      description: 'benchmark',
-      entries: records.map((r) => ({
-        accession: r.identifier,
-        sequence: r.sequence,
-        hash: md5Hex(r.sequence),
-        species: null,
-        taxonomyId: null,
-      })),
-      ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
+    const cliStarted = Date.now();
+    const database = await ensureDiamondDatabase({
+      dir: join(dir, 'diamond-cli'),
+      references: references.map((r, i) => ({ id: `r${i}`, sequence: r.sequence })),
     });
-    const querySetId = (querySet as { id: string }).id;
+    await diamondSearch({
+      database,
+      queries: records.map((r, i) => ({ id: `q${i}`, sequence: r.sequence })),
+      options: { maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN },
+    });
+    const cliSeconds = (Date.now() - cliStarted) / 1000;
+    timings.push({
+      step: 'diamond-cli',
+      seconds: cliSeconds,
+      detail: `makedb + blastp --sensitive, ${records.length} queries`,
+    });
+
+    // The previous default on the first 100: embeddings, then the k-mer search with alignments.
+    const sample = records.slice(0, Math.min(100, records.length));
+    const previousSet = await querySet('previous default', sample);
+    const previousStarted = Date.now();
     await runBenchJob(infra, 'compute_embeddings', 'svc.embeddings', {
       embedding_config_id: config.id,
-      query_set_id: querySetId,
+      query_set_id: previousSet,
     });
-    const prediction = await runBenchJob(infra, 'predict_go_terms', 'svc.predictions', {
+    const previous = await runBenchJob(infra, 'predict_go_terms', 'svc.predictions', {
       embedding_config_id: config.id,
       annotation_set_id: annotationSetId,
       ontology_snapshot_id: snapshotId,
-      query_set_id: querySetId,
+      query_set_id: previousSet,
       limit_per_entry: 5,
+      search_backend: 'numpy',
+      compute_alignments: true,
     });
-    const seconds = (Date.now() - started) / 1000;
+    const previousSeconds = (Date.now() - previousStarted) / 1000;
     timings.push({
-      step: 'annotate targets',
-      seconds,
-      detail: `${records.length} proteins, k=5, alignments on`,
+      step: 'previous',
+      seconds: previousSeconds,
+      detail: `${sample.length} proteins, k-mer k=5, alignments on`,
     });
-    const [count] = await infra.db.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM prediction p JOIN prediction_set s ON s.id = p.prediction_set_id WHERE s.job_id = $1`,
-      [prediction.job.id],
-    );
+    const previousExtrapolated = (previousSeconds / sample.length) * records.length;
+
     console.table(timings.map((t) => ({ ...t, seconds: Number(t.seconds.toFixed(2)) })));
     process.stdout.write(
       `${JSON.stringify({
         proteins: records.length,
-        seconds: Number(seconds.toFixed(2)),
-        proteins_per_s: Number((records.length / seconds).toFixed(2)),
-        prediction_rows: count?.n ?? 0,
+        default_seconds: Number(defaultSeconds.toFixed(2)),
+        default_proteins_per_s: Number((records.length / defaultSeconds).toFixed(2)),
+        default_rows: defaultRows,
+        diamond_cli_seconds: Number(cliSeconds.toFixed(2)),
+        default_vs_diamond_cli: Number((defaultSeconds / cliSeconds).toFixed(2)),
+        previous_default_seconds_extrapolated: Number(previousExtrapolated.toFixed(1)),
+        previous_rows_per_100: await rowsOf(previous.job.id),
+        speedup_vs_previous_default: Number((previousExtrapolated / defaultSeconds).toFixed(2)),
         peak_rss_mb: peakRssMb(),
       })}\n`,
     );
   },
 );
+
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}

@@ -10,7 +10,7 @@
 // The model was fitted on the older window and selected on window A (npm run train:blend).
 // Usage: npm run bench:quality [-- --data <shared data dir>]
 import { join, resolve } from 'node:path';
-import { propagatedTruth, type GoAspect, type HoldoutCategory } from '@svc/domain';
+import { type GoAspect, type HoldoutCategory } from '@svc/domain';
 import { diamondVersion } from '@svc/inference';
 import { defaultBlendModel } from '@svc/transfer';
 import { searchWindow } from '../quality/homology';
@@ -19,6 +19,7 @@ import {
   type CellScores,
   evaluatePredictor,
   knnPredictor,
+  labelledScores,
   naivePredictor,
   type Predictor,
   windowEvaluators,
@@ -47,22 +48,13 @@ const signed = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFix
 /** Expected calibration error of the default's scores over NK and LK (10 equal-width bins). */
 function calibration(window: QualityWindow, predictor: Predictor): { ece: number; bins: string[] } {
   const counts = Array.from({ length: 10 }, () => ({ n: 0, score: 0, hits: 0 }));
-  for (const category of ['NK', 'LK'] as const) {
-    const truth = propagatedTruth(
-      window.truth[category].map((row) => ({ protein: row.protein, goId: row.term })),
-      window.graph,
-    );
-    const aspectTruth = (target: string, aspect: GoAspect, term: string): boolean =>
-      window.graph.aspect(term) === aspect && truth.label(target, term);
-    for (const [target, aspects] of window.targets[category]) {
-      for (const aspect of aspects) {
-        for (const [term, score] of predictor(target, aspect)) {
-          const bin = counts[Math.min(9, Math.floor(score * 10))]!;
-          bin.n++;
-          bin.score += score;
-          if (aspectTruth(target, aspect, term)) bin.hits++;
-        }
-      }
+  const samples = labelledScores(window, predictor, ['NK', 'LK']);
+  for (const aspect of ASPECTS) {
+    for (const { score, label } of samples[aspect]) {
+      const bin = counts[Math.min(9, Math.floor(score * 10))]!;
+      bin.n++;
+      bin.score += score;
+      if (label) bin.hits++;
     }
   }
   const total = counts.reduce((sum, bin) => sum + bin.n, 0);
@@ -96,9 +88,11 @@ async function benchWindow(
   };
   const scores: Record<string, CellScores> = {};
   const timings: Record<string, number> = {};
+  const counts: Record<string, { predictions: number; targets: number }> = {};
   for (const [name, predictor] of Object.entries(methods)) {
     const started = process.hrtime.bigint();
-    scores[name] = evaluatePredictor(window, evaluators, predictor);
+    counts[name] = { predictions: 0, targets: 0 };
+    scores[name] = evaluatePredictor(window, evaluators, predictor, CATEGORIES, counts[name]);
     timings[name] = seconds(started);
   }
 
@@ -131,6 +125,11 @@ async function benchWindow(
       `calibration (NK+LK, 10 bins) ECE ${f3(cal.ece)}`,
   );
   for (const line of cal.bins) console.log(`  ${line}`);
+  console.log(
+    `terms per (target, category): ${Object.entries(counts)
+      .map(([name, c]) => `${name} ${(c.predictions / c.targets).toFixed(0)}`)
+      .join(', ')}`,
+  );
   console.log(
     `scoring + evaluation seconds: ${Object.entries(timings)
       .map(([name, s]) => `${name} ${s.toFixed(1)}`)

@@ -1,5 +1,6 @@
 // The three predictors of the quality benchmark and their evaluation with the service's evaluator.
 import {
+  propagatedTruth,
   type BlendModel,
   blendTerms,
   type CafaPrediction,
@@ -86,6 +87,7 @@ export function evaluatePredictor(
   evaluators: Record<HoldoutCategory, CafaEvaluator>,
   predictor: Predictor,
   categories: readonly HoldoutCategory[] = CATEGORIES,
+  counts?: { predictions: number; targets: number },
 ): CellScores {
   const out = {} as CellScores;
   for (const category of categories) {
@@ -97,10 +99,43 @@ export function evaluatePredictor(
         }
       }
     }
+    if (counts !== undefined) {
+      counts.predictions += predictions.length;
+      counts.targets += window.targets[category].size;
+    }
     const result = evaluators[category].evaluate(predictions);
     out[category] = {} as Record<GoAspect, number>;
     for (const aspect of ASPECTS) {
       out[category][aspect] = result.namespaces[NAMESPACE_OF[aspect]]?.f_micro_w ?? 0;
+    }
+  }
+  return out;
+}
+
+/**
+ * Every (target, term, score) a predictor gives in the categories' aspects, labelled true when the
+ * term is one of the target's new terms in that aspect or an ancestor of one (as the evaluator counts).
+ */
+export function labelledScores(
+  window: QualityWindow,
+  predictor: Predictor,
+  categories: readonly HoldoutCategory[],
+): Record<GoAspect, { score: number; label: boolean }[]> {
+  const out: Record<GoAspect, { score: number; label: boolean }[]> = { F: [], P: [], C: [] };
+  for (const category of categories) {
+    const truth = propagatedTruth(
+      window.truth[category].map((row) => ({ protein: row.protein, goId: row.term })),
+      window.graph,
+    );
+    for (const [target, aspects] of window.targets[category]) {
+      for (const aspect of aspects) {
+        for (const [term, score] of predictor(target, aspect)) {
+          out[aspect].push({
+            score,
+            label: window.graph.aspect(term) === aspect && truth.label(target, term),
+          });
+        }
+      }
     }
   }
   return out;

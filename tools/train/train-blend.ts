@@ -9,10 +9,23 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type AspectBlend, type BlendModel, checkBlendModel, type GoAspect } from '@svc/domain';
+import {
+  type AspectBlend,
+  type BlendModel,
+  type Calibration,
+  checkBlendModel,
+  fitCalibration,
+  type GoAspect,
+} from '@svc/domain';
 import { diamondVersion } from '@svc/inference';
 import { searchWindow } from '../quality/homology';
-import { blendPredictor, type CellScores, evaluatePredictor, windowEvaluators } from '../quality/methods';
+import {
+  blendPredictor,
+  type CellScores,
+  evaluatePredictor,
+  labelledScores,
+  windowEvaluators,
+} from '../quality/methods';
 import { ASPECTS, CATEGORIES, loadWindow, readSequences, WINDOWS } from '../quality/windows';
 
 const VERSION = 'homology-blend-v1';
@@ -91,6 +104,10 @@ async function main(): Promise<void> {
     chosen[aspect] = best!.params;
     selection[aspect] = tried;
   }
+  // Calibration, fitted on the older window's NK and LK predictions of the chosen blend.
+  const samples = labelledScores(older, blendPredictor(older, olderHits.hits, modelOf(chosen)), ['NK', 'LK']);
+  for (const aspect of ASPECTS)
+    chosen[aspect] = { ...chosen[aspect], calibration: roundKnots(fitCalibration(samples[aspect])) };
   const model = modelOf(chosen);
   const metrics = {
     older: evaluatePredictor(older, olderEval, blendPredictor(older, olderHits.hits, model)),
@@ -124,6 +141,19 @@ async function main(): Promise<void> {
 }
 
 const round = (value: number): number => Math.round(value * 1e4) / 1e4;
+
+/** Knots to 6 decimals (the file stays readable), still increasing. */
+function roundKnots(calibration: Calibration): Calibration {
+  const raw: number[] = [];
+  const calibrated: number[] = [];
+  calibration.raw.forEach((x, i) => {
+    const rx = Math.round(x * 1e6) / 1e6;
+    if (raw.length > 0 && rx <= raw[raw.length - 1]!) return;
+    raw.push(rx);
+    calibrated.push(Math.round(calibration.calibrated[i]! * 1e6) / 1e6);
+  });
+  return { raw, calibrated };
+}
 
 function roundCells(value: Record<string, CellScores>): unknown {
   return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' ? round(v) : v)));

@@ -250,6 +250,8 @@ export interface PredictionProtein {
   protein_accession: string;
   go_count: number;
   min_distance: number | null;
+  /** The best row score of the protein (docs/prediction.md, "Score"). */
+  best_score: number | null;
   annotation_count: number;
   match_count: number;
 }
@@ -260,7 +262,10 @@ export interface PredictedTerm {
   go_name: string | null;
   go_aspect: string | null;
   distance: number;
-  ref_protein_accession: string;
+  /** The row's score in [0, 1]: the calibrated homology blend, or 1 - d/2 for an embedding search. */
+  score: number;
+  /** Null for a term scored by the prior alone (no homolog carries it). */
+  ref_protein_accession: string | null;
   evidence_code: string | null;
   identity_nw: number | null;
   identity_sw: number | null;

@@ -23,8 +23,10 @@ export interface PoolTerm {
 export interface HomologyPool {
   readonly proteins: ReferenceProtein[];
   readonly byAccession: ReadonlyMap<string, number>;
-  /** Per aspect: protein index -> propagated terms (namespace roots left out). */
-  readonly terms: Record<GoAspect, ReadonlyMap<number, PoolTerm[]>>;
+  /** Per aspect: protein index -> propagated terms (namespace roots left out), by GO id. */
+  readonly terms: Record<GoAspect, ReadonlyMap<number, ReadonlyMap<string, PoolTerm>>>;
+  /** Per aspect: protein index -> number of its own (direct) annotations' terms. */
+  readonly directCount: Record<GoAspect, ReadonlyMap<number, number>>;
   /** Per aspect: the same terms as GO ids, for the blend. */
   readonly termIds: Record<GoAspect, ReadonlyMap<string, readonly string[]>>;
   readonly priors: Record<GoAspect, TermPrior>;
@@ -76,7 +78,11 @@ async function build(
 ): Promise<HomologyPool> {
   const pool = await new ReferencePoolRepository(db).loadSequencePool(key);
   const ontology = await ontologyView(db, key.ontologySnapshotId);
-  const terms = { F: new Map(), P: new Map(), C: new Map() } as Record<GoAspect, Map<number, PoolTerm[]>>;
+  const terms = { F: new Map(), P: new Map(), C: new Map() } as Record<
+    GoAspect,
+    Map<number, Map<string, PoolTerm>>
+  >;
+  const directCount = { F: new Map(), P: new Map(), C: new Map() } as Record<GoAspect, Map<number, number>>;
   const termIds = { F: new Map(), P: new Map(), C: new Map() } as Record<GoAspect, Map<string, string[]>>;
   const goTermIdOf = new Map<string, number>();
   pool.annotations.forEach((annotations, index) => {
@@ -103,7 +109,8 @@ async function build(
       // Namespace roots (no parent) hold for every annotated protein and carry no information.
       const list = [...carried.values()].filter((t) => ontology.ancestorsOf(t.goTermId).length > 0);
       if (list.length === 0) continue;
-      terms[aspect].set(index, list);
+      terms[aspect].set(index, new Map(list.map((t) => [t.goId, t])));
+      directCount[aspect].set(index, list.filter((t) => t.direct !== null).length);
       termIds[aspect].set(
         pool.proteins[index]!.accession,
         list.map((t) => t.goId),
@@ -124,6 +131,7 @@ async function build(
     proteins: pool.proteins,
     byAccession: new Map(pool.proteins.map((p, i) => [p.accession, i])),
     terms,
+    directCount,
     termIds,
     priors,
     goTermIdOf,

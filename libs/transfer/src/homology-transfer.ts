@@ -128,11 +128,10 @@ function aspectTerms(
     minScore: model.min_score,
   });
   const rankOf = new Map(inAspect.map((h, i) => [h.reference, i + 1]));
+  const hitOf = new Map(inAspect.map((h) => [h.reference, h]));
   return blended.map((t) => {
-    const donor =
-      t.donor === null ? null : (inAspect.find((h) => h.reference === t.donor!.reference) ?? null);
-    const poolTerm =
-      donor === null ? null : (pool.terms[aspect].get(donor.index)?.find((p) => p.goId === t.goId) ?? null);
+    const donor = t.donor === null ? null : (hitOf.get(t.donor.reference) ?? null);
+    const poolTerm = donor === null ? null : (pool.terms[aspect].get(donor.index)?.get(t.goId) ?? null);
     const frequency = Math.round(t.prior * prior.proteins);
     const distance = donor === null ? 1 : 1 - donor.identity;
     const term: TransferredTerm = {
@@ -147,10 +146,7 @@ function aspectTerms(
       voteCount: t.votes,
       neighbourVoteFraction: inAspect.length > 0 ? t.votes / inAspect.length : 0,
       neighbourDistanceStd: 0,
-      refAnnotationDensity:
-        donor === null
-          ? 0
-          : (pool.terms[aspect].get(donor.index)?.filter((p) => p.direct !== null).length ?? 0),
+      refAnnotationDensity: donor === null ? 0 : (pool.directCount[aspect].get(donor.index) ?? 0),
       goTermFrequency: frequency,
       minDistance: distance,
       meanDistance: distance,

@@ -79,6 +79,7 @@ export function PredictionSetPage({ id }: { id: string }) {
       ),
     },
     { header: 'GO terms', cell: (p) => fmtNum(p.go_count), numeric: true },
+    { header: 'Best score', cell: (p) => fmtNum(p.best_score), numeric: true },
     { header: 'Nearest distance', cell: (p) => fmtNum(p.min_distance), numeric: true },
     { header: 'Known annotations', cell: (p) => fmtNum(p.annotation_count), numeric: true },
     { header: 'Matching known', cell: (p) => fmtNum(p.match_count), numeric: true },
@@ -208,7 +209,7 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
   );
   const rows = terms.items
     .filter((t) => aspect === '' || t.go_aspect === aspect)
-    .sort((a, b) => a.distance - b.distance);
+    .sort((a, b) => b.score - a.score || a.distance - b.distance);
   const snapshot = set.data?.ontology_snapshot_id;
   const columns: Column<PredictedTerm>[] = [
     {
@@ -217,17 +218,21 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
     },
     { header: 'Name', cell: (t) => t.go_name ?? '—' },
     { header: 'Aspect', cell: (t) => t.go_aspect ?? '—' },
+    { header: 'Score', cell: (t) => fmtNum(t.score, 3), numeric: true },
     { header: 'Distance', cell: (t) => fmtNum(t.distance, 4), numeric: true },
     {
       header: 'Reference',
-      cell: (t) => (
-        <>
-          <Link to={`/proteins/${encodeURIComponent(t.ref_protein_accession)}`}>
-            {t.ref_protein_accession}
-          </Link>
-          {t.self_hit === true && ' (itself)'}
-        </>
-      ),
+      cell: (t) =>
+        t.ref_protein_accession === null ? (
+          'prior (no homolog carries it)'
+        ) : (
+          <>
+            <Link to={`/proteins/${encodeURIComponent(t.ref_protein_accession)}`}>
+              {t.ref_protein_accession}
+            </Link>
+            {t.self_hit === true && ' (itself)'}
+          </>
+        ),
     },
     { header: 'Evidence', cell: (t) => t.evidence_code ?? '—' },
     { header: 'Votes', cell: (t) => fmtNum(t.vote_count), numeric: true },
@@ -237,7 +242,7 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
     <>
       <PageHeader title={`Predicted terms of ${accession}`} />
       <p>
-        In <Link to={`/prediction-sets/${id}`}>prediction set {shortId(id)}</Link>, nearest first.{' '}
+        In <Link to={`/prediction-sets/${id}`}>prediction set {shortId(id)}</Link>, best score first.{' '}
         <Download path={`/embeddings/prediction-sets/${id}/predictions.tsv${qs({ accession })}`}>
           TSV of this protein
         </Download>

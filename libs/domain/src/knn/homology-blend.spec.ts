@@ -1,7 +1,9 @@
 import {
   type AspectBlend,
   blendTerms,
+  calibrate,
   checkBlendModel,
+  fitCalibration,
   homologyWeight,
   type HomologyHit,
   termPrior,
@@ -96,5 +98,56 @@ describe('checkBlendModel', () => {
     expect(() =>
       checkBlendModel({ ...good, aspects: { ...good.aspects, F: { ...params, vote_share: Number.NaN } } }),
     ).toThrow(/F.vote_share/);
+  });
+});
+
+describe('calibration', () => {
+  it('interpolates between knots and holds the end values outside them', () => {
+    const c = { raw: [0, 0.5, 1], calibrated: [0, 0.2, 0.6] };
+    expect(calibrate(c, 0.25)).toBeCloseTo(0.1, 12);
+    expect(calibrate(c, 0.75)).toBeCloseTo(0.4, 12);
+    expect(calibrate(c, 1)).toBe(0.6);
+    expect(calibrate(undefined, 0.3)).toBe(0.3);
+  });
+
+  it('fits a non-decreasing map that pools bins whose hit rate falls', () => {
+    // Bins of 10: hit rates 0.1, 0.5, 0.3 (a violation, pooled with the previous), 0.9.
+    const samples = [0.1, 0.5, 0.3, 0.9].flatMap((rate, bin) =>
+      Array.from({ length: 10 }, (_, i) => ({ score: bin * 0.25 + i * 0.01, label: i < rate * 10 })),
+    );
+    const c = fitCalibration(samples, 4);
+    expect(c.raw[0]).toBe(0);
+    expect(c.raw[c.raw.length - 1]).toBe(1);
+    for (let i = 1; i < c.raw.length; i++) {
+      expect(c.raw[i]!).toBeGreaterThan(c.raw[i - 1]!);
+      expect(c.calibrated[i]!).toBeGreaterThanOrEqual(c.calibrated[i - 1]!);
+    }
+    // The last segment (0.42, 0.4) -> (0.795, 0.9) continues to a raw 1, capped at 1.
+    expect(c.calibrated).toEqual([0, 0.1, 0.4, 0.9, 1]);
+    expect(calibrate(c, 0.045)).toBeCloseTo(0.1, 12); // the first bin's mean score
+  });
+
+  it('leaves well calibrated scores close to themselves', () => {
+    // Score s is right for round(100 s) of 100 samples.
+    const samples = Array.from({ length: 10 }, (_, b) => (b + 0.5) / 10).flatMap((s) =>
+      Array.from({ length: 100 }, (_, i) => ({ score: s, label: i < Math.round(s * 100) })),
+    );
+    const c = fitCalibration(samples, 10);
+    for (const s of [0.15, 0.45, 0.85, 0.98]) expect(calibrate(c, s)).toBeCloseTo(s, 2);
+  });
+
+  it('applies to every blended score and keeps their order', () => {
+    const calibration = { raw: [0, 1], calibrated: [0, 0.5] };
+    const plain = blend([hit('r1', 0.4, 100), hit('r2', 0.5, 300)]);
+    const scaled = new Map(
+      blendTerms({
+        hits: [hit('r1', 0.4, 100), hit('r2', 0.5, 300)],
+        termsOf: (r) => REFERENCES[r],
+        prior,
+        params: { ...params, calibration },
+        minScore: 0,
+      }).map((t) => [t.goId, t.score]),
+    );
+    for (const [goId, term] of plain) expect(scaled.get(goId)).toBeCloseTo(term.score / 2, 12);
   });
 });

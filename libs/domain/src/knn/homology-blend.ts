@@ -23,6 +23,17 @@ export interface AspectBlend {
   base: number;
   slope: number;
   vote_share: number;
+  /**
+   * Maps the blend to the share of such predictions that were confirmed on the fitting window
+   * (isotonic, piecewise linear through the knots); absent = the blend as is.
+   */
+  calibration?: Calibration;
+}
+
+/** Knots of a non-decreasing piecewise-linear map of [0, 1] onto [0, 1]; `raw` strictly increasing. */
+export interface Calibration {
+  raw: number[];
+  calibrated: number[];
 }
 
 export interface BlendModel {
@@ -79,6 +90,76 @@ export function termPrior(termsByProtein: Iterable<Iterable<string>>): TermPrior
 
 const clamp01 = (value: number): number => Math.min(1, Math.max(0, value));
 
+/** The calibrated value of a raw score: linear between knots, the end knots' values outside them. */
+export function calibrate(calibration: Calibration | undefined, raw: number): number {
+  if (calibration === undefined) return raw;
+  const { raw: xs, calibrated: ys } = calibration;
+  if (xs.length === 0) return raw;
+  if (raw <= xs[0]!) return ys[0]!;
+  const last = xs.length - 1;
+  if (raw >= xs[last]!) return ys[last]!;
+  let lo = 0;
+  let hi = last;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid]! <= raw) lo = mid;
+    else hi = mid;
+  }
+  const t = (raw - xs[lo]!) / (xs[hi]! - xs[lo]!);
+  return clamp01(ys[lo]! + t * (ys[hi]! - ys[lo]!));
+}
+
+/**
+ * Isotonic calibration from labelled scores: equal-count bins of the sorted scores, pooled
+ * (pool-adjacent-violators) until their hit rates never fall as the score rises, then one knot per
+ * pooled block at (mean score, hit rate), with (0, 0) and (1, last rate) as ends.
+ */
+export function fitCalibration(
+  samples: readonly { score: number; label: boolean }[],
+  bins = 20,
+): Calibration {
+  const sorted = [...samples].sort((a, b) => a.score - b.score);
+  const blocks: { sum: number; hits: number; n: number }[] = [];
+  const per = Math.max(1, Math.ceil(sorted.length / bins));
+  for (let start = 0; start < sorted.length; start += per) {
+    const block = { sum: 0, hits: 0, n: 0 };
+    for (const sample of sorted.slice(start, start + per)) {
+      block.sum += sample.score;
+      block.hits += sample.label ? 1 : 0;
+      block.n++;
+    }
+    blocks.push(block);
+    // Pool while the previous block's rate is not below this one's.
+    while (blocks.length > 1) {
+      const b = blocks[blocks.length - 1]!;
+      const a = blocks[blocks.length - 2]!;
+      if (a.hits / a.n < b.hits / b.n) break;
+      blocks.splice(blocks.length - 2, 2, { sum: a.sum + b.sum, hits: a.hits + b.hits, n: a.n + b.n });
+    }
+  }
+  const raw: number[] = [0];
+  const calibrated: number[] = [0];
+  for (const block of blocks) {
+    const x = block.sum / block.n;
+    const y = block.hits / block.n;
+    if (x <= raw[raw.length - 1]!) {
+      calibrated[calibrated.length - 1] = Math.max(calibrated[calibrated.length - 1]!, y);
+      continue;
+    }
+    raw.push(x);
+    calibrated.push(y);
+  }
+  const n = raw.length;
+  if (raw[n - 1]! < 1) {
+    // Beyond the last block the map keeps the last segment's slope: a flat end would tie every
+    // high score and leave a threshold nothing to separate.
+    const slope = n >= 2 ? (calibrated[n - 1]! - calibrated[n - 2]!) / (raw[n - 1]! - raw[n - 2]!) : 0;
+    raw.push(1);
+    calibrated.push(Math.min(1, calibrated[n - 1]! + slope * (1 - raw[n - 1]!)));
+  }
+  return { raw, calibrated };
+}
+
 /** The weight of the homology part for a query whose best hit in the aspect has `topIdentity`. */
 export function homologyWeight(params: AspectBlend, topIdentity: number | null): number {
   return topIdentity === null ? 0 : clamp01(params.base + params.slope * topIdentity);
@@ -88,10 +169,11 @@ export function homologyWeight(params: AspectBlend, topIdentity: number | null):
  * Scores one query in one aspect. `hits` are the query's hits whose reference is annotated in the
  * aspect (self hits already removed); `termsOf` gives a reference's propagated terms in it.
  *
- * score(t) = w * (v * share(t) + (1 - v) * identity(t)) + (1 - w) * prior(t), with w the homology
- * weight. Each part is monotone along the ontology when the donor terms and the prior are propagated
- * (a parent is carried by every donor of its child and is at least as frequent), so a parent never
- * scores below its child. A query without hits gets the prior.
+ * blend(t) = w * (v * share(t) + (1 - v) * identity(t)) + (1 - w) * prior(t), with w the homology
+ * weight, and score(t) = calibrate(blend(t)). Each part is monotone along the ontology when the donor
+ * terms and the prior are propagated (a parent is carried by every donor of its child and is at least
+ * as frequent), and the calibration never decreases, so a parent never scores below its child. A
+ * query without hits gets the (calibrated) prior.
  */
 export function blendTerms(input: {
   hits: readonly HomologyHit[];
@@ -126,7 +208,7 @@ export function blendTerms(input: {
     const identity = entry.best.identity;
     const p = prior.frequency.get(goId) ?? 0;
     const homology = params.vote_share * voteShare + (1 - params.vote_share) * identity;
-    const score = clamp01(weight * homology + (1 - weight) * p);
+    const score = calibrate(params.calibration, clamp01(weight * homology + (1 - weight) * p));
     if (score < input.minScore) continue;
     out.push({
       goId,
@@ -140,7 +222,7 @@ export function blendTerms(input: {
   }
   if (weight < 1) {
     for (const [goId, p] of prior.ranked) {
-      const score = (1 - weight) * p;
+      const score = calibrate(params.calibration, (1 - weight) * p);
       if (score < input.minScore) break;
       if (perTerm.has(goId)) continue;
       out.push({ goId, score, voteShare: 0, identity: 0, prior: p, donor: null, votes: 0 });
@@ -169,6 +251,20 @@ export function checkBlendModel(value: unknown): BlendModel {
         fail(`${aspect}.${key} not a number`);
     }
     if (params.vote_share < 0 || params.vote_share > 1) fail(`${aspect}.vote_share must be in [0, 1]`);
+    const calibration = params.calibration;
+    if (calibration !== undefined) {
+      const { raw, calibrated } = calibration;
+      const ok =
+        Array.isArray(raw) &&
+        Array.isArray(calibrated) &&
+        raw.length === calibrated.length &&
+        raw.length > 0 &&
+        raw.every((x, i) => typeof x === 'number' && x >= 0 && x <= 1 && (i === 0 || x > raw[i - 1]!)) &&
+        calibrated.every(
+          (y, i) => typeof y === 'number' && y >= 0 && y <= 1 && (i === 0 || y >= calibrated[i - 1]!),
+        );
+      if (!ok) fail(`${aspect}.calibration must be increasing knots in [0, 1] with non-decreasing values`);
+    }
   }
   return model as BlendModel;
 }

@@ -165,6 +165,7 @@ export class PredictionSetRepository {
     const items = await queryRows(
       this.db,
       `SELECT p.protein_accession, count(*)::int AS go_count, min(p.distance)::float8 AS min_distance,
+              max(COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2)))) AS best_score,
               (SELECT count(DISTINCT a.go_term_id)::int FROM protein_go_annotation a
                 WHERE a.annotation_set_id = $2 AND a.protein_accession = p.protein_accession AND NOT a.is_not) AS annotation_count,
               count(*) FILTER (WHERE EXISTS (SELECT 1 FROM protein_go_annotation a WHERE a.annotation_set_id = $2
