@@ -274,9 +274,11 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       await page.getByRole('heading', { level: 1, name: `Predicted terms of ${accessions[0]}` }).waitFor();
       const rows = page.getByRole('region', { name: 'predicted terms', exact: true }).locator('tbody tr');
       await rows.first().waitFor();
-      const distances = (await rows.locator('td:nth-child(4)').allTextContents()).map(Number);
-      expect(distances.length).toBeGreaterThan(0);
-      expect(distances).toEqual([...distances].sort((a, b) => a - b));
+      // Best score first (the Score column).
+      const scores = (await rows.locator('td:nth-child(4)').allTextContents()).map(Number);
+      expect(scores.length).toBeGreaterThan(0);
+      expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
       await screenshot(page, '04-predicted-terms');
 
       await page

@@ -284,14 +284,19 @@ async function featurise(
     const refTaxa = await pools.taxonomyIds([
       ...new Set(pending.flatMap((p) => (p.ref === null ? [] : [p.ref.accession]))),
     ]);
+    // A prior-only row has no donor to compare with: it keeps the query's taxon and nothing else.
+    const donorRows = pending.flatMap((p, i) => (p.ref === null ? [] : [i]));
     const taxonomy = await taxonomyFeatures(
       db,
-      pending.map((p) => ({
-        query: p.query.taxonomyId,
-        ref: p.ref === null ? null : (refTaxa.get(p.ref.accession) ?? null),
+      donorRows.map((i) => ({
+        query: pending[i]!.query.taxonomyId,
+        ref: refTaxa.get(pending[i]!.ref!.accession) ?? null,
       })),
     );
-    pending.forEach((p, i) => Object.assign(rows[i]!, taxonomy[i]));
+    donorRows.forEach((row, i) => Object.assign(rows[row]!, taxonomy[i]));
+    pending.forEach((p, i) => {
+      if (p.ref === null) rows[i]!.query_taxonomy_id = p.query.taxonomyId;
+    });
   }
   await addExtraFeatures({
     db,

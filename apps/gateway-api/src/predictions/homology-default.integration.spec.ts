@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type GoAspect, GoGraph, parseObo, termPrior } from '@svc/domain';
+import { calibrate, type GoAspect, GoGraph, parseObo } from '@svc/domain';
+import { defaultBlendModel } from '@svc/transfer';
 import {
   AppProcess,
   createSuiteWorld,
@@ -141,7 +142,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     });
   });
 
-  it('a query with no homolog gets the prior: every term at its frequency among the reference proteins of its aspect', async () => {
+  it('a query with no homolog gets the prior: every term at its (calibrated) frequency among the reference proteins of its aspect', async () => {
     // The prior, computed here from the stored annotations and the OBO file.
     const annotations = await gateway.infra.db.query<{ accession: string; go_id: string }[]>(
       `SELECT a.protein_accession AS accession, t.go_id FROM protein_go_annotation a
@@ -159,10 +160,16 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
         terms.add(id);
       }
     }
+    // Frequency among the proteins annotated in the aspect, through the shipped calibration.
+    const model = defaultBlendModel();
     const expected = new Map<string, number>();
     for (const aspect of ['F', 'P', 'C'] as const) {
-      for (const [goId, frequency] of termPrior(byAspect[aspect].values()).ranked) {
-        if (frequency >= 0.01) expected.set(goId, frequency);
+      const counts = new Map<string, number>();
+      for (const terms of byAspect[aspect].values())
+        for (const id of terms) counts.set(id, (counts.get(id) ?? 0) + 1);
+      for (const [goId, count] of counts) {
+        const score = calibrate(model.aspects[aspect].calibration, count / byAspect[aspect].size);
+        if (score >= model.min_score) expected.set(goId, score);
       }
     }
 

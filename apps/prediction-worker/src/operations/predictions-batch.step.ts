@@ -42,11 +42,29 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       seconds: Number(seconds.toFixed(3)),
       reranker_score: rerankerScore,
     });
-    await dispatch('svc.predictions.write', PREDICTIONS_WRITE, {
-      prediction_set_id: set.id,
-      rows,
-      query_count: payload.queries.length,
-      batch_key: batchKey(payload.queries.map((q) => q.accession)),
-    });
+    // One write per WRITE_QUERIES queries, so a large batch (DIAMOND's default) never becomes one huge
+    // message; each write stores and ticks its own queries once (its batch key).
+    const byQuery = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const accession = String(row.protein_accession);
+      let list = byQuery.get(accession);
+      if (list === undefined) byQuery.set(accession, (list = []));
+      list.push(row);
+    }
+    for (let start = 0; start < payload.queries.length; start += WRITE_QUERIES) {
+      const queries = payload.queries.slice(start, start + WRITE_QUERIES);
+      const accessions = [...new Set(queries.map((q) => q.accession))];
+      await dispatch('svc.predictions.write', PREDICTIONS_WRITE, {
+        prediction_set_id: set.id,
+        rows: accessions.flatMap((accession) => byQuery.get(accession) ?? []),
+        query_count: queries.length,
+        batch_key: batchKey(queries.map((q) => q.accession)),
+      });
+      // A query listed twice in one batch gets its rows once.
+      for (const accession of accessions) byQuery.delete(accession);
+    }
   },
 });
+
+/** Queries per write message. */
+export const WRITE_QUERIES = 100;

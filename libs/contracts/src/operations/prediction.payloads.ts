@@ -52,7 +52,9 @@ export class PredictGoTermsPayload {
   @Min(0)
   @Max(2)
   distance_threshold?: number;
-  @ApiPropertyOptional({ default: 100, description: 'Queries per batch step' })
+  @ApiPropertyOptional({
+    description: 'Queries per batch step; default 500 with diamond, 100 with an embedding backend',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
