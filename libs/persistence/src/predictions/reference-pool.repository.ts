@@ -72,39 +72,7 @@ export class ReferencePoolRepository {
     aspect: 'F' | 'P' | 'C' | null;
     donorEvidence: 'all' | 'experimental';
   }): Promise<ReferencePool> {
-    const annotations = await queryRows<{
-      protein_accession: string;
-      go_term_id: number;
-      go_id: string;
-      aspect: 'F' | 'P' | 'C';
-      qualifier: string | null;
-      evidence_code: string;
-    }>(
-      this.db,
-      `SELECT a.protein_accession, t.id AS go_term_id, t.go_id, t.aspect, a.qualifier, a.evidence_code
-         FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
-        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
-          AND ($2::text IS NULL OR t.aspect = $2)
-          AND ($3::text[] IS NULL OR a.evidence_code = ANY($3::text[]))
-        ORDER BY a.protein_accession, a.id`,
-      [
-        input.annotationSetId,
-        input.aspect,
-        input.donorEvidence === 'experimental' ? EXPERIMENTAL_EVIDENCE : null,
-      ],
-    );
-    const byProtein = new Map<string, DonorAnnotation[]>();
-    for (const a of annotations) {
-      let list = byProtein.get(a.protein_accession);
-      if (list === undefined) byProtein.set(a.protein_accession, (list = []));
-      list.push({
-        goTermId: a.go_term_id,
-        goId: a.go_id,
-        aspect: a.aspect,
-        qualifier: a.qualifier,
-        evidenceCode: a.evidence_code,
-      });
-    }
+    const byProtein = await this.donorAnnotations(input.annotationSetId, input.aspect, input.donorEvidence);
     const proteins = await queryRows<{ accession: string; canonical_accession: string; sequence_id: number }>(
       this.db,
       `SELECT p.accession, p.canonical_accession, p.sequence_id FROM protein p
@@ -132,15 +100,12 @@ export class ReferencePoolRepository {
     };
   }
 
-  /**
-   * The homology reference pool: proteins with a sequence and at least one non-NOT donor annotation
-   * in the set, with those annotations and their sequences, ordered by accession. No embedding is
-   * needed: DIAMOND aligns the sequences themselves.
-   */
-  async loadSequencePool(input: {
-    annotationSetId: string;
-    donorEvidence: 'all' | 'experimental';
-  }): Promise<SequencePool> {
+  /** Non-NOT annotations of the set a protein may donate (of one aspect, when given), by protein. */
+  private async donorAnnotations(
+    annotationSetId: string,
+    aspect: 'F' | 'P' | 'C' | null,
+    donorEvidence: 'all' | 'experimental',
+  ): Promise<Map<string, DonorAnnotation[]>> {
     const rows = await queryRows<{
       protein_accession: string;
       go_term_id: number;
@@ -153,9 +118,10 @@ export class ReferencePoolRepository {
       `SELECT a.protein_accession, t.id AS go_term_id, t.go_id, t.aspect, a.qualifier, a.evidence_code
          FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
         WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
-          AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))
+          AND ($2::text IS NULL OR t.aspect = $2)
+          AND ($3::text[] IS NULL OR a.evidence_code = ANY($3::text[]))
         ORDER BY a.protein_accession, a.id`,
-      [input.annotationSetId, input.donorEvidence === 'experimental' ? EXPERIMENTAL_EVIDENCE : null],
+      [annotationSetId, aspect, donorEvidence === 'experimental' ? EXPERIMENTAL_EVIDENCE : null],
     );
     const byProtein = new Map<string, DonorAnnotation[]>();
     for (const a of rows) {
@@ -169,6 +135,19 @@ export class ReferencePoolRepository {
         evidenceCode: a.evidence_code,
       });
     }
+    return byProtein;
+  }
+
+  /**
+   * The homology reference pool: proteins with a sequence and at least one non-NOT donor annotation
+   * in the set, with those annotations and their sequences, ordered by accession. No embedding is
+   * needed: DIAMOND aligns the sequences themselves.
+   */
+  async loadSequencePool(input: {
+    annotationSetId: string;
+    donorEvidence: 'all' | 'experimental';
+  }): Promise<SequencePool> {
+    const byProtein = await this.donorAnnotations(input.annotationSetId, null, input.donorEvidence);
     const proteins = await queryRows<{
       accession: string;
       canonical_accession: string;
