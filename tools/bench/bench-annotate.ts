@@ -4,6 +4,7 @@ import { diamondSearch, ensureDiamondDatabase } from '@svc/inference';
 import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
 import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/transfer';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
+import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
@@ -21,11 +22,12 @@ const DATA = resolve(__dirname, '../../../shared/data');
  *   diamond-cli   DIAMOND itself on the same queries (makedb + blastp --sensitive), the floor
  *   previous      the previous default (k-mer embedding search with NW/SW alignments) on the first
  *                 100 queries, per protein, extrapolated to N
+ * and the service evaluation of the default set (t1 gene2go 2024-09-20 on the same snapshot).
  * and prints seconds, proteins/s and the ratios.
  */
 runBench(
   'bench-annotate',
-  [INGESTION_WORKER, EMBEDDING_WORKER, PREDICTION_WORKER],
+  [INGESTION_WORKER, EMBEDDING_WORKER, PREDICTION_WORKER, EVALUATION_WORKER],
   async ({ infra, dir }) => {
     const targetCount = Number(option('targets') ?? 1000);
     const timings: { step: string; seconds: number; detail: string }[] = [];
@@ -102,6 +104,26 @@ runBench(
     const defaultSeconds = prediction.wallSeconds;
     const defaultRows = await rowsOf(prediction.job.id);
 
+    // Evaluating the default set through the service: t1 loaded on the same snapshot, the holdout,
+    // then run_cafa_evaluation of the whole set (every row read back from the database).
+    const gafT1 = join(dir, 'human-2024.gaf');
+    await convertTsvToGaf(join(DATA, 'human/human_go.orgHsEgDb-3.20.0.gene2go-2024-09-20.tsv.gz'), gafT1);
+    const t1 = await runBenchJob(infra, 'load_goa_annotations', 'svc.jobs', {
+      ontology_snapshot_id: snapshotId,
+      gaf_url: gafT1,
+      source_version: 'gene2go-2024-09-20',
+    });
+    const holdout = await runBenchJob(infra, 'generate_evaluation_set', 'svc.evaluations', {
+      old_annotation_set_id: annotationSetId,
+      new_annotation_set_id: t1.job.result!['annotation_set_id'] as string,
+    });
+    const evaluation = await timed('evaluate default', `run_cafa_evaluation of ${defaultRows} rows`, () =>
+      runBenchJob(infra, 'run_cafa_evaluation', 'svc.evaluations', {
+        evaluation_set_id: holdout.job.result!['evaluation_set_id'] as string,
+        prediction_set_id: prediction.job.result!['prediction_set_id'] as string,
+      }),
+    );
+
     // DIAMOND alone on the same queries against the same references.
     const references = await infra.db.query<{ accession: string; sequence: string }[]>(
       `SELECT p.accession, s.sequence FROM protein p JOIN sequence s ON s.id = p.sequence_id
@@ -160,6 +182,8 @@ runBench(
         default_seconds: Number(defaultSeconds.toFixed(2)),
         default_proteins_per_s: Number((records.length / defaultSeconds).toFixed(2)),
         default_rows: defaultRows,
+        evaluation_seconds: Number(evaluation.wallSeconds.toFixed(2)),
+        evaluation_rows_per_s: Math.round(defaultRows / evaluation.wallSeconds),
         diamond_cli_seconds: Number(cliSeconds.toFixed(2)),
         default_vs_diamond_cli: Number((defaultSeconds / cliSeconds).toFixed(2)),
         previous_default_seconds_extrapolated: Number(previousExtrapolated.toFixed(1)),

@@ -18,10 +18,14 @@ export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
     const jobs = new JobRepository(db);
     const counts = { prediction_count: payload.rows.length };
     if (payload.batch_key !== undefined) {
-      await tickOnce(payload.batch_key, payload.query_count, async (tx) => {
+      const committed = await tickOnce(payload.batch_key, payload.query_count, async (tx) => {
         await sets.writeRows(payload.prediction_set_id, payload.rows, tx);
         await jobs.mergeResult(parentJobId, { counts }, tx);
       });
+      // The write that closed the job refreshes the planner's statistics: without them every page of
+      // an export or evaluation of a large set scans and sorts the rest of the set.
+      if (committed && (await jobs.findById(parentJobId))?.status === 'SUCCEEDED')
+        await sets.refreshStatistics();
       return;
     }
     // A message queued before batch keys existed: written and ticked as before.

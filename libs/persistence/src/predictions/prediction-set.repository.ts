@@ -93,6 +93,14 @@ export class PredictionSetRepository {
     return set;
   }
 
+  /**
+   * ANALYZE of the prediction table after a bulk write (autovacuum may take minutes to get there):
+   * keyset pages of a large set then use the index instead of sorting the rest of the set.
+   */
+  async refreshStatistics(): Promise<void> {
+    await this.db.query('ANALYZE prediction');
+  }
+
   /** `tx`: the caller's transaction (a write step commits its rows with its progress tick). */
   async writeRows(predictionSetId: string, rows: PredictionRow[], tx: Db = this.db): Promise<number> {
     if (rows.length === 0) return 0;
