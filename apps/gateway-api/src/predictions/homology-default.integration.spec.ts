@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { calibrate, type GoAspect, GoGraph, parseObo } from '@svc/domain';
+import { calibrate, type GoAspect, GoGraph, parseGafLine, parseObo } from '@svc/domain';
 import { defaultBlendModel } from '@svc/transfer';
 import {
   AppProcess,
@@ -221,5 +221,56 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
         }
       }
     }
+  });
+
+  it('GAF 2.2 and JSON downloads: the same terms and scores, cut at min_score, best first, read back by the GAF parser', async () => {
+    const detail = new Map<string, PredictedTerm[]>();
+    for (const accession of ['CLOSE_HOMOLOG', 'NO_HOMOLOG']) detail.set(accession, await termsOf(accession));
+    const minScore = 0.05;
+
+    const gaf = await api.get(
+      `/v1/embeddings/prediction-sets/${setId}/predictions.gaf?min_score=${minScore}`,
+    );
+    expect(gaf.status).toBe(200);
+    const lines = gaf.text.trim().split('\n');
+    expect(parseGafLine(lines[0]!, 1)).toEqual({ kind: 'header', key: 'gaf-version', value: '2.2' });
+    const records = lines
+      .map((line, i) => parseGafLine(line, i + 1))
+      .filter((l) => l.kind !== 'header' && l.kind !== 'comment');
+    for (const record of records) expect(record.kind).toBe('record');
+    const gafTerms = records.flatMap((r) => (r.kind === 'record' ? [r.record] : []));
+    for (const [accession, terms] of detail) {
+      const kept = terms.filter((t) => t.score >= minScore);
+      const mine = gafTerms.filter((r) => r.dbObjectId === accession);
+      expect(mine.map((r) => r.goId).sort()).toEqual(kept.map((t) => t.go_id).sort());
+      for (const r of mine) {
+        const term = kept.find((t) => t.go_id === r.goId)!;
+        expect(r.evidenceCode).toBe('IEA');
+        expect(r.aspect).toBe(term.go_aspect);
+        expect(r.withFrom).toBe(
+          term.ref_protein_accession === null ? null : `UniProtKB:${term.ref_protein_accession}`,
+        );
+      }
+    }
+
+    const json = await api.get<
+      { protein: string; terms: { go_id: string; score: number; donor: string | null }[] }[]
+    >(`/v1/embeddings/prediction-sets/${setId}/predictions.json?min_score=${minScore}`);
+    expect(json.status).toBe(200);
+    expect(json.body.map((p) => p.protein).sort()).toEqual(['CLOSE_HOMOLOG', 'NO_HOMOLOG']);
+    for (const entry of json.body) {
+      const kept = detail.get(entry.protein)!.filter((t) => t.score >= minScore);
+      expect(entry.terms).toHaveLength(kept.length);
+      const scores = entry.terms.map((t) => t.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      for (const t of entry.terms) {
+        const term = kept.find((k) => k.go_id === t.go_id)!;
+        expect(t.score).toBeCloseTo(term.score, 5);
+        expect(t.donor).toBe(term.ref_protein_accession);
+      }
+    }
+    expect(
+      (await api.get(`/v1/embeddings/prediction-sets/${setId}/predictions.json?min_score=2`)).status,
+    ).toBe(422);
   });
 });

@@ -5,6 +5,7 @@ import {
   AnnotateQuery,
   ImportRerankerByReferenceRequest,
   CafaExportQuery,
+  StandardExportQuery,
   GoTermDistributionQuery,
   MineQuery,
   PredictGoTermsPayload,
@@ -98,6 +99,26 @@ export class PredictionsController {
     @CurrentPrincipal() who: Principal,
   ): Promise<StreamableFile> {
     return this.predictions.predictionsTsv(id, query, viewerOf(who));
+  }
+
+  @Get('prediction-sets/:id/predictions.gaf')
+  @Roles('guest')
+  gaf(
+    @Param('id') id: string,
+    @ValidQuery() query: StandardExportQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.predictions.gaf(id, query, viewerOf(who));
+  }
+
+  @Get('prediction-sets/:id/predictions.json')
+  @Roles('guest')
+  json(
+    @Param('id') id: string,
+    @ValidQuery() query: StandardExportQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.predictions.json(id, query, viewerOf(who));
   }
 
   @Get('prediction-sets/:id/predictions-cafa.tsv')

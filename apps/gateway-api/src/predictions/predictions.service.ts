@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit, StreamableFile } from '@nestjs/common';
 import {
   CafaExportQuery,
@@ -6,8 +7,9 @@ import {
   PREDICT_GO_TERMS,
   PredictGoTermsPayload,
   PredictionExportQuery,
+  StandardExportQuery,
 } from '@svc/contracts';
-import { listScope, Viewer } from '@svc/domain';
+import { listScope, predictionGafHeader, predictionGafLine, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
   EvaluationRepository,
@@ -175,37 +177,135 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    */
   async cafaTsv(id: string, query: CafaExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
-    let restrict: Set<string> | null = null;
-    if (query.eval_id !== undefined) restrict = await this.deltaProteins(query.eval_id);
-    const filters = this.filters(query);
-    const rows = this.sets.streamRows(id, filters);
-    const lines = (protein: string, best: Map<string, number>): unknown[][] =>
-      [...best]
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .map(([goId, score]) => [protein, goId, score.toFixed(6)]);
+    const restrict = query.eval_id !== undefined ? await this.deltaProteins(query.eval_id) : null;
+    const proteins = this.bestTerms(id, this.filters(query), restrict, 0);
     async function* chunks() {
-      // Rows arrive by accession, so a protein's rows are together: its lines go out when the next starts.
-      let protein: string | null = null;
-      let best = new Map<string, number>();
-      for await (const chunk of rows) {
-        const out: unknown[][] = [];
-        for (const r of chunk) {
-          const accession = String(r['protein_accession']);
-          if (restrict !== null && !restrict.has(accession)) continue;
-          if (accession !== protein) {
-            if (protein !== null) out.push(...lines(protein, best));
-            protein = accession;
-            best = new Map();
-          }
-          const goId = String(r['go_id']);
-          const score = rowScore(r);
-          if (score > (best.get(goId) ?? -1)) best.set(goId, score);
-        }
-        yield out;
-      }
-      if (protein !== null) yield lines(protein, best);
+      for await (const { protein, terms } of proteins)
+        yield terms.map((t) => [protein, t.goId, t.score.toFixed(6)]);
     }
     return streamTsv(null, chunks(), `predictions-cafa-${id}.tsv`);
+  }
+
+  /**
+   * GAF 2.2 of the set: one line per (protein, term) scoring at least `min_score`, best first
+   * (`predictionGafLine`: IEA, the donor in With/From; GAF has no score column).
+   */
+  async gaf(id: string, query: StandardExportQuery, viewer: Viewer): Promise<StreamableFile> {
+    await this.requireSet(id, viewer);
+    const set = await this.sets.get(id);
+    const minScore = query.min_score ?? 0;
+    const date = gafDate(set.created_at);
+    const proteins = this.bestTerms(id, this.filters(query), null, minScore);
+    async function* lines(): AsyncGenerator<string> {
+      yield (
+        predictionGafHeader({
+          predictionSetId: id,
+          generated: new Date().toISOString().slice(0, 10),
+          minScore,
+        }).join('\n') + '\n'
+      );
+      for await (const { protein, terms } of proteins) {
+        if (terms.length === 0) continue;
+        yield (
+          terms
+            .map((t) =>
+              predictionGafLine({
+                protein,
+                goId: t.goId,
+                aspect: t.row['go_aspect'] as 'F' | 'P' | 'C',
+                taxonId: (t.row['query_taxonomy_id'] as string | null) ?? null,
+                donor: (t.row['ref_protein_accession'] as string | null) ?? null,
+                predictionSetId: id,
+                date,
+              }),
+            )
+            .join('\n') + '\n'
+        );
+      }
+    }
+    return new StreamableFile(Readable.from(lines()), {
+      type: 'text/plain; charset=utf-8',
+      disposition: `attachment; filename="predictions-${id}.gaf"`,
+    });
+  }
+
+  /**
+   * JSON of the set, streamed: `[{protein, terms: [{go_id, go_name, aspect, score, donor, identity,
+   * evidence_code, source}]}]`, terms scoring at least `min_score`, best first.
+   */
+  async json(id: string, query: StandardExportQuery, viewer: Viewer): Promise<StreamableFile> {
+    await this.requireSet(id, viewer);
+    const proteins = this.bestTerms(id, this.filters(query), null, query.min_score ?? 0);
+    async function* parts(): AsyncGenerator<string> {
+      yield '[';
+      let first = true;
+      for await (const { protein, terms } of proteins) {
+        if (terms.length === 0) continue;
+        const entry = {
+          protein,
+          terms: terms.map(({ goId, score, row }) => {
+            const features = (row['features'] ?? {}) as Record<string, unknown>;
+            const identity = features['identity'] ?? row['identity_sw'] ?? null;
+            return {
+              go_id: goId,
+              go_name: row['go_name'] ?? null,
+              aspect: row['go_aspect'],
+              score: Number(score.toFixed(6)),
+              donor: row['ref_protein_accession'] ?? null,
+              identity: identity === null ? null : Number(identity),
+              evidence_code: row['evidence_code'] ?? null,
+              source: row['ref_protein_accession'] === null ? 'prior' : 'homology',
+            };
+          }),
+        };
+        yield `${first ? '' : ','}\n${JSON.stringify(entry)}`;
+        first = false;
+      }
+      yield '\n]\n';
+    }
+    return new StreamableFile(Readable.from(parts()), {
+      type: 'application/json; charset=utf-8',
+      disposition: `attachment; filename="predictions-${id}.json"`,
+    });
+  }
+
+  /**
+   * The set's proteins in accession order, each with its best row per term (the highest score),
+   * best first, those under `minScore` left out. Rows arrive by accession, so one protein is held at
+   * a time.
+   */
+  private async *bestTerms(
+    id: string,
+    filters: ReturnType<PredictionsService['filters']>,
+    restrict: Set<string> | null,
+    minScore: number,
+  ): AsyncGenerator<{
+    protein: string;
+    terms: { goId: string; score: number; row: Record<string, unknown> }[];
+  }> {
+    let protein: string | null = null;
+    let best = new Map<string, { goId: string; score: number; row: Record<string, unknown> }>();
+    const done = (name: string) => ({
+      protein: name,
+      terms: [...best.values()]
+        .filter((t) => t.score >= minScore)
+        .sort((a, b) => b.score - a.score || (a.goId < b.goId ? -1 : 1)),
+    });
+    for await (const chunk of this.sets.streamRows(id, filters)) {
+      for (const row of chunk) {
+        const accession = String(row['protein_accession']);
+        if (restrict !== null && !restrict.has(accession)) continue;
+        if (accession !== protein) {
+          if (protein !== null) yield done(protein);
+          protein = accession;
+          best = new Map();
+        }
+        const goId = String(row['go_id']);
+        const score = rowScore(row);
+        if (score > (best.get(goId)?.score ?? -1)) best.set(goId, { goId, score, row });
+      }
+    }
+    if (protein !== null) yield done(protein);
   }
 
   private async deltaProteins(evaluationSetId: string): Promise<Set<string>> {
@@ -239,4 +339,12 @@ export function invalidBody(messages: string[]): DomainError {
     { messages },
     messages.map((message) => ({ path: /^([\w.]+)/.exec(message)?.[1] ?? '', message })),
   );
+}
+
+/** A timestamp as GAF's YYYYMMDD. */
+function gafDate(value: unknown): string {
+  const date = value instanceof Date ? value : new Date(String(value));
+  return Number.isNaN(date.getTime())
+    ? new Date().toISOString().slice(0, 10).replace(/-/g, '')
+    : date.toISOString().slice(0, 10).replace(/-/g, '');
 }

@@ -119,9 +119,15 @@ export function PredictionSetPage({ id }: { id: string }) {
       />
       <p className="downloads">
         <Download path={`/embeddings/prediction-sets/${id}/predictions.tsv`}>
-          Predictions (TSV, 32 columns)
+          Predictions (TSV, 32 columns and the score)
         </Download>
         <Download path={`/embeddings/prediction-sets/${id}/predictions-cafa.tsv`}>CAFA format (TSV)</Download>
+        <Download path={`/embeddings/prediction-sets/${id}/predictions.gaf?min_score=0.3`}>
+          GAF 2.2 (score ≥ 0.3)
+        </Download>
+        <Download path={`/embeddings/prediction-sets/${id}/predictions.json?min_score=0.3`}>
+          JSON (score ≥ 0.3)
+        </Download>
       </p>
       <section aria-labelledby="distribution-heading">
         <h2 id="distribution-heading">Term distribution</h2>

@@ -49,6 +49,17 @@ export class PredictionExportQuery {
   max_distance?: number;
 }
 
+/** GAF and JSON downloads: the TSV filters and a score floor. */
+export class StandardExportQuery extends PredictionExportQuery {
+  @ApiPropertyOptional({ default: 0, description: 'Keep terms whose score is at least this (0..1)' })
+  @IsOptional()
+  @Transform(parseNumberParam)
+  @IsNumber()
+  @Min(0)
+  @Max(1)
+  min_score?: number;
+}
+
 export class CafaExportQuery extends PredictionExportQuery {
   @ApiPropertyOptional({
     format: 'uuid',

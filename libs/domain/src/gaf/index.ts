@@ -5,3 +5,4 @@ export * from './gaf-line';
 export * from './gaf-qualifiers';
 export * from './gaf-reader';
 export * from './gaf-record';
+export * from './gaf-prediction';
