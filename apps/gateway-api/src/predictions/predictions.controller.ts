@@ -17,6 +17,7 @@ import {
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
+import { MultipartBody } from '../http/multipart-body';
 import { readMultipart } from '../reference/multipart';
 import { AnnotateResponse, AnnotateService } from './annotate.service';
 import { PredictionsService } from './predictions.service';
@@ -192,6 +193,11 @@ export class AnnotateController {
   @Post()
   @HttpCode(201)
   @Roles('guest')
+  @MultipartBody({
+    files: { file: 'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
+    fields: { name: 'A name for the query set (default: the file name)' },
+    required: ['file'],
+  })
   async create(
     @Req() request: FastifyRequest,
     @ValidQuery() query: AnnotateQuery,
@@ -220,6 +226,22 @@ export class RerankerModelsController {
   @Post('import')
   @HttpCode(201)
   @Roles('operator')
+  @MultipartBody({
+    files: {
+      'model.txt': 'LightGBM text model',
+      'spec.yaml': 'feature spec (features: distance-first, or the feature list)',
+      'run.json': 'training run record (metrics, feature schema)',
+    },
+    fields: {
+      name: 'Model name',
+      dataset_id: 'Dataset the model was trained on',
+      external_source: 'Where the model comes from',
+      prediction_set_id: 'Prediction set it was checked on',
+      evaluation_set_id: 'Evaluation set it was checked on',
+      force: 'true to import despite a feature schema mismatch',
+    },
+    required: ['model.txt', 'spec.yaml', 'run.json'],
+  })
   async importUpload(@Req() request: FastifyRequest) {
     const form = await readMultipart(request, ['model.txt', 'spec.yaml', 'run.json'], {
       maxFileBytes: RERANKER_UPLOAD_LIMIT_BYTES,

@@ -25,6 +25,7 @@ import {
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
 import { JobsService } from '../jobs/jobs.service';
+import { MultipartBody } from '../http/multipart-body';
 import { readMultipart } from './multipart';
 import { ReferenceService } from './reference.service';
 
@@ -175,6 +176,11 @@ export class QuerySetsController {
   @Post()
   @HttpCode(201)
   @Roles('researcher')
+  @MultipartBody({
+    files: { file: 'FASTA file (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
+    fields: { name: 'Query set name (default: the file name)', description: 'Free text' },
+    required: ['file'],
+  })
   async upload(@Req() request: FastifyRequest, @CurrentPrincipal() who: Principal) {
     const form = await readMultipart(request, ['file']);
     const name = form.fields['name']?.trim() || form.files['file']!.filename || 'query set';

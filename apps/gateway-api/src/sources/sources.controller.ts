@@ -2,6 +2,7 @@ import { Controller, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { Roles } from '@svc/platform';
+import { MultipartBody } from '../http/multipart-body';
 import { SourcesService, UploadedSource } from './sources.service';
 
 @ApiTags('sources')
@@ -17,6 +18,10 @@ export class SourcesController {
   @Post()
   @HttpCode(201)
   @Roles('operator')
+  @MultipartBody({
+    files: { file: 'The file a load job will read (up to SVC_SOURCE_UPLOAD_LIMIT_BYTES)' },
+    required: ['file'],
+  })
   upload(@Req() request: FastifyRequest): Promise<UploadedSource> {
     return this.sources.upload(request);
   }
