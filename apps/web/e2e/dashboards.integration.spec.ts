@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Browser, BrowserContext, chromium, Locator, Page } from 'playwright-core';
@@ -450,6 +450,29 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       }
       await screenshot(page, '09-narrow-proteins');
       expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it('Swagger UI uploads a FASTA to POST /v1/annotate through "Try it out" (the multipart body is in the contract)', async () => {
+    const { context, page } = await openPage();
+    try {
+      const fasta = join(dir, 'swagger.fasta');
+      const record = readFileSync(join(DATA, 'tiny/sequences.fasta'), 'utf8').split('>')[3]!;
+      writeFileSync(fasta, `>${record}`);
+      await page.goto(`${base}/docs`);
+      const operation = page.locator('#operations-annotate-AnnotateController_create');
+      await operation.locator('.opblock-summary').first().click();
+      await operation.getByRole('button', { name: 'Try it out' }).click();
+      await operation.locator('input[type="file"]').setInputFiles(fasta);
+      await operation.getByRole('button', { name: 'Execute' }).click();
+      const live = operation.locator('.live-responses-table tbody');
+      const status = live.locator('.response-col_status').first();
+      await status.waitFor();
+      expect((await status.textContent())?.trim()).toBe('201');
+      expect(await live.textContent()).toContain('query_set_id');
+      await screenshot(page, '10-swagger-annotate');
     } finally {
       await context.close();
     }
