@@ -115,12 +115,12 @@ runBench(
     });
     const holdout = await runBenchJob(infra, 'generate_evaluation_set', 'svc.evaluations', {
       old_annotation_set_id: annotationSetId,
-      new_annotation_set_id: t1.job.result!['annotation_set_id'] as string,
+      new_annotation_set_id: t1.job.result!['annotation_set_id'],
     });
     const evaluation = await timed('evaluate default', `run_cafa_evaluation of ${defaultRows} rows`, () =>
       runBenchJob(infra, 'run_cafa_evaluation', 'svc.evaluations', {
-        evaluation_set_id: holdout.job.result!['evaluation_set_id'] as string,
-        prediction_set_id: prediction.job.result!['prediction_set_id'] as string,
+        evaluation_set_id: holdout.job.result!['evaluation_set_id'],
+        prediction_set_id: prediction.job.result!['prediction_set_id'],
       }),
     );
 
