@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { calibrate, type GoAspect, GoGraph, parseGafLine, parseObo } from '@svc/domain';
 import { defaultBlendModel } from '@svc/transfer';
 import {
@@ -272,5 +273,29 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     expect(
       (await api.get(`/v1/embeddings/prediction-sets/${setId}/predictions.json?min_score=2`)).status,
     ).toBe(422);
+  });
+
+  it('the ZIP holds every format, each entry the same text as its own download', async () => {
+    const zip = await fetch(
+      `${gateway.url}/v1/embeddings/prediction-sets/${setId}/predictions.zip?min_score=0.05`,
+    );
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toContain('application/zip');
+    const entries = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    expect(Object.keys(entries).sort()).toEqual([
+      'predictions-cafa.tsv',
+      'predictions.gaf',
+      'predictions.json',
+      'predictions.tsv',
+    ]);
+    for (const [name, path] of [
+      ['predictions.tsv', 'predictions.tsv'],
+      ['predictions-cafa.tsv', 'predictions-cafa.tsv'],
+      ['predictions.gaf', 'predictions.gaf?min_score=0.05'],
+      ['predictions.json', 'predictions.json?min_score=0.05'],
+    ] as const) {
+      const single = await api.get(`/v1/embeddings/prediction-sets/${setId}/${path}`);
+      expect({ name, text: strFromU8(entries[name]!) }).toEqual({ name, text: single.text });
+    }
   });
 });

@@ -122,6 +122,16 @@ export class PredictionsController {
     return this.predictions.json(id, query, viewerOf(who));
   }
 
+  @Get('prediction-sets/:id/predictions.zip')
+  @Roles('guest')
+  zip(
+    @Param('id') id: string,
+    @ValidQuery() query: StandardExportQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<StreamableFile> {
+    return this.predictions.zip(id, query, viewerOf(who));
+  }
+
   @Get('prediction-sets/:id/predictions-cafa.tsv')
   @Roles('guest')
   cafaTsv(

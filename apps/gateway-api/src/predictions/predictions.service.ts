@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { Zip, ZipDeflate } from 'fflate';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit, StreamableFile } from '@nestjs/common';
 import {
   CafaExportQuery,
@@ -26,7 +27,7 @@ import { checkAccess, requirePredictionSet, requireReadable } from '../common/ow
 import { viewerOf } from '../common/viewer';
 import { JobsService } from '../jobs/jobs.service';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
-import { streamTsv } from './tsv';
+import { tsvLines } from './tsv';
 
 /** The operations whose success adds or removes prediction sets (or completes one: its counts and status). */
 const PREDICTION_SET_WRITERS = ['predict_go_terms', 'purge_expired_results'];
@@ -160,14 +161,10 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     return requireReadable(viewer, await this.sets.resolve(querySetId, embeddingConfigId), 'Prediction set');
   }
 
-  /** predictions.tsv: 32 columns, header first, ordered by accession then distance, in chunks of 1000. */
+  /** predictions.tsv: 32 columns and the score, header first, ordered by accession then distance, in chunks of 1000. */
   async predictionsTsv(id: string, query: PredictionExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
-    const rows = this.sets.streamRows(id, this.filters(query));
-    async function* chunks() {
-      for await (const chunk of rows) yield chunk.map((r) => PREDICTIONS_TSV_COLUMNS.map((c) => r[c]));
-    }
-    return streamTsv(PREDICTIONS_TSV_COLUMNS, chunks(), `predictions-${id}.tsv`);
+    return textFile(this.tsvText(id, this.filters(query)), TSV, `predictions-${id}.tsv`);
   }
 
   /**
@@ -178,12 +175,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   async cafaTsv(id: string, query: CafaExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
     const restrict = query.eval_id !== undefined ? await this.deltaProteins(query.eval_id) : null;
-    const proteins = this.bestTerms(id, this.filters(query), restrict, 0);
-    async function* chunks() {
-      for await (const { protein, terms } of proteins)
-        yield terms.map((t) => [protein, t.goId, t.score.toFixed(6)]);
-    }
-    return streamTsv(null, chunks(), `predictions-cafa-${id}.tsv`);
+    return textFile(this.cafaText(id, this.filters(query), restrict), TSV, `predictions-cafa-${id}.tsv`);
   }
 
   /**
@@ -192,41 +184,12 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    */
   async gaf(id: string, query: StandardExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
-    const set = await this.sets.get(id);
-    const minScore = query.min_score ?? 0;
-    const date = gafDate(set.created_at);
-    const proteins = this.bestTerms(id, this.filters(query), null, minScore);
-    async function* lines(): AsyncGenerator<string> {
-      yield (
-        predictionGafHeader({
-          predictionSetId: id,
-          generated: new Date().toISOString().slice(0, 10),
-          minScore,
-        }).join('\n') + '\n'
-      );
-      for await (const { protein, terms } of proteins) {
-        if (terms.length === 0) continue;
-        yield (
-          terms
-            .map((t) =>
-              predictionGafLine({
-                protein,
-                goId: t.goId,
-                aspect: t.row['go_aspect'] as 'F' | 'P' | 'C',
-                taxonId: (t.row['query_taxonomy_id'] as string | null) ?? null,
-                donor: (t.row['ref_protein_accession'] as string | null) ?? null,
-                predictionSetId: id,
-                date,
-              }),
-            )
-            .join('\n') + '\n'
-        );
-      }
-    }
-    return new StreamableFile(Readable.from(lines()), {
-      type: 'text/plain; charset=utf-8',
-      disposition: `attachment; filename="predictions-${id}.gaf"`,
-    });
+    const date = gafDate((await this.sets.get(id)).created_at);
+    return textFile(
+      this.gafText(id, this.filters(query), query.min_score ?? 0, date),
+      'text/plain; charset=utf-8',
+      `predictions-${id}.gaf`,
+    );
   }
 
   /**
@@ -235,38 +198,114 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    */
   async json(id: string, query: StandardExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
-    const proteins = this.bestTerms(id, this.filters(query), null, query.min_score ?? 0);
-    async function* parts(): AsyncGenerator<string> {
-      yield '[';
-      let first = true;
-      for await (const { protein, terms } of proteins) {
-        if (terms.length === 0) continue;
-        const entry = {
-          protein,
-          terms: terms.map(({ goId, score, row }) => {
-            const features = (row['features'] ?? {}) as Record<string, unknown>;
-            const identity = features['identity'] ?? row['identity_sw'] ?? null;
-            return {
-              go_id: goId,
-              go_name: row['go_name'] ?? null,
-              aspect: row['go_aspect'],
-              score: Number(score.toFixed(6)),
-              donor: row['ref_protein_accession'] ?? null,
-              identity: identity === null ? null : Number(identity),
-              evidence_code: row['evidence_code'] ?? null,
-              source: row['ref_protein_accession'] === null ? 'prior' : 'homology',
-            };
-          }),
-        };
-        yield `${first ? '' : ','}\n${JSON.stringify(entry)}`;
-        first = false;
-      }
-      yield '\n]\n';
-    }
-    return new StreamableFile(Readable.from(parts()), {
-      type: 'application/json; charset=utf-8',
-      disposition: `attachment; filename="predictions-${id}.json"`,
+    return textFile(
+      this.jsonText(id, this.filters(query), query.min_score ?? 0),
+      'application/json; charset=utf-8',
+      `predictions-${id}.json`,
+    );
+  }
+
+  /**
+   * Every format of the set in one ZIP, streamed entry by entry: predictions.tsv,
+   * predictions-cafa.tsv, predictions.gaf and predictions.json (the last two cut at `min_score`).
+   */
+  async zip(id: string, query: StandardExportQuery, viewer: Viewer): Promise<StreamableFile> {
+    await this.requireSet(id, viewer);
+    const date = gafDate((await this.sets.get(id)).created_at);
+    const filters = this.filters(query);
+    const minScore = query.min_score ?? 0;
+    const entries = [
+      { name: 'predictions.tsv', text: () => this.tsvText(id, filters) },
+      { name: 'predictions-cafa.tsv', text: () => this.cafaText(id, filters, null) },
+      { name: 'predictions.gaf', text: () => this.gafText(id, filters, minScore, date) },
+      { name: 'predictions.json', text: () => this.jsonText(id, filters, minScore) },
+    ];
+    return new StreamableFile(Readable.from(zipStream(entries)), {
+      type: 'application/zip',
+      disposition: `attachment; filename="predictions-${id}.zip"`,
     });
+  }
+
+  private async *tsvText(id: string, filters: ExportFilters): AsyncGenerator<string> {
+    const rows = this.sets.streamRows(id, filters);
+    async function* chunks() {
+      for await (const chunk of rows) yield chunk.map((r) => PREDICTIONS_TSV_COLUMNS.map((c) => r[c]));
+    }
+    yield* tsvLines(PREDICTIONS_TSV_COLUMNS, chunks());
+  }
+
+  private async *cafaText(
+    id: string,
+    filters: ExportFilters,
+    restrict: Set<string> | null,
+  ): AsyncGenerator<string> {
+    const proteins = this.bestTerms(id, filters, restrict, 0);
+    async function* chunks() {
+      for await (const { protein, terms } of proteins)
+        yield terms.map((t) => [protein, t.goId, t.score.toFixed(6)]);
+    }
+    yield* tsvLines(null, chunks());
+  }
+
+  private async *gafText(
+    id: string,
+    filters: ExportFilters,
+    minScore: number,
+    date: string,
+  ): AsyncGenerator<string> {
+    yield (
+      predictionGafHeader({
+        predictionSetId: id,
+        generated: new Date().toISOString().slice(0, 10),
+        minScore,
+      }).join('\n') + '\n'
+    );
+    for await (const { protein, terms } of this.bestTerms(id, filters, null, minScore)) {
+      if (terms.length === 0) continue;
+      yield (
+        terms
+          .map((t) =>
+            predictionGafLine({
+              protein,
+              goId: t.goId,
+              aspect: t.row['go_aspect'] as 'F' | 'P' | 'C',
+              taxonId: (t.row['query_taxonomy_id'] as string | null) ?? null,
+              donor: (t.row['ref_protein_accession'] as string | null) ?? null,
+              predictionSetId: id,
+              date,
+            }),
+          )
+          .join('\n') + '\n'
+      );
+    }
+  }
+
+  private async *jsonText(id: string, filters: ExportFilters, minScore: number): AsyncGenerator<string> {
+    yield '[';
+    let first = true;
+    for await (const { protein, terms } of this.bestTerms(id, filters, null, minScore)) {
+      if (terms.length === 0) continue;
+      const entry = {
+        protein,
+        terms: terms.map(({ goId, score, row }) => {
+          const features = (row['features'] ?? {}) as Record<string, unknown>;
+          const identity = features['identity'] ?? row['identity_sw'] ?? null;
+          return {
+            go_id: goId,
+            go_name: row['go_name'] ?? null,
+            aspect: row['go_aspect'],
+            score: Number(score.toFixed(6)),
+            donor: row['ref_protein_accession'] ?? null,
+            identity: identity === null ? null : Number(identity),
+            evidence_code: row['evidence_code'] ?? null,
+            source: row['ref_protein_accession'] === null ? 'prior' : 'homology',
+          };
+        }),
+      };
+      yield `${first ? '' : ','}\n${JSON.stringify(entry)}`;
+      first = false;
+    }
+    yield '\n]\n';
   }
 
   /**
@@ -276,7 +315,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    */
   private async *bestTerms(
     id: string,
-    filters: ReturnType<PredictionsService['filters']>,
+    filters: ExportFilters,
     restrict: Set<string> | null,
     minScore: number,
   ): AsyncGenerator<{
@@ -339,6 +378,44 @@ export function invalidBody(messages: string[]): DomainError {
     { messages },
     messages.map((message) => ({ path: /^([\w.]+)/.exec(message)?.[1] ?? '', message })),
   );
+}
+
+type ExportFilters = { accession?: string; aspect?: 'F' | 'P' | 'C'; maxDistance?: number };
+
+const TSV = 'text/tab-separated-values; charset=utf-8';
+
+function textFile(text: AsyncIterable<string>, type: string, filename: string): StreamableFile {
+  return new StreamableFile(Readable.from(text), { type, disposition: `attachment; filename="${filename}"` });
+}
+
+/**
+ * A ZIP written as it is read: each entry's text is deflated chunk by chunk (fflate's streaming
+ * zip), so the archive of a large set never sits in memory.
+ */
+async function* zipStream(
+  entries: { name: string; text: () => AsyncIterable<string> }[],
+): AsyncGenerator<Uint8Array> {
+  const ready: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((error, data) => {
+    if (error !== null) failure = error;
+    else ready.push(data);
+  });
+  const encoder = new TextEncoder();
+  for (const entry of entries) {
+    const file = new ZipDeflate(entry.name, { level: 6 });
+    zip.add(file);
+    for await (const text of entry.text()) {
+      file.push(encoder.encode(text), false);
+      if (failure !== null) throw failure;
+      while (ready.length > 0) yield ready.shift()!;
+    }
+    file.push(new Uint8Array(0), true);
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  zip.end();
+  if (failure !== null) throw failure;
+  while (ready.length > 0) yield ready.shift()!;
 }
 
 /** A timestamp as GAF's YYYYMMDD. */

@@ -10,20 +10,25 @@ export function tsvCell(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** A header line (unless null) and then each chunk of rows as TSV text. */
+export async function* tsvLines(
+  columns: readonly string[] | null,
+  chunks: AsyncIterable<readonly (readonly unknown[])[]>,
+): AsyncGenerator<string> {
+  if (columns !== null) yield `${columns.join('\t')}\n`;
+  for await (const rows of chunks) {
+    if (rows.length === 0) continue;
+    yield rows.map((r) => r.map(tsvCell).join('\t')).join('\n') + '\n';
+  }
+}
+
 /** Streams a header line and then each chunk of rows, so a large export never sits in memory. */
 export function streamTsv(
   columns: readonly string[] | null,
   chunks: AsyncIterable<readonly (readonly unknown[])[]>,
   filename: string,
 ): StreamableFile {
-  async function* lines(): AsyncGenerator<string> {
-    if (columns !== null) yield `${columns.join('\t')}\n`;
-    for await (const rows of chunks) {
-      if (rows.length === 0) continue;
-      yield rows.map((r) => r.map(tsvCell).join('\t')).join('\n') + '\n';
-    }
-  }
-  return new StreamableFile(Readable.from(lines()), {
+  return new StreamableFile(Readable.from(tsvLines(columns, chunks)), {
     type: 'text/tab-separated-values; charset=utf-8',
     disposition: `attachment; filename="${filename}"`,
   });

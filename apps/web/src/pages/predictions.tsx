@@ -128,6 +128,9 @@ export function PredictionSetPage({ id }: { id: string }) {
         <Download path={`/embeddings/prediction-sets/${id}/predictions.json?min_score=0.3`}>
           JSON (score ≥ 0.3)
         </Download>
+        <Download path={`/embeddings/prediction-sets/${id}/predictions.zip?min_score=0.3`}>
+          All formats (ZIP)
+        </Download>
       </p>
       <section aria-labelledby="distribution-heading">
         <h2 id="distribution-heading">Term distribution</h2>
