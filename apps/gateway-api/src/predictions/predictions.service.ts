@@ -396,9 +396,9 @@ async function* zipStream(
   entries: { name: string; text: () => AsyncIterable<string> }[],
 ): AsyncGenerator<Uint8Array> {
   const ready: Uint8Array[] = [];
-  let failure: Error | null = null;
+  const state: { failure: Error | null } = { failure: null };
   const zip = new Zip((error, data) => {
-    if (error !== null) failure = error;
+    if (error !== null) state.failure = error;
     else ready.push(data);
   });
   const encoder = new TextEncoder();
@@ -407,14 +407,14 @@ async function* zipStream(
     zip.add(file);
     for await (const text of entry.text()) {
       file.push(encoder.encode(text), false);
-      if (failure !== null) throw failure;
+      if (state.failure !== null) throw state.failure;
       while (ready.length > 0) yield ready.shift()!;
     }
     file.push(new Uint8Array(0), true);
     while (ready.length > 0) yield ready.shift()!;
   }
   zip.end();
-  if (failure !== null) throw failure;
+  if (state.failure !== null) throw state.failure;
   while (ready.length > 0) yield ready.shift()!;
 }
 
