@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { calibrate, type GoAspect, GoGraph, parseGafLine, parseObo } from '@svc/domain';
@@ -62,6 +63,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
   let api: HttpClient;
   let setId: string;
   let annotationSetId: string;
+  let snapshotId: string;
   let reference: { accession: string; terms: string[] };
   let graph: GoGraph;
 
@@ -75,7 +77,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     await Promise.all(workers.map((w) => w.waitForLog('worker started')));
     graph = new GoGraph(parseObo(readFileSync(OBO, 'utf8')));
     const snapshot = await runJobToSuccess<TestJob>(api, '/v1/annotations/snapshots/load', { obo_url: OBO });
-    const snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
+    snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
     const set = await runJobToSuccess<TestJob>(api, '/v1/annotations/sets/load-goa', {
       ontology_snapshot_id: snapshotId,
       gaf_url: join(WORKSPACE_ROOT, 'fixtures/tiny-t0.2022-09-12.gaf'),
@@ -224,7 +226,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     }
   });
 
-  it('GAF 2.2 and JSON downloads: the same terms and scores, cut at min_score, best first, read back by the GAF parser', async () => {
+  it('GAF 2.2 and JSON downloads: the same terms and scores, cut at min_score, best first, read back by the GAF parser and loaded back by the GAF loader', async () => {
     const detail = new Map<string, PredictedTerm[]>();
     for (const accession of ['CLOSE_HOMOLOG', 'NO_HOMOLOG']) detail.set(accession, await termsOf(accession));
     const minScore = 0.05;
@@ -253,6 +255,20 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
         );
       }
     }
+
+    // The service's own loader takes the file back: every line becomes an annotation.
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-gaf-')), 'predictions.gaf');
+    writeFileSync(file, gaf.text);
+    const loaded = await runJobToSuccess<TestJob>(api, '/v1/annotations/sets/load-goa', {
+      ontology_snapshot_id: snapshotId,
+      gaf_url: file,
+      source_version: `predicted-${randomUUID()}`,
+    });
+    const [count] = await gateway.infra.db.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM protein_go_annotation WHERE annotation_set_id = $1`,
+      [loaded.result!['annotation_set_id']],
+    );
+    expect(count!.n).toBe(gafTerms.length);
 
     const json = await api.get<
       { protein: string; terms: { go_id: string; score: number; donor: string | null }[] }[]
