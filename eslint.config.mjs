@@ -84,6 +84,8 @@ const depConstraints = [
       'type:inference',
     ],
   },
+  // The API client speaks HTTP only: it may use the contracts' types, nothing of the server.
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:client', 'type:contracts'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared'] },
   { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:shared'] },

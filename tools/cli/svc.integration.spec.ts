@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseGafLine } from '@svc/domain';
+import {
+  AppProcess,
+  createSuiteWorld,
+  embedProteinsWithKmer,
+  HttpClient,
+  runJobToSuccess,
+  SHARED_DATA_DIR,
+  spawnApp,
+  SuiteWorld,
+  testConfig,
+  TestJob,
+  WORKSPACE_ROOT,
+} from '@svc/testing';
+import { createGateway, Gateway } from '../../apps/gateway-api/src/app.factory';
+
+/** Runs `npm run svc -- ...` as a user would (the same entry point), with its own config file. */
+function svc(
+  args: string[],
+  config: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '-r',
+        join(WORKSPACE_ROOT, 'tools/register.js'),
+        join(WORKSPACE_ROOT, 'tools/cli/svc.ts'),
+        ...args,
+        '--config',
+        config,
+      ],
+      { cwd: WORKSPACE_ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: tmpdir() } },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('svc, the command-line client, against the real stack', () => {
+  let world: SuiteWorld;
+  let gateway: Gateway;
+  let workers: AppProcess[] = [];
+  let dir: string;
+  let config: string;
+  /** The embedding job of the annotate run (its dashboard link names it). */
+  let embeddingJob: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+    config = join(dir, 'config.json');
+    world = await createSuiteWorld('svc_cli');
+    gateway = await createGateway(testConfig(world.env));
+    const api = new HttpClient(gateway.url);
+    workers = await Promise.all(
+      ['ingestion-worker', 'embedding-worker', 'prediction-worker'].map((name) => spawnApp(name, world.env)),
+    );
+    await Promise.all(workers.map((w) => w.waitForLog('worker started')));
+    const snapshot = await runJobToSuccess<TestJob>(api, '/v1/annotations/snapshots/load', {
+      obo_url: join(WORKSPACE_ROOT, 'fixtures/go-subset.2022-07-01.obo'),
+    });
+    await runJobToSuccess<TestJob>(api, '/v1/annotations/sets/load-goa', {
+      ontology_snapshot_id: snapshot.result!['ontology_snapshot_id'],
+      gaf_url: join(WORKSPACE_ROOT, 'fixtures/tiny-t0.2022-09-12.gaf'),
+      source_version: `tiny-t0-${randomUUID()}`,
+    });
+    await embedProteinsWithKmer(api, join(SHARED_DATA_DIR, 'tiny/sequences.fasta'));
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await gateway?.close();
+    await world?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('login stores the service in a private config file; annotate writes TSV, GAF, JSON and CAFA', async () => {
+    const login = await svc(['login', '--url', gateway.url], config);
+    expect({ code: login.code, stderr: login.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toMatchObject({ url: gateway.url });
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+
+    // Two proteins of the tiny holdout under names of our own.
+    const records = readFileSync(join(SHARED_DATA_DIR, 'tiny/sequences.fasta'), 'utf8')
+      .split('>')
+      .slice(1, 3);
+    const fasta = join(dir, 'mine.fasta');
+    writeFileSync(fasta, records.map((r, i) => `>query_${i + 1}\n${r.slice(r.indexOf('\n') + 1)}`).join(''));
+    const out = join(dir, 'results');
+    const run = await svc(
+      ['annotate', fasta, '--out', out, '--format', 'tsv,gaf,json,cafa', '--threshold', '0.1'],
+      config,
+    );
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stderr).toMatch(/prediction: SUCCEEDED/);
+    embeddingJob = /#\/jobs\/([0-9a-f-]{36})/.exec(run.stderr)![1]!;
+    for (const file of ['predictions.tsv', 'predictions.gaf', 'predictions.json', 'predictions-cafa.tsv']) {
+      expect(existsSync(join(out, file))).toBe(true);
+    }
+
+    const tsv = readFileSync(join(out, 'predictions.tsv'), 'utf8').trim().split('\n');
+    expect(tsv[0]!.split('\t')).toContain('score');
+    expect(new Set(tsv.slice(1).map((l) => l.split('\t')[0]))).toEqual(new Set(['query_1', 'query_2']));
+
+    const gafLines = readFileSync(join(out, 'predictions.gaf'), 'utf8').trim().split('\n');
+    const parsed = gafLines.map((line, i) => parseGafLine(line, i + 1));
+    expect(parsed.filter((p) => p.kind === 'error')).toEqual([]);
+    const gafRecords = parsed.flatMap((p) => (p.kind === 'record' ? [p.record] : []));
+    expect(gafRecords.length).toBeGreaterThan(0);
+
+    const json = JSON.parse(readFileSync(join(out, 'predictions.json'), 'utf8')) as {
+      protein: string;
+      terms: { go_id: string; score: number }[];
+    }[];
+    const kept = json.flatMap((p) => p.terms.map((t) => `${p.protein} ${t.go_id}`)).sort();
+    expect(json.every((p) => p.terms.every((t) => t.score >= 0.1))).toBe(true);
+    expect(gafRecords.map((r) => `${r.dbObjectId} ${r.goId}`).sort()).toEqual(kept);
+
+    const cafa = readFileSync(join(out, 'predictions-cafa.tsv'), 'utf8').trim().split('\n');
+    for (const line of cafa) expect(line.split('\t')).toHaveLength(3);
+    expect(cafa.length).toBeGreaterThanOrEqual(kept.length);
+  });
+
+  it('exit codes: 2 for usage, 3 when the service refuses, 4 when it cannot be reached', async () => {
+    expect((await svc(['annotate'], config)).code).toBe(2);
+    expect((await svc(['annotate', 'x.fasta', '--out', dir, '--format', 'docx'], config)).code).toBe(2);
+    const missing = await svc(['jobs', 'show', randomUUID()], config);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/404/);
+    expect((await svc(['jobs', 'list', '--url', 'http://127.0.0.1:1'], config)).code).toBe(4);
+    // A guest's one-click run is unlisted: not in the list, readable by its id.
+    expect((await svc(['jobs', 'list'], config)).code).toBe(0);
+    const shown = await svc(['jobs', 'show', embeddingJob], config);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      id: embeddingJob,
+      operation: 'compute_embeddings',
+      status: 'SUCCEEDED',
+    });
+  });
+});

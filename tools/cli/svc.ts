@@ -1,0 +1,233 @@
+// `npm run svc -- <command>`: the command-line client of the service, on libs/client.
+//
+//   svc login --url URL [--api-key KEY]           store the service and the key (per-user config file)
+//   svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name N] [--save]
+//   svc jobs list [--status S] [--operation O] | svc jobs show ID | svc jobs cancel ID
+//   svc evaluate --obo O --gt GT --pred P [...]    the CAFA evaluator on files (tools/evaluate)
+//
+// The service and key come from --url/--api-key, else SVC_URL/SVC_API_KEY, else the config file
+// (--config, else $XDG_CONFIG_HOME/svc/config.json, else ~/.config/svc/config.json).
+// Exit codes: 0 done, 1 a job FAILED or was CANCELLED, 2 usage, 3 the service refused (4xx),
+// 4 the service failed or could not be reached (5xx, network).
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type ExportFormat, SvcApiError, SvcClient, SvcJobError } from '@svc/client';
+import type { JobView } from '@svc/contracts';
+import { CliUsageError, main as evaluateMain, USAGE as EVALUATE_USAGE } from '../evaluate/evaluate';
+
+export const USAGE = `usage: svc login --url URL [--api-key KEY]
+       svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name NAME] [--save]
+       svc jobs list [--status S] [--operation O] [--limit N] | svc jobs show ID | svc jobs cancel ID
+       svc evaluate --obo O --gt GT --pred P [...]
+options for every command: --url URL --api-key KEY --config FILE`;
+
+const FORMATS: readonly ExportFormat[] = ['tsv', 'gaf', 'json', 'cafa', 'zip'];
+
+class UsageError extends Error {}
+
+interface Settings {
+  url?: string;
+  api_key?: string;
+}
+
+function configFile(explicit: string | undefined): string {
+  if (explicit !== undefined) return resolve(explicit);
+  const base = process.env['XDG_CONFIG_HOME'] || join(homedir(), '.config');
+  return join(base, 'svc', 'config.json');
+}
+
+function readSettings(file: string): Settings {
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Settings;
+  } catch {
+    throw new UsageError(`${file} is not a JSON object; run svc login again`);
+  }
+}
+
+function clientOf(values: { url?: string; 'api-key'?: string; config?: string }): SvcClient {
+  const saved = readSettings(configFile(values.config));
+  const url = values.url ?? process.env['SVC_URL'] ?? saved.url;
+  if (url === undefined) throw new UsageError('no service: pass --url, set SVC_URL or run svc login');
+  const apiKey = values['api-key'] ?? process.env['SVC_API_KEY'] ?? saved.api_key;
+  return new SvcClient({ baseUrl: url, ...(apiKey ? { apiKey } : {}) });
+}
+
+/** One line on stderr, rewritten in place on a terminal. */
+function progress(label: string): (job: JobView) => void {
+  let last = '';
+  return (job) => {
+    const done = job.progress_current ?? 0;
+    const total = job.progress_total ?? 0;
+    const bar =
+      total > 0 ? ` [${'#'.repeat(Math.round((20 * done) / total)).padEnd(20, '.')}] ${done}/${total}` : '';
+    const line = `${label}: ${job.status}${bar}`;
+    if (line === last) return;
+    last = line;
+    if (process.stderr.isTTY) process.stderr.write(`\r${line}\u001b[K`);
+    else process.stderr.write(`${line}\n`);
+  };
+}
+
+function endLine(): void {
+  if (process.stderr.isTTY) process.stderr.write('\n');
+}
+
+const common = {
+  url: { type: 'string' },
+  'api-key': { type: 'string' },
+  config: { type: 'string' },
+} as const;
+
+async function login(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: common, strict: true });
+  if (values.url === undefined) throw new UsageError('login needs --url');
+  const client = new SvcClient({
+    baseUrl: values.url,
+    ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+  });
+  await client.listJobs({ limit: 1 }); // the service answers and accepts the key
+  const file = configFile(values.config);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ url: values.url, api_key: values['api-key'] }, null, 2)}\n`, {
+    mode: 0o600,
+  });
+  chmodSync(file, 0o600);
+  process.stdout.write(`saved ${values.url} to ${file}\n`);
+}
+
+async function annotate(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...common,
+      out: { type: 'string' },
+      format: { type: 'string', default: 'tsv,gaf,json,cafa' },
+      threshold: { type: 'string' },
+      name: { type: 'string' },
+      save: { type: 'boolean', default: false },
+    },
+  });
+  const [fasta] = positionals;
+  if (fasta === undefined || values.out === undefined)
+    throw new UsageError('annotate needs FILE.fasta and --out DIR');
+  const formats = values.format.split(',').map((f) => f.trim()) as ExportFormat[];
+  const unknown = formats.filter((f) => !FORMATS.includes(f));
+  if (unknown.length > 0)
+    throw new UsageError(`unknown format ${unknown.join(', ')} (allowed: ${FORMATS.join(', ')})`);
+  const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
+  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1))
+    throw new UsageError('--threshold must be in [0, 1]');
+  const client = clientOf(values);
+  const name = values.name ?? basename(fasta).replace(/\.[^.]+$/, '');
+
+  const answer = await client.annotate({
+    fasta: readFileSync(fasta, 'utf8'),
+    name,
+    saveHistory: values.save,
+  });
+  process.stderr.write(`query set ${answer.query_set_id}; following ${answer.links.dashboard}\n`);
+  const embedded = await client.waitForJob(answer.embedding_job_id, { onProgress: progress('embeddings') });
+  endLine();
+  const predictionJobId = embedded.result?.['prediction_job_id'];
+  if (typeof predictionJobId !== 'string')
+    throw new Error(`the embedding job ${embedded.id} queued no prediction`);
+  const predicted = await client.waitForJob(predictionJobId, { onProgress: progress('prediction') });
+  endLine();
+  const setId = predicted.result?.['prediction_set_id'];
+  if (typeof setId !== 'string')
+    throw new Error(`the prediction job ${predicted.id} names no prediction set`);
+
+  mkdirSync(values.out, { recursive: true });
+  const names: Record<ExportFormat, string> = {
+    tsv: 'predictions.tsv',
+    cafa: 'predictions-cafa.tsv',
+    gaf: 'predictions.gaf',
+    json: 'predictions.json',
+    zip: 'predictions.zip',
+  };
+  for (const format of formats) {
+    const file = join(values.out, names[format]);
+    await client.download(setId, format, file, threshold);
+    process.stdout.write(`${file}\n`);
+  }
+  process.stderr.write(`prediction set ${setId}\n`);
+}
+
+async function jobs(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      ...common,
+      status: { type: 'string' },
+      operation: { type: 'string' },
+      limit: { type: 'string' },
+    },
+  });
+  const client = clientOf(values);
+  if (action === 'list') {
+    const list = await client.listJobs({
+      ...(values.status ? { status: values.status } : {}),
+      ...(values.operation ? { operation: values.operation } : {}),
+      ...(values.limit ? { limit: Number(values.limit) } : {}),
+    });
+    for (const job of list) {
+      process.stdout.write(`${job.id}\t${job.operation}\t${job.status}\t${job.created_at}\n`);
+    }
+    return;
+  }
+  const [id] = positionals;
+  if ((action === 'show' || action === 'cancel') && id !== undefined) {
+    const job = action === 'show' ? await client.job(id) : await client.cancelJob(id);
+    process.stdout.write(`${JSON.stringify(job, null, 2)}\n`);
+    return;
+  }
+  throw new UsageError('jobs list | jobs show ID | jobs cancel ID');
+}
+
+function evaluate(args: string[]): void {
+  try {
+    process.stdout.write(`${JSON.stringify(evaluateMain(args), null, 1)}\n`);
+  } catch (error) {
+    if (error instanceof CliUsageError) throw new UsageError(`${error.message}\n${EVALUATE_USAGE}`);
+    throw error;
+  }
+}
+
+/** Runs one command; returns the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    if (command === 'login') await login(args);
+    else if (command === 'annotate') await annotate(args);
+    else if (command === 'jobs') await jobs(args);
+    else if (command === 'evaluate') evaluate(args);
+    else throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`);
+    return 0;
+  } catch (error) {
+    endLine();
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`svc: ${(error as Error).message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof SvcJobError) {
+      process.stderr.write(`svc: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof SvcApiError) {
+      process.stderr.write(`svc: ${error.message}\n`);
+      return error.status < 500 ? 3 : 4;
+    }
+    process.stderr.write(`svc: ${(error as Error).message ?? String(error)}\n`);
+    return 4;
+  }
+}
+
+if (require.main === module) {
+  void run(process.argv.slice(2)).then((code) => process.exit(code));
+}
