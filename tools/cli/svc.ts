@@ -13,8 +13,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ExportFormat, SvcApiError, SvcClient, SvcJobError } from '@svc/client';
-import type { JobView } from '@svc/contracts';
+import { type ExportFormat, type JobView, SvcApiError, SvcClient, SvcJobError } from '@svc/client';
 import { CliUsageError, main as evaluateMain, USAGE as EVALUATE_USAGE } from '../evaluate/evaluate';
 
 export const USAGE = `usage: svc login --url URL [--api-key KEY]

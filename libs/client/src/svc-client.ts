@@ -2,7 +2,61 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import type { JobView, QueuedJobView } from '@svc/contracts';
+
+/** A job as `GET /v1/jobs/{id}` answers it (components.schemas.JobView of docs/openapi.json). */
+export interface JobView {
+  id: string;
+  operation: string;
+  queue_name: string;
+  status: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+  payload: Record<string, unknown>;
+  meta: Record<string, unknown>;
+  result: Record<string, unknown> | null;
+  parent_job_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  progress_current: number | null;
+  progress_total: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  dedup_key: string | null;
+  leased_until: string | null;
+  description: string | null;
+  findings: string | null;
+  tags: string[];
+}
+
+/** The answer of `POST /v1/jobs` (components.schemas.QueuedJobView). */
+export interface QueuedJobView {
+  id: string;
+  status: 'queued';
+}
+
+/** The fields of the two views, for the test that compares them with the contract. */
+export const JOB_VIEW_FIELDS: readonly (keyof JobView)[] = [
+  'id',
+  'operation',
+  'queue_name',
+  'status',
+  'payload',
+  'meta',
+  'result',
+  'parent_job_id',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'progress_current',
+  'progress_total',
+  'error_code',
+  'error_message',
+  'dedup_key',
+  'leased_until',
+  'description',
+  'findings',
+  'tags',
+];
+export const QUEUED_JOB_VIEW_FIELDS: readonly (keyof QueuedJobView)[] = ['id', 'status'];
 
 /** An RFC 7807 problem as the service answers it. */
 export interface Problem {
