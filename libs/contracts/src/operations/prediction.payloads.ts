@@ -40,13 +40,19 @@ export class PredictGoTermsPayload {
   @IsOptional()
   @IsValidUuid()
   query_set_id?: string;
-  @ApiPropertyOptional({ default: 5, description: 'k: neighbours per query (per aspect index)' })
+  @ApiPropertyOptional({
+    default: 5,
+    description:
+      'k: neighbours per query (per aspect index) of an embedding search; diamond keeps its best 50 hits',
+  })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(100)
   limit_per_entry?: number;
-  @ApiPropertyOptional({ description: 'Drop neighbours farther than this cosine distance (0..2)' })
+  @ApiPropertyOptional({
+    description: 'Drop neighbours farther than this cosine distance (0..2); embedding search only',
+  })
   @IsOptional()
   @IsNumber()
   @Min(0)
