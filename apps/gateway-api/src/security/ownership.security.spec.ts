@@ -208,7 +208,16 @@ describe('owners and visibility (finding 8, rule 8; authentication on)', () => {
 
   it("finding 8: researcher B cannot read or delete researcher A's prediction set (404); A deletes it", async () => {
     const set = `/v1/embeddings/prediction-sets/${alicePredictionSet.id}`;
-    for (const path of [set, `${set}/proteins`, `${set}/go-terms`, `${set}/predictions.tsv`]) {
+    for (const path of [
+      set,
+      `${set}/proteins`,
+      `${set}/go-terms`,
+      `${set}/predictions.tsv`,
+      `${set}/predictions-cafa.tsv`,
+      `${set}/predictions.gaf`,
+      `${set}/predictions.json`,
+      `${set}/predictions.zip`,
+    ]) {
       expect((await as(bob).get(path)).status).toBe(404);
       expect((await anonymous.get(path)).status).toBe(404);
     }
