@@ -13,7 +13,14 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ExportFormat, type JobView, SvcApiError, SvcClient, SvcJobError } from '@svc/client';
+import {
+  EXPORT_FILES,
+  type ExportFormat,
+  type JobView,
+  SvcApiError,
+  SvcClient,
+  SvcJobError,
+} from '@svc/client';
 import { CliUsageError, main as evaluateMain, USAGE as EVALUATE_USAGE } from '../evaluate/evaluate';
 
 export const USAGE = `usage: svc login --url URL [--api-key KEY]
@@ -22,7 +29,7 @@ export const USAGE = `usage: svc login --url URL [--api-key KEY]
        svc evaluate --obo O --gt GT --pred P [...]
 options for every command: --url URL --api-key KEY --config FILE`;
 
-const FORMATS: readonly ExportFormat[] = ['tsv', 'gaf', 'json', 'cafa', 'zip'];
+const FORMATS = Object.keys(EXPORT_FILES) as ExportFormat[];
 
 class UsageError extends Error {}
 
@@ -141,15 +148,8 @@ async function annotate(args: string[]): Promise<void> {
     throw new Error(`the prediction job ${predicted.id} names no prediction set`);
 
   mkdirSync(values.out, { recursive: true });
-  const names: Record<ExportFormat, string> = {
-    tsv: 'predictions.tsv',
-    cafa: 'predictions-cafa.tsv',
-    gaf: 'predictions.gaf',
-    json: 'predictions.json',
-    zip: 'predictions.zip',
-  };
   for (const format of formats) {
-    const file = join(values.out, names[format]);
+    const file = join(values.out, EXPORT_FILES[format]);
     await client.download(setId, format, file, threshold);
     process.stdout.write(`${file}\n`);
   }

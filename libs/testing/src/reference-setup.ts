@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HttpClient } from './http-client';
+import { SHARED_DATA_DIR } from './embedding-workload';
 import { WORKSPACE_ROOT } from './test-environment';
 import { runJobToSuccess, TestJob } from './wait-for';
 
@@ -36,4 +38,13 @@ export async function embedProteinsWithKmer(api: HttpClient, fasta: string): Pro
   });
   await runJobToSuccess<TestJob>(api, '/v1/embeddings/compute', { embedding_config_id: config.body.id });
   return config.body.id;
+}
+
+/** The sequence of one accession of the tiny holdout (tiny/sequences.fasta), on one line. */
+export function tinySequence(accession: string): string {
+  const record = readFileSync(join(SHARED_DATA_DIR, 'tiny/sequences.fasta'), 'utf8')
+    .split('>')
+    .find((r) => r.split(/\s/, 1)[0] === accession);
+  if (record === undefined) throw new Error(`${accession} is not in the tiny holdout`);
+  return record.slice(record.indexOf('\n') + 1).replace(/\s/g, '');
 }

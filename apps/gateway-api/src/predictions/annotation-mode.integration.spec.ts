@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AppProcess,
@@ -12,6 +11,7 @@ import {
   SuiteWorld,
   testConfig,
   TestJob,
+  tinySequence,
   waitFor,
   waitForJobEnd,
   WORKSPACE_ROOT,
@@ -43,12 +43,7 @@ interface SetDetail {
 
 /** The FASTA record of one accession of the tiny holdout, under its UniProt header. */
 function uniprotRecord(accession: string): string {
-  const record = readFileSync(join(SHARED_DATA_DIR, 'tiny/sequences.fasta'), 'utf8')
-    .split('>')
-    .find((r) => r.split(/\s/, 1)[0] === accession);
-  if (record === undefined) throw new Error(`${accession} is not in the tiny holdout`);
-  const sequence = record.slice(record.indexOf('\n') + 1);
-  return `>sp|${accession}|TEST_HUMAN Reference protein OS=Homo sapiens OX=9606\n${sequence}`;
+  return `>sp|${accession}|TEST_HUMAN Reference protein OS=Homo sapiens OX=9606\n${tinySequence(accession)}\n`;
 }
 
 describe('annotation mode and finding results: the query as its own donor, links, job results', () => {

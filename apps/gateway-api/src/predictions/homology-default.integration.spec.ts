@@ -16,6 +16,7 @@ import {
   SuiteWorld,
   testConfig,
   TestJob,
+  tinySequence,
   WORKSPACE_ROOT,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
@@ -29,14 +30,6 @@ interface PredictedTerm {
   distance: number;
   ref_protein_accession: string | null;
   score: number;
-}
-
-function sequenceOf(accession: string): string {
-  const record = readFileSync(join(SHARED_DATA_DIR, 'tiny/sequences.fasta'), 'utf8')
-    .split('>')
-    .find((r) => r.split(/\s/, 1)[0] === accession);
-  if (record === undefined) throw new Error(`${accession} is not in the tiny holdout`);
-  return record.slice(record.indexOf('\n') + 1).replace(/\s/g, '');
 }
 
 /** A close homolog: one residue in 25 changed (96 % identity). */
@@ -96,7 +89,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
 
     const fasta = [
       `>CLOSE_HOMOLOG`,
-      mutated(sequenceOf(reference.accession)),
+      mutated(tinySequence(reference.accession)),
       `>NO_HOMOLOG`,
       unrelated(260, 7),
     ].join('\n');

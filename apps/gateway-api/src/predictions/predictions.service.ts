@@ -418,10 +418,8 @@ async function* zipStream(
   while (ready.length > 0) yield ready.shift()!;
 }
 
-/** A timestamp as GAF's YYYYMMDD. */
+/** A timestamp as GAF's YYYYMMDD (today when it cannot be read). */
 function gafDate(value: unknown): string {
   const date = value instanceof Date ? value : new Date(String(value));
-  return Number.isNaN(date.getTime())
-    ? new Date().toISOString().slice(0, 10).replace(/-/g, '')
-    : date.toISOString().slice(0, 10).replace(/-/g, '');
+  return (Number.isNaN(date.getTime()) ? new Date() : date).toISOString().slice(0, 10).replace(/-/g, '');
 }
