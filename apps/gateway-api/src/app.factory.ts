@@ -5,6 +5,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import { Infrastructure, openInfrastructure, resolveServiceSecrets } from '@svc/jobs';
+import { FieldErrorView, ProblemView } from '@svc/contracts';
 import {
   AppConfig,
   installInputGuards,
@@ -19,6 +20,7 @@ import { GatewayAuth } from './auth/guards';
 import { LimitsService } from './auth/limits.service';
 import { installVisitorEvents } from './auth/visitor-events';
 import { GatewayModule } from './gateway.module';
+import { withProblemResponses } from './http/api-doc';
 import { installJsonBodyParser } from './http/json-body';
 import { installMethodNotAllowed } from './http/method-not-allowed';
 import { installRequestHooks, requestIdOf, rewriteLegacyUrl } from './http/request-hooks';
@@ -137,7 +139,9 @@ export function buildOpenApi(app: NestFastifyApplication): OpenAPIObject {
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }, 'apiKey')
     .addBearerAuth()
     .build();
-  const document = SwaggerModule.createDocument(app, config);
+  const document = withProblemResponses(
+    SwaggerModule.createDocument(app, config, { extraModels: [ProblemView, FieldErrorView] }),
+  );
   const sortedPaths = Object.fromEntries(
     Object.entries(document.paths).sort(([a], [b]) => a.localeCompare(b)),
   );

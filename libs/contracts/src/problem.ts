@@ -1,3 +1,4 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldError } from './errors';
 
 export const PROBLEM_SLUGS = [
@@ -30,3 +31,19 @@ export interface ProblemDetails {
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export class FieldErrorView {
+  @ApiProperty({ example: 'payload.k' }) path!: string;
+  @ApiProperty({ example: 'must be an integer between 1 and 500' }) message!: string;
+}
+
+/** The problem body every 4xx and 5xx answer carries (RFC 7807, `application/problem+json`). */
+export class ProblemView {
+  @ApiProperty({ example: '/problems/not-found', description: '`/problems/{slug}`' }) type!: string;
+  @ApiProperty({ example: 'Not Found' }) title!: string;
+  @ApiProperty({ example: 404 }) status!: number;
+  @ApiPropertyOptional({ example: 'job not found' }) detail?: string;
+  @ApiPropertyOptional({ example: '/v1/jobs/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) instance?: string;
+  @ApiPropertyOptional({ type: [FieldErrorView], description: 'The fields a 422 refused' })
+  errors?: FieldErrorView[];
+}

@@ -1,3 +1,4 @@
+import { contractCheck } from './contract-check';
 /** A small fetch wrapper for HTTP tests: JSON in, status, headers and parsed body out. */
 export interface HttpResult<T = unknown> {
   status: number;
@@ -57,6 +58,8 @@ export class HttpClient {
     let parsed: unknown = text;
     const type = response.headers.get('content-type') ?? '';
     if (type.includes('json') && text.length > 0) parsed = JSON.parse(text);
+    const violation = contractCheck()?.violation(method, path, response.status, type, parsed);
+    if (violation) throw new Error(violation);
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 }

@@ -13,3 +13,4 @@ export * from './tcp-proxy';
 export * from './temp-postgres';
 export * from './embedding-workload';
 export * from './reference-setup';
+export * from './contract-check';

@@ -45,4 +45,55 @@ describe('the OpenAPI contract', () => {
       for (const file of files) expect(schema?.properties[file]?.format).toBe('binary');
     }
   });
+
+  it('every operation has a summary, a success response with its body, its problem responses and an example', async () => {
+    const { body } = await api.get<FullDocument>('/v1/openapi.json');
+    const gaps: string[] = [];
+    for (const [path, item] of Object.entries(body.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const name = `${method.toUpperCase()} ${path}`;
+        if (!operation.summary) gaps.push(`${name}: no summary`);
+        const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+        if (success.length !== 1) gaps.push(`${name}: ${success.length} success responses`);
+        const [status, response] = success[0] ?? ['', { content: undefined }];
+        const media = Object.values(response.content ?? {})[0];
+        if (status !== '204' && !media?.schema) gaps.push(`${name}: ${status} declares no body`);
+        if (status !== '204' && media && !media.example && !hasExample(media.schema, body)) {
+          gaps.push(`${name}: no example`);
+        }
+        for (const problem of ['401', '429']) {
+          if (!operation.responses[problem]) gaps.push(`${name}: no ${problem}`);
+        }
+      }
+    }
+    expect(gaps).toEqual([]);
+  });
 });
+
+interface FullDocument {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        summary?: string;
+        responses: Record<string, { content?: Record<string, { schema?: unknown; example?: unknown }> }>;
+      }
+    >
+  >;
+  components: { schemas: Record<string, unknown> };
+}
+
+/** An example on the schema, on one of its properties, or on the schema it refers to. */
+function hasExample(schema: unknown, document: FullDocument, depth = 0): boolean {
+  if (!schema || typeof schema !== 'object' || depth > 4) return false;
+  const node = schema as Record<string, unknown>;
+  if (node['example'] !== undefined) return true;
+  const ref = node['$ref'];
+  if (typeof ref === 'string') {
+    return hasExample(document.components.schemas[ref.split('/').pop() ?? ''], document, depth + 1);
+  }
+  if (node['items']) return hasExample(node['items'], document, depth + 1);
+  const properties = (node['properties'] ?? {}) as Record<string, unknown>;
+  return Object.values(properties).some((p) => hasExample(p, document, depth + 1));
+}

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import {
   CreateJobCommentRequest,
   CreateJobRequest,
@@ -14,6 +14,7 @@ import {
 } from '@svc/contracts';
 import { JobCommentRecord, JobDeletion, JobEventRecord, JobRecord } from '@svc/persistence';
 import { CurrentPrincipal, Principal, RateLimitOnAccept, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
 import { JobsService } from './jobs.service';
 
 @ApiTags('jobs')
@@ -21,10 +22,10 @@ import { JobsService } from './jobs.service';
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
+  @ApiDoc({ summary: 'Queue a job for an operation', ok: QueuedJobView, problems: [404, 409] })
   @Post()
   @Roles('researcher')
   @RateLimitOnAccept('post_jobs')
-  @ApiOkResponse({ type: QueuedJobView })
   create(
     @ValidBody() body: CreateJobRequest,
     @CurrentPrincipal() who: Principal | undefined,
@@ -32,9 +33,9 @@ export class JobsController {
     return this.jobs.enqueue(body, who);
   }
 
+  @ApiDoc({ summary: 'List jobs, newest first', ok: [JobView] })
   @Get()
   @Roles('guest')
-  @ApiOkResponse({ type: [JobView] })
   list(
     @ValidQuery() query: ListJobsQuery,
     @CurrentPrincipal() who: Principal | undefined,
@@ -42,16 +43,16 @@ export class JobsController {
     return this.jobs.list(query, who);
   }
 
+  @ApiDoc({ summary: 'One job: status, progress, result, error', ok: JobView })
   @Get(':id')
   @Roles('guest')
-  @ApiOkResponse({ type: JobView })
   get(@Param('id') id: string, @CurrentPrincipal() who: Principal | undefined): Promise<JobRecord> {
     return this.jobs.get(id, who);
   }
 
+  @ApiDoc({ summary: "A job's events, oldest first", ok: [JobEventView] })
   @Get(':id/events')
   @Roles('guest')
-  @ApiOkResponse({ type: [JobEventView] })
   events(
     @Param('id') id: string,
     @ValidQuery() query: ListJobEventsQuery,
@@ -60,25 +61,25 @@ export class JobsController {
     return this.jobs.listEvents(id, query, who);
   }
 
+  @ApiDoc({ summary: 'Cancel a queued or running job', ok: JobView, problems: [409] })
   @Post(':id/cancel')
   @HttpCode(200)
   @Roles('researcher')
-  @ApiOkResponse({ type: JobView })
   cancel(@Param('id') id: string, @CurrentPrincipal() who: Principal | undefined): Promise<JobRecord> {
     return this.jobs.cancel(id, who);
   }
 
+  @ApiDoc({ summary: 'Delete a finished job with its events, comments and child jobs', ok: JobDeletionView, problems: [409] })
   @Delete(':id')
   @Roles('researcher')
-  @ApiOkResponse({ type: JobDeletionView })
   remove(@Param('id') id: string, @CurrentPrincipal() who: Principal | undefined): Promise<JobDeletion> {
     return this.jobs.delete(id, who);
   }
 
+  @ApiDoc({ summary: 'Comment on a job', ok: JobCommentView })
   @Post(':id/comments')
   @HttpCode(201)
   @Roles('researcher')
-  @ApiOkResponse({ type: JobCommentView })
   comment(
     @Param('id') id: string,
     @ValidBody() body: CreateJobCommentRequest,
@@ -87,9 +88,9 @@ export class JobsController {
     return this.jobs.addComment(id, body, who);
   }
 
+  @ApiDoc({ summary: "A job's comments", ok: [JobCommentView] })
   @Get(':id/comments')
   @Roles('guest')
-  @ApiOkResponse({ type: [JobCommentView] })
   comments(
     @Param('id') id: string,
     @ValidQuery() query: ListJobCommentsQuery,

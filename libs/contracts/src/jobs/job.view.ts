@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-status';
 
 export class JobView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
-  @ApiProperty() operation!: string;
+  @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
+  @ApiProperty({ example: 'predict_go_terms' }) operation!: string;
   @ApiProperty() queue_name!: string;
   @ApiProperty({ enum: JOB_STATUSES }) status!: JobStatus;
   @ApiProperty({ type: 'object', additionalProperties: true }) payload!: Record<string, unknown>;
@@ -23,6 +23,26 @@ export class JobView {
   @ApiPropertyOptional({ nullable: true, type: String }) description!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) findings!: string | null;
   @ApiProperty({ type: [String] }) tags!: string[];
+  @ApiProperty({ description: 'How often the lease reaper handed the job back to its queue' })
+  requeue_count!: number;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    description: 'The account the job works for',
+  })
+  owner_user_id!: string | null;
+  @ApiProperty({ enum: ['owner', 'unlisted', 'public'] }) visibility!: 'owner' | 'unlisted' | 'public';
+  @ApiPropertyOptional({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When the retention purge removes an unlisted job',
+  })
+  expires_at!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'The role the job was submitted with' })
+  submitted_role!: string | null;
+  @ApiProperty({ enum: ['api', 'annotate', 'system'] }) submitted_via!: 'api' | 'annotate' | 'system';
 }
 
 export class QueuedJobView {
