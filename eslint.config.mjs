@@ -111,6 +111,7 @@ export default [
       '**/*.js',
       '**/*.cjs',
       '**/*.mjs',
+      'libs/client/src/generated/**',
     ],
   },
   js.configs.recommended,

@@ -1,13 +1,12 @@
-// Writes the gateway's OpenAPI document to docs/openapi.json (paths and schemas
-// sorted, 2-space JSON). `npm run openapi` after changing a route; a test fails while the served
-// document and the committed one differ. Needs the local PostgreSQL and RabbitMQ (the gateway is
+// Writes the gateway's OpenAPI document to docs/openapi.json (paths and schemas sorted, 2-space
+// JSON) and the client types generated from it (libs/client/src/generated). `npm run openapi` after
+// changing a route; tests fail while the served document, the committed one and the types differ. Needs the local PostgreSQL and RabbitMQ (the gateway is
 // built against a throw-away database and queue prefix, removed afterwards).
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { createGateway } from '../../apps/gateway-api/src/app.factory';
 import { createBenchWorld } from '../bench/bench-support';
-
-export const OPENAPI_FILE = resolve(__dirname, '..', '..', 'docs', 'openapi.json');
+import { CLIENT_TYPES_FILE, generateClientTypes, OPENAPI_FILE } from './client-types';
 
 async function main(): Promise<void> {
   const world = await createBenchWorld();
@@ -20,6 +19,11 @@ async function main(): Promise<void> {
         0,
       );
       process.stdout.write(`wrote ${join('docs', 'openapi.json')}: ${operations} operations\n`);
+      // The generator reads the document as committed, so the types are those of the file.
+      const document = JSON.parse(JSON.stringify(gateway.openapi)) as unknown;
+      mkdirSync(dirname(CLIENT_TYPES_FILE), { recursive: true });
+      writeFileSync(CLIENT_TYPES_FILE, await generateClientTypes(document));
+      process.stdout.write(`wrote ${relative(process.cwd(), CLIENT_TYPES_FILE)}\n`);
     } finally {
       await gateway.close();
     }

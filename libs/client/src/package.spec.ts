@@ -37,6 +37,8 @@ describe('@svc/client as a package', () => {
     ) as { name: string; files: { path: string }[] }[];
     expect(packed[0]!.name).toBe('@svc/client');
     expect(packed[0]!.files.map((f) => f.path).sort()).toEqual([
+      'dist/generated/openapi.d.ts',
+      'dist/generated/openapi.js',
       'dist/index.d.ts',
       'dist/index.js',
       'dist/svc-client.d.ts',

@@ -2,70 +2,18 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { components, paths } from './generated/openapi';
 
-/** A job as `GET /v1/jobs/{id}` answers it (components.schemas.JobView of docs/openapi.json). */
-export interface JobView {
-  id: string;
-  operation: string;
-  queue_name: string;
-  status: 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
-  payload: Record<string, unknown>;
-  meta: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  parent_job_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  progress_current: number | null;
-  progress_total: number | null;
-  error_code: string | null;
-  error_message: string | null;
-  dedup_key: string | null;
-  leased_until: string | null;
-  description: string | null;
-  findings: string | null;
-  tags: string[];
-}
-
-/** The answer of `POST /v1/jobs` (components.schemas.QueuedJobView). */
-export interface QueuedJobView {
-  id: string;
-  status: 'queued';
-}
-
-/** The fields of the two views, for the test that compares them with the contract. */
-export const JOB_VIEW_FIELDS: readonly (keyof JobView)[] = [
-  'id',
-  'operation',
-  'queue_name',
-  'status',
-  'payload',
-  'meta',
-  'result',
-  'parent_job_id',
-  'created_at',
-  'started_at',
-  'finished_at',
-  'progress_current',
-  'progress_total',
-  'error_code',
-  'error_message',
-  'dedup_key',
-  'leased_until',
-  'description',
-  'findings',
-  'tags',
-];
-export const QUEUED_JOB_VIEW_FIELDS: readonly (keyof QueuedJobView)[] = ['id', 'status'];
-
+/** The contract's schemas, as openapi-typescript generates them from docs/openapi.json. */
+export type Schemas = components['schemas'];
+/** A job as `GET /v1/jobs/{id}` answers it. */
+export type JobView = Schemas['JobView'];
+/** The answer of `POST /v1/jobs`. */
+export type QueuedJobView = Schemas['QueuedJobView'];
 /** An RFC 7807 problem as the service answers it. */
-export interface Problem {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  errors?: { path?: string; message?: string }[];
-}
+export type Problem = Schemas['ProblemView'];
+/** A route of the contract. */
+export type RoutePath = keyof paths;
 
 /** A 4xx or 5xx answer: the status and the problem document when there is one. */
 export class SvcApiError extends Error {
@@ -110,27 +58,30 @@ export interface AnnotateAnswer {
 
 export type ExportFormat = 'tsv' | 'cafa' | 'gaf' | 'json' | 'zip';
 
-/** The download path of each format of a prediction set (docs/prediction.md, "Exports"). */
-export const EXPORT_FILES: Record<ExportFormat, string> = {
-  tsv: 'predictions.tsv',
-  cafa: 'predictions-cafa.tsv',
-  gaf: 'predictions.gaf',
-  json: 'predictions.json',
-  zip: 'predictions.zip',
-};
+/** The download route of each format of a prediction set (docs/prediction.md, "Exports"). */
+export const EXPORT_ROUTES = {
+  tsv: '/v1/embeddings/prediction-sets/{id}/predictions.tsv',
+  cafa: '/v1/embeddings/prediction-sets/{id}/predictions-cafa.tsv',
+  gaf: '/v1/embeddings/prediction-sets/{id}/predictions.gaf',
+  json: '/v1/embeddings/prediction-sets/{id}/predictions.json',
+  zip: '/v1/embeddings/prediction-sets/{id}/predictions.zip',
+} as const satisfies Record<ExportFormat, RoutePath>;
+
+/** The file name of each format (the last segment of its route). */
+export const EXPORT_FILES = Object.fromEntries(
+  Object.entries(EXPORT_ROUTES).map(([format, route]) => [format, route.slice(route.lastIndexOf('/') + 1)]),
+) as Record<ExportFormat, string>;
 
 const TERMINAL = new Set(['SUCCEEDED', 'FAILED', 'CANCELLED']);
 
 /** Every route the client calls, as docs/openapi.json names it (a test checks they are there). */
-export const CLIENT_ROUTES: readonly (readonly [method: 'get' | 'post', path: string])[] = [
+export const CLIENT_ROUTES: readonly (readonly [method: 'get' | 'post', path: RoutePath])[] = [
   ['post', '/v1/jobs'],
   ['get', '/v1/jobs'],
   ['get', '/v1/jobs/{id}'],
   ['post', '/v1/jobs/{id}/cancel'],
   ['post', '/v1/annotate'],
-  ...Object.values(EXPORT_FILES).map(
-    (file) => ['get', `/v1/embeddings/prediction-sets/{id}/${file}`] as const,
-  ),
+  ...Object.values(EXPORT_ROUTES).map((route) => ['get', route] as const),
 ];
 
 /**
@@ -240,10 +191,17 @@ export class SvcClient {
     if (!response.ok) {
       throw new SvcApiError(
         response.status,
-        typeof parsed === 'object' && parsed !== null ? parsed : null,
+        isProblem(parsed) ? parsed : null,
         path,
       );
     }
     return parsed as T;
   }
+}
+
+/** An answer body is a problem when it has the members every problem has. */
+function isProblem(body: unknown): body is Problem {
+  if (typeof body !== 'object' || body === null) return false;
+  const candidate = body as Record<string, unknown>;
+  return typeof candidate['status'] === 'number' && typeof candidate['title'] === 'string';
 }
