@@ -30,6 +30,7 @@ const depConstraints = [
       'type:jobs',
       'type:inference',
       'type:transfer',
+      'type:client',
     ],
   },
   {

@@ -10,6 +10,14 @@ export default defineConfig({
   root: here,
   base: '/',
   plugins: [react()],
+  // The contract's generated types and enum lists (npm run openapi).
+  resolve: {
+    alias: {
+      '@svc/client/contract': fileURLToPath(
+        new URL('../../libs/client/src/generated/openapi.ts', import.meta.url),
+      ),
+    },
+  },
   build: {
     outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
     emptyOutDir: true,

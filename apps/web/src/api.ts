@@ -1,4 +1,8 @@
-// The dashboards' view of the HTTP API: same-origin calls under /v1 with the session cookie.
+// The dashboards' view of the HTTP API: same-origin calls under /v1 with the session cookie. The
+// types are the contract's, generated from docs/openapi.json (`npm run openapi`).
+import { type components, jobViewStatusValues, operationNameValues } from '@svc/client/contract';
+
+type Schemas = components['schemas'];
 
 export const API = '/v1';
 
@@ -82,46 +86,15 @@ export interface User {
   last_login_at?: string | null;
 }
 
-export type JobStatus = 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
-export const JOB_STATUSES: JobStatus[] = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'];
+export type JobStatus = Schemas['JobView']['status'];
+export const JOB_STATUSES: readonly JobStatus[] = jobViewStatusValues;
 export const isActive = (status: string | undefined): boolean => status === 'QUEUED' || status === 'RUNNING';
 
-export interface Job {
-  id: string;
-  operation: string;
-  queue_name: string;
-  status: JobStatus;
-  payload: Record<string, unknown>;
-  meta: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  parent_job_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  progress_current: number | null;
-  progress_total: number | null;
-  error_code: string | null;
-  error_message: string | null;
-  description: string | null;
-  findings: string | null;
-  tags: string[];
-}
-
-export interface JobEvent {
-  id: number;
-  ts: string;
-  level: string;
-  event: string;
-  message: string | null;
-  fields: Record<string, unknown>;
-}
-
-export interface JobComment {
-  id: number;
-  author: string | null;
-  body: string;
-  created_at: string;
-}
+export type Job = Schemas['JobView'];
+export type JobEvent = Schemas['JobEventView'];
+export type JobComment = Schemas['JobCommentView'];
+/** Every operation of the catalogue (the contract's `OperationName`). */
+export const OPERATIONS: readonly Schemas['OperationName'][] = operationNameValues;
 
 export interface Page<T> {
   items: T[];

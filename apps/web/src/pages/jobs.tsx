@@ -1,5 +1,5 @@
 import { FormEvent, useEffect, useRef, useState } from 'react';
-import { isActive, Job, JOB_STATUSES, JobComment, JobEvent, post, qs } from '../api';
+import { isActive, Job, JOB_STATUSES, JobComment, JobEvent, OPERATIONS, post, qs } from '../api';
 import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
 import { useSession } from '../session';
 import {
@@ -19,20 +19,6 @@ import {
 
 const POLL_MS = 1500;
 
-const OPERATIONS = [
-  'insert_proteins',
-  'fetch_uniprot_metadata',
-  'load_ontology_snapshot',
-  'load_goa_annotations',
-  'load_quickgo_annotations',
-  'compute_embeddings',
-  'predict_go_terms',
-  'generate_evaluation_set',
-  'run_cafa_evaluation',
-  'export_research_dataset',
-  'build_go_cooccurrence',
-  'load_ncbi_taxonomy',
-];
 
 export function JobsPage() {
   useDocumentTitle('Jobs');

@@ -2,9 +2,15 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { trimString } from '../transforms';
+import { OPERATION_NAMES } from '../operations/catalog';
 
 export class CreateJobRequest {
-  @ApiProperty({ description: 'Registered operation name', example: 'ping' })
+  @ApiProperty({
+    enum: OPERATION_NAMES,
+    enumName: 'OperationName',
+    description: 'Registered operation name',
+    example: 'ping',
+  })
   @Transform(trimString)
   @IsString()
   @MinLength(1)

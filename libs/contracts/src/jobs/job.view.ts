@@ -1,31 +1,33 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-status';
+import { OPERATION_NAMES } from '../operations/catalog';
 
 export class JobView {
   @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
-  @ApiProperty({ example: 'predict_go_terms' }) operation!: string;
+  @ApiProperty({ enum: OPERATION_NAMES, enumName: 'OperationName', example: 'predict_go_terms' })
+  operation!: string;
   @ApiProperty() queue_name!: string;
   @ApiProperty({ enum: JOB_STATUSES }) status!: JobStatus;
   @ApiProperty({ type: 'object', additionalProperties: true }) payload!: Record<string, unknown>;
   @ApiProperty({ type: 'object', additionalProperties: true }) meta!: Record<string, unknown>;
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   result!: Record<string, unknown> | null;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) parent_job_id!: string | null;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) parent_job_id!: string | null;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
-  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) started_at!: string | null;
-  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) finished_at!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) progress_current!: number | null;
-  @ApiPropertyOptional({ nullable: true, type: Number }) progress_total!: number | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) error_code!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) error_message!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) dedup_key!: string | null;
-  @ApiPropertyOptional({ format: 'date-time', nullable: true, type: String }) leased_until!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) description!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) findings!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) started_at!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at!: string | null;
+  @ApiProperty({ nullable: true, type: Number }) progress_current!: number | null;
+  @ApiProperty({ nullable: true, type: Number }) progress_total!: number | null;
+  @ApiProperty({ nullable: true, type: String }) error_code!: string | null;
+  @ApiProperty({ nullable: true, type: String }) error_message!: string | null;
+  @ApiProperty({ nullable: true, type: String }) dedup_key!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) leased_until!: string | null;
+  @ApiProperty({ nullable: true, type: String }) description!: string | null;
+  @ApiProperty({ nullable: true, type: String }) findings!: string | null;
   @ApiProperty({ type: [String] }) tags!: string[];
   @ApiProperty({ description: 'How often the lease reaper handed the job back to its queue' })
   requeue_count!: number;
-  @ApiPropertyOptional({
+  @ApiProperty({
     format: 'uuid',
     nullable: true,
     type: String,
@@ -33,14 +35,14 @@ export class JobView {
   })
   owner_user_id!: string | null;
   @ApiProperty({ enum: ['owner', 'unlisted', 'public'] }) visibility!: 'owner' | 'unlisted' | 'public';
-  @ApiPropertyOptional({
+  @ApiProperty({
     format: 'date-time',
     nullable: true,
     type: String,
     description: 'When the retention purge removes an unlisted job',
   })
   expires_at!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String, description: 'The role the job was submitted with' })
+  @ApiProperty({ nullable: true, type: String, description: 'The role the job was submitted with' })
   submitted_role!: string | null;
   @ApiProperty({ enum: ['api', 'annotate', 'system'] }) submitted_via!: 'api' | 'annotate' | 'system';
 }
@@ -56,14 +58,14 @@ export class JobEventView {
   @ApiProperty({ format: 'date-time' }) ts!: string;
   @ApiProperty() level!: string;
   @ApiProperty() event!: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) message!: string | null;
+  @ApiProperty({ nullable: true, type: String }) message!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) fields!: Record<string, unknown>;
 }
 
 export class JobCommentView {
   @ApiProperty() id!: number;
   @ApiProperty({ format: 'uuid' }) job_id!: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) author!: string | null;
+  @ApiProperty({ nullable: true, type: String }) author!: string | null;
   @ApiProperty() body!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }

@@ -4,6 +4,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-va
 import { IsTimestamp, IsValidUuid } from '../validators';
 import { JOB_STATUSES, JobStatus } from '../job-status';
 import { parseBooleanParam, parseIntegerParam, upperCaseParam } from '../transforms';
+import { OPERATION_NAMES } from '../operations/catalog';
 
 export const JOB_LIST_DEFAULT_LIMIT = 50;
 export const JOB_LIST_MAX_LIMIT = 500;
@@ -15,7 +16,7 @@ export class ListJobsQuery {
   @IsIn(JOB_STATUSES)
   status?: JobStatus;
 
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ enum: OPERATION_NAMES, enumName: 'OperationName' })
   @IsOptional()
   @IsString()
   operation?: string;

@@ -133,6 +133,9 @@ export const OPERATION_CATALOG: readonly OperationSpec[] = [
   PURGE_EXPIRED_RESULTS,
 ];
 
+/** The operation names, as the contract's `OperationName` enum lists them. */
+export const OPERATION_NAMES: readonly string[] = OPERATION_CATALOG.map((spec) => spec.name);
+
 export function findOperationSpec(name: string): OperationSpec | undefined {
   return OPERATION_CATALOG.find((spec) => spec.name === name);
 }
