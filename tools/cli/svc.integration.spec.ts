@@ -19,24 +19,16 @@ import {
 } from '@svc/testing';
 import { createGateway, Gateway } from '../../apps/gateway-api/src/app.factory';
 
-/** Runs `npm run svc -- ...` as a user would (the same entry point), with its own config file. */
+/** Runs `npx svc ...` as a user would (the linked bin, node_modules/.bin/svc), with its own config file. */
 function svc(
   args: string[],
   config: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '-r',
-        join(WORKSPACE_ROOT, 'tools/register.js'),
-        join(WORKSPACE_ROOT, 'tools/cli/svc.ts'),
-        ...args,
-        '--config',
-        config,
-      ],
-      { cwd: WORKSPACE_ROOT, env: { PATH: process.env['PATH'] ?? '', HOME: tmpdir() } },
-    );
+    const child = spawn(join(WORKSPACE_ROOT, 'node_modules', '.bin', 'svc'), [...args, '--config', config], {
+      cwd: WORKSPACE_ROOT,
+      env: { PATH: process.env['PATH'] ?? '', HOME: tmpdir() },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
