@@ -249,8 +249,13 @@ describe('web dashboards in headless Chromium against the real stack', () => {
         await page.getByRole('progressbar', { name: 'Prediction progress' }).getAttribute('aria-valuetext'),
       ).toBe('SUCCEEDED: 2 of 2 (100%)');
       await screenshot(page, '02-annotate-succeeded');
+      // The run has a permalink that shows it by name after a reload.
+      expect(page.url()).toMatch(/#\/annotate\/[0-9a-f-]{36}$/);
+      await page.reload();
+      await page.getByRole('heading', { level: 2, name: 'Progress of two proteins' }).waitFor();
+      await succeeded('Prediction progress').waitFor({ timeout: 30_000 });
       const predictionJob = await page
-        .getByRole('region', { name: 'Progress' })
+        .getByRole('region', { name: 'Progress of two proteins' })
         .getByRole('link', { name: /^job / })
         .nth(1)
         .getAttribute('href');

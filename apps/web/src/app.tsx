@@ -52,7 +52,7 @@ function page(route: Route): ReactNode {
     case 'showcase':
       return <ShowcasePage />;
     case 'annotate':
-      return <AnnotatePage />;
+      return <AnnotatePage runId={second} />;
     case 'jobs':
       return second ? <JobPage id={second} /> : <JobsPage />;
     case 'proteins':

@@ -1,6 +1,6 @@
 import { FormEvent, useState } from 'react';
 import { AnnotateResponse, isActive, Job, post, PredictionSet, qs, QuerySet } from '../api';
-import { useApi, useDocumentTitle, useList } from '../hooks';
+import { navigate, useApi, useDocumentTitle, useList } from '../hooks';
 import { useSession } from '../session';
 import {
   Column,
@@ -105,12 +105,14 @@ export function QuerySetPage({ id }: { id: string }) {
   );
 }
 
-/** FASTA in, embeddings, then the chained prediction: both jobs followed live until the predictions open. */
-export function AnnotatePage() {
+/**
+ * FASTA in, embeddings, then the chained prediction. A submitted run moves to its permalink,
+ * `#/annotate/<embedding job id>`, where both jobs are followed live until the predictions open.
+ */
+export function AnnotatePage({ runId }: { runId?: string }) {
   useDocumentTitle('Annotate');
   const { user } = useSession();
   const [error, setError] = useState<string | null>(null);
-  const [submitted, setSubmitted] = useState<AnnotateResponse | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -120,7 +122,8 @@ export function AnnotatePage() {
     const saveHistory = form.get('save_history') === 'on';
     form.delete('save_history');
     try {
-      setSubmitted(await post<AnnotateResponse>(`/annotate${qs({ save_history: saveHistory })}`, form));
+      const submitted = await post<AnnotateResponse>(`/annotate${qs({ save_history: saveHistory })}`, form);
+      navigate(`/annotate/${submitted.embedding_job_id}`);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -152,35 +155,46 @@ export function AnnotatePage() {
           {busy ? 'Uploading…' : 'Annotate'}
         </button>
       </form>
-      {submitted && <AnnotationTracker submitted={submitted} />}
+      {runId && <AnnotationTracker embeddingJobId={runId} />}
     </>
   );
 }
 
 const POLL_MS = 1500;
 
-function AnnotationTracker({ submitted }: { submitted: AnnotateResponse }) {
-  const embedding = useApi<Job>(`/jobs/${submitted.embedding_job_id}`, {
+function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
+  const embedding = useApi<Job>(`/jobs/${embeddingJobId}`, {
     pollMs: POLL_MS,
     keepPolling: (j) => isActive(j.status),
   });
+  const querySetId = embedding.data?.payload['query_set_id'];
+  const querySet = useApi<QuerySet>(typeof querySetId === 'string' ? `/query-sets/${querySetId}` : null);
   const predictionJobId = embedding.data?.result?.['prediction_job_id'];
   const prediction = useApi<Job>(typeof predictionJobId === 'string' ? `/jobs/${predictionJobId}` : null, {
     pollMs: POLL_MS,
     keepPolling: (j) => isActive(j.status),
   });
+  const predictionSetId = prediction.data?.result?.['prediction_set_id'];
   const done = prediction.data?.status === 'SUCCEEDED';
   const resolved = useApi<PredictionSet>(
-    done
-      ? `/embeddings/resolve${qs({ query_set_id: submitted.query_set_id, embedding_config_id: submitted.embedding_config_id })}`
-      : null,
+    done && typeof predictionSetId === 'string' ? `/embeddings/prediction-sets/${predictionSetId}` : null,
   );
   return (
     <section className="card" aria-labelledby="tracker-heading" aria-live="polite">
-      <h2 id="tracker-heading">Progress</h2>
+      <h2 id="tracker-heading">
+        Progress of{' '}
+        {querySet.data && typeof querySetId === 'string' ? (
+          <Link to={`/query-sets/${querySetId}`}>{querySet.data.name}</Link>
+        ) : (
+          'the run'
+        )}
+      </h2>
+      <p className="muted">
+        Permalink: <Link to={`/annotate/${embeddingJobId}`}>{`#/annotate/${embeddingJobId}`}</Link>
+      </p>
       <h3>
         Embeddings (
-        <Link to={`/jobs/${submitted.embedding_job_id}`}>job {shortId(submitted.embedding_job_id)}</Link>)
+        <Link to={`/jobs/${embeddingJobId}`}>job {shortId(embeddingJobId)}</Link>)
       </h3>
       {embedding.data ? (
         <ProgressBar
