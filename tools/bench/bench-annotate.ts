@@ -1,17 +1,13 @@
-import { join, resolve } from 'node:path';
-import { canonicalizeEmbeddingConfig, md5Hex } from '@svc/domain';
+import { join } from 'node:path';
 import { diamondSearch, ensureDiamondDatabase } from '@svc/inference';
-import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
 import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/transfer';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
-import { convertTsvToGaf } from '../data/tsv-to-gaf';
-import { CATEGORIES, DONOR_EVIDENCE, loadWindow, WINDOWS } from '../quality/windows';
+import { DONOR_EVIDENCE } from '../quality/windows';
 import { peakRssMb, runBench, runBenchJob } from './bench-support';
-
-const DATA = resolve(__dirname, '../../../shared/data');
+import { setUpHumanReference } from './human-reference';
 
 /**
  * `npm run bench:annotate [-- --targets N]`: sets up the full human reference (GO 2022-07-01,
@@ -28,7 +24,7 @@ const DATA = resolve(__dirname, '../../../shared/data');
 runBench(
   'bench-annotate',
   [INGESTION_WORKER, EMBEDDING_WORKER, PREDICTION_WORKER, EVALUATION_WORKER],
-  async ({ infra, dir }) => {
+  async ({ infra, dir, world }) => {
     const targetCount = Number(option('targets') ?? 1000);
     const timings: { step: string; seconds: number; detail: string }[] = [];
     const timed = async <T>(step: string, detail: string, work: () => Promise<T>): Promise<T> => {
@@ -37,59 +33,10 @@ runBench(
       timings.push({ step, seconds: (Date.now() - started) / 1000, detail });
       return result;
     };
-    const gaf = join(dir, 'human-2022.gaf');
-    await convertTsvToGaf(join(DATA, 'human/human_go.orgHsEgDb-3.16.0.gene2go-2022-09-12.tsv.gz'), gaf);
-    const obo = await runBenchJob(infra, 'load_ontology_snapshot', 'svc.jobs', {
-      obo_url: join(DATA, 'go/go-basic.godb-3.16.0.2022-07-01.obo.gz'),
-    });
-    const snapshotId = obo.job.result!['ontology_snapshot_id'] as string;
-    const set = await runBenchJob(infra, 'load_goa_annotations', 'svc.jobs', {
-      ontology_snapshot_id: snapshotId,
-      gaf_url: gaf,
-      source_version: 'gene2go-2022-09-12',
-    });
-    const annotationSetId = set.job.result!['annotation_set_id'] as string;
-    await timed('reference proteins', '17,857 Swiss-Prot sequences', () =>
-      runBenchJob(infra, 'insert_proteins', 'svc.jobs', {
-        source_url: join(DATA, 'human/human_swissprot_seqs.metastudent-2014-01.fasta.gz'),
-      }),
-    );
-    const canonical = canonicalizeEmbeddingConfig({ model_name: 'kmer-v1', model_backend: 'kmer' });
-    if ('errors' in canonical) throw new Error(canonical.errors.join('; '));
-    const { config } = await new EmbeddingRepository(infra.db).saveConfig(canonical.config);
-    await timed('reference embeddings', 'k-mer, every protein', () =>
-      runBenchJob(infra, 'compute_embeddings', 'svc.embeddings', { embedding_config_id: config.id }),
-    );
-
-    const windowA = loadWindow(DATA, WINDOWS.A);
-    const accessions = [
-      ...new Set(CATEGORIES.flatMap((category) => [...windowA.targets[category].keys()])),
-    ].sort();
-    const records = accessions
-      .slice(0, targetCount)
-      .map((accession) => ({ identifier: accession, sequence: windowA.sequences.get(accession)! }));
-    const querySet = async (name: string, entries: typeof records): Promise<string> => {
-      const created = await new QuerySetRepository(infra.db).create({
-        name,
-        description: 'benchmark',
-        entries: entries.map((r) => ({
-          accession: r.identifier,
-          sequence: r.sequence,
-          hash: md5Hex(r.sequence),
-          species: null,
-          taxonomyId: null,
-        })),
-        ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
-      });
-      return (created as { id: string }).id;
-    };
-    const rowsOf = async (jobId: string): Promise<number> => {
-      const [count] = await infra.db.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM prediction p JOIN prediction_set s ON s.id = p.prediction_set_id WHERE s.job_id = $1`,
-        [jobId],
-      );
-      return count?.n ?? 0;
-    };
+    const human = await setUpHumanReference({ infra, dir, world }, timed);
+    const { snapshotId, annotationSetId, querySet, rowsOf } = human;
+    const config = { id: human.embeddingConfigId };
+    const records = human.targets.slice(0, targetCount);
 
     // The default, as a user gets it: no backend, no flags.
     const defaultSet = await querySet('default', records);
@@ -106,20 +53,10 @@ runBench(
 
     // Evaluating the default set through the service: t1 loaded on the same snapshot, the holdout,
     // then run_cafa_evaluation of the whole set (every row read back from the database).
-    const gafT1 = join(dir, 'human-2024.gaf');
-    await convertTsvToGaf(join(DATA, 'human/human_go.orgHsEgDb-3.20.0.gene2go-2024-09-20.tsv.gz'), gafT1);
-    const t1 = await runBenchJob(infra, 'load_goa_annotations', 'svc.jobs', {
-      ontology_snapshot_id: snapshotId,
-      gaf_url: gafT1,
-      source_version: 'gene2go-2024-09-20',
-    });
-    const holdout = await runBenchJob(infra, 'generate_evaluation_set', 'svc.evaluations', {
-      old_annotation_set_id: annotationSetId,
-      new_annotation_set_id: t1.job.result!['annotation_set_id'],
-    });
+    const evaluationSetId = await human.holdout();
     const evaluation = await timed('evaluate default', `run_cafa_evaluation of ${defaultRows} rows`, () =>
       runBenchJob(infra, 'run_cafa_evaluation', 'svc.evaluations', {
-        evaluation_set_id: holdout.job.result!['evaluation_set_id'],
+        evaluation_set_id: evaluationSetId,
         prediction_set_id: prediction.job.result!['prediction_set_id'],
       }),
     );

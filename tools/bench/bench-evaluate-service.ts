@@ -1,0 +1,152 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { CafaNamespaceResult } from '@svc/domain';
+import { EVALUATION_CATEGORIES, EvaluationRepository, queryRows } from '@svc/persistence';
+import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
+import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
+import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
+import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
+import { peakRssMb, runBench, runBenchJob } from './bench-support';
+import { OBO_2022, setUpHumanReference } from './human-reference';
+
+const ROOT = resolve(__dirname, '..', '..');
+const ASPECT_CODE: Record<string, string> = {
+  biological_process: 'BPO',
+  molecular_function: 'MFO',
+  cellular_component: 'CCO',
+};
+
+/**
+ * `npm run bench:evaluate-service [-- --proteins N]`: a prediction set of N human proteins (window
+ * A's 4,270 targets first, then other Swiss-Prot proteins; default 6,000, about 3 M rows) predicted
+ * with the default, then
+ *   service   run_cafa_evaluation through the queue (rows read back from PostgreSQL, NK/LK/PK)
+ *   cli       the evaluator CLI (tools/evaluate) on the same rows written as a CAFA file (best score
+ *             per protein and term, what the CAFA download gives), per category
+ * and prints both times, the ratio and whether every metric is identical.
+ */
+runBench(
+  'bench-evaluate-service',
+  [INGESTION_WORKER, EMBEDDING_WORKER, PREDICTION_WORKER, EVALUATION_WORKER],
+  async (session) => {
+    const { infra, dir } = session;
+    const proteinCount = Number(option('proteins') ?? 6000);
+    const human = await setUpHumanReference(session, (_step, _detail, work) => work());
+    const chosen = new Set(human.targets.map((t) => t.identifier));
+    const records = [...human.targets];
+    for (const [identifier, sequence] of human.sequences) {
+      if (records.length >= proteinCount) break;
+      if (!chosen.has(identifier)) records.push({ identifier, sequence });
+    }
+    const querySetId = await human.querySet('evaluate-service', records.slice(0, proteinCount));
+    const prediction = await runBenchJob(infra, 'predict_go_terms', 'svc.predictions', {
+      embedding_config_id: human.embeddingConfigId,
+      annotation_set_id: human.annotationSetId,
+      ontology_snapshot_id: human.snapshotId,
+      query_set_id: querySetId,
+    });
+    const predictionSetId = prediction.job.result!['prediction_set_id'] as string;
+    const rows = await human.rowsOf(prediction.job.id);
+    const evaluationSetId = await human.holdout();
+
+    const service = await runBenchJob(infra, 'run_cafa_evaluation', 'svc.evaluations', {
+      evaluation_set_id: evaluationSetId,
+      prediction_set_id: predictionSetId,
+    });
+    const serviceMetrics = service.job.result!['metrics'] as Record<
+      string,
+      Record<string, Record<string, unknown>>
+    >;
+
+    // The same rows for the CLI: the ontology file, the CAFA file of the set, each category's truth.
+    const obo = join(dir, 'go.obo');
+    writeFileSync(obo, gunzipSync(readFileSync(OBO_2022)));
+    const cafa = join(dir, 'predictions-cafa.tsv');
+    const best = await queryRows<{ protein_accession: string; go_id: string; score: number }>(
+      infra.db,
+      `SELECT protein_accession, go_id, max(COALESCE(score, GREATEST(0, LEAST(1, 1 - distance / 2))))::float8 AS score
+         FROM prediction WHERE prediction_set_id = $1 GROUP BY protein_accession, go_id`,
+      [predictionSetId],
+    );
+    writeFileSync(cafa, best.map((r) => `${r.protein_accession}\t${r.go_id}\t${r.score}\n`).join(''));
+    const evaluations = new EvaluationRepository(infra.db);
+    const known = join(dir, 'known.tsv');
+    writeFileSync(
+      known,
+      (await evaluations.groundTruth(evaluationSetId, 'KNOWN'))
+        .map((r) => `${r.protein_accession}\t${r.go_id}\n`)
+        .join(''),
+    );
+    let cliSeconds = 0;
+    let identical = true;
+    const differences: string[] = [];
+    for (const category of EVALUATION_CATEGORIES) {
+      const truth = await evaluations.groundTruth(evaluationSetId, category);
+      if (truth.length === 0) continue;
+      const gt = join(dir, `gt-${category}.tsv`);
+      writeFileSync(gt, truth.map((t) => `${t.protein_accession}\t${t.go_id}\n`).join(''));
+      const started = Date.now();
+      const output = execFileSync(
+        process.execPath,
+        [
+          '-r',
+          join(ROOT, 'tools/register.js'),
+          join(ROOT, 'tools/evaluate/evaluate.ts'),
+          '--obo',
+          obo,
+          '--gt',
+          gt,
+          '--pred',
+          cafa,
+          ...(category === 'PK' ? ['--known', known] : []),
+        ],
+        { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+      );
+      cliSeconds += (Date.now() - started) / 1000;
+      const cli = JSON.parse(output) as Record<string, CafaNamespaceResult>;
+      for (const [namespace, result] of Object.entries(cli)) {
+        const ours = serviceMetrics[category]?.[ASPECT_CODE[namespace] ?? namespace] ?? {};
+        const theirs: Record<string, unknown> = {
+          fmax: result.fmax,
+          f_micro: result.f_micro,
+          auprc: result.auprc,
+          tau: result.tau,
+          smin: result.best.smin.value,
+        };
+        for (const [name, value] of Object.entries(theirs)) {
+          if (ours[name] !== value) {
+            identical = false;
+            differences.push(
+              `${category} ${namespace} ${name}: service ${String(ours[name])} cli ${String(value)}`,
+            );
+          }
+        }
+      }
+    }
+    console.table([
+      { path: 'service run_cafa_evaluation', seconds: Number(service.wallSeconds.toFixed(2)) },
+      { path: 'evaluator CLI on the CAFA file', seconds: Number(cliSeconds.toFixed(2)) },
+    ]);
+    process.stdout.write(
+      `${JSON.stringify({
+        proteins: Math.min(proteinCount, records.length),
+        prediction_rows: rows,
+        cafa_rows: best.length,
+        service_seconds: Number(service.wallSeconds.toFixed(2)),
+        service_rows_per_s: Math.round(rows / service.wallSeconds),
+        cli_seconds: Number(cliSeconds.toFixed(2)),
+        service_vs_cli: Number((service.wallSeconds / cliSeconds).toFixed(2)),
+        metrics_identical: identical,
+        differences: differences.slice(0, 10),
+        peak_rss_mb: peakRssMb(),
+      })}\n`,
+    );
+  },
+);
+
+function option(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
