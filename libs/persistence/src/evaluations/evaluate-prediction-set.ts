@@ -6,7 +6,8 @@ import {
   createCafaEvaluator,
   ScoringWeights,
 } from '@svc/domain';
-import { bestScores, loadPredictionRows, RowScorer, weightsScorer } from '../predictions/scored-predictions';
+import { PredictionSetRepository } from '../predictions/prediction-set.repository';
+import { foldBestScores, RowScorer, ScoredPair, weightsScorer } from '../predictions/scored-predictions';
 import { EvaluationRepository, GroundTruthRow } from './evaluation.repository';
 import { loadOboDocument } from './ontology-document';
 
@@ -88,21 +89,47 @@ export async function evaluatePredictionSet(input: {
       parents: t.parents.filter((p) => p.relation === 'is_a' || p.relation === 'part_of').map((p) => p.id),
     })),
   );
-  const rows = await loadPredictionRows(input.db, input.predictionSetId);
   const fallback = weightsScorer(input.weights);
   const known = (await evaluations.groundTruth(input.evaluationSetId, 'KNOWN')).map((r) => ({
     protein: r.protein_accession,
     term: r.go_id,
   }));
-  const metrics: Record<string, Record<string, Record<string, unknown>>> = {};
+  // The rows are streamed once; only the rows of a category's proteins are kept, as their best scores.
+  const categories: {
+    category: EvaluationCategory;
+    truth: GroundTruthRow[];
+    proteins: Set<string>;
+    scorer: RowScorer;
+    best: Map<string, ScoredPair>;
+  }[] = [];
   for (const category of EVALUATION_CATEGORIES) {
     const truth = await evaluations.groundTruth(input.evaluationSetId, category);
     if (truth.length === 0) continue;
-    const proteins = new Set(truth.map((t) => t.protein_accession));
-    const categoryPredictions = bestScores(
-      rows.filter((r) => proteins.has(String(r['protein_accession']))),
-      input.scorerFor?.(category) ?? fallback,
-    );
+    categories.push({
+      category,
+      truth,
+      proteins: new Set(truth.map((t) => t.protein_accession)),
+      scorer: input.scorerFor?.(category) ?? fallback,
+      best: new Map(),
+    });
+  }
+  for await (const chunk of new PredictionSetRepository(input.db).streamRows(
+    input.predictionSetId,
+    {},
+    5000,
+  )) {
+    for (const entry of categories) {
+      foldBestScores(
+        entry.best,
+        chunk.filter((r) => entry.proteins.has(String(r['protein_accession']))),
+        entry.scorer,
+      );
+    }
+  }
+  const metrics: Record<string, Record<string, Record<string, unknown>>> = {};
+  for (const { category, truth, proteins, best } of categories) {
+    const categoryPredictions = [...best.values()];
+    best.clear();
     const categoryKnown = category === 'PK' ? known.filter((k) => proteins.has(k.protein)) : null;
     const evaluation = createCafaEvaluator({
       ontology,

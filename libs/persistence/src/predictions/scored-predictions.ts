@@ -47,12 +47,21 @@ export async function loadPredictionRows(
   return rows;
 }
 
-/** Evaluator input: one score per (protein, term), the best of its rows. */
-export function bestScores(
-  rows: readonly Record<string, unknown>[],
+export interface ScoredPair {
+  protein: string;
+  term: string;
+  score: number;
+}
+
+/**
+ * Folds rows into `best`, one score per (protein, term), the best of its rows; a pair keeps the
+ * place of its first row, so folding chunk by chunk gives what folding every row at once gives.
+ */
+export function foldBestScores(
+  best: Map<string, ScoredPair>,
+  rows: Iterable<Record<string, unknown>>,
   score: RowScorer,
-): { protein: string; term: string; score: number }[] {
-  const best = new Map<string, { protein: string; term: string; score: number }>();
+): void {
   for (const r of rows) {
     const value = score(r);
     if (!Number.isFinite(value)) continue;
@@ -60,7 +69,14 @@ export function bestScores(
     const term = String(r['go_id']);
     const key = `${protein}\t${term}`;
     const known = best.get(key);
-    if (known === undefined || value > known.score) best.set(key, { protein, term, score: value });
+    if (known === undefined) best.set(key, { protein, term, score: value });
+    else if (value > known.score) known.score = value;
   }
+}
+
+/** Evaluator input: one score per (protein, term), the best of its rows. */
+export function bestScores(rows: readonly Record<string, unknown>[], score: RowScorer): ScoredPair[] {
+  const best = new Map<string, ScoredPair>();
+  foldBestScores(best, rows, score);
   return [...best.values()];
 }
