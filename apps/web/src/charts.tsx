@@ -234,7 +234,7 @@ export function GoGraph({ graph, onSelect }: { graph: Subgraph; onSelect: (goId:
               {n.go_id}
             </text>
             <text x={8} y={34} className="go-name">
-              {truncate(n.name, 26)}
+              {truncate(n.name ?? '', 26)}
             </text>
           </g>
         ))}

@@ -34,7 +34,7 @@ export function layoutSubgraph(graph: Subgraph): { nodes: PlacedNode[]; width: n
   const width = widest * (NODE_W + GAP_X) + GAP_X;
   const nodes: PlacedNode[] = [];
   layers.forEach((row, depth) => {
-    const sorted = [...(row ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+    const sorted = [...(row ?? [])].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? ''));
     const rowWidth = sorted.length * (NODE_W + GAP_X) - GAP_X;
     const start = (width - rowWidth) / 2;
     sorted.forEach((n, i) =>

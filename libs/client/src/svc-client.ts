@@ -47,14 +47,8 @@ export interface SvcClientOptions {
   fetch?: typeof fetch;
 }
 
-export interface AnnotateAnswer {
-  query_set_id: string;
-  embedding_job_id: string;
-  embedding_config_id: string;
-  annotation_set_id: string;
-  ontology_snapshot_id: string;
-  links: { query_set: string; embedding_job: string; prediction_set: string; dashboard: string };
-}
+/** The answer of `POST /v1/annotate`: the ids and links of the run. */
+export type AnnotateAnswer = Schemas['AnnotateView'];
 
 export type ExportFormat = 'tsv' | 'cafa' | 'gaf' | 'json' | 'zip';
 

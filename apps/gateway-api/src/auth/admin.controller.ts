@@ -4,12 +4,15 @@ import {
   ApproveUserRequest,
   AuditEntryView,
   AUTH_RPC,
+  DatabaseResetView,
   ListAuditQuery,
   ListUsersQuery,
   UpdateUserRequest,
+  UserDeletionView,
   UserView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
 import { actorOf, AuthRpcClient } from './auth-rpc.client';
 import { AUTH_RPC_CLIENT, checkUuid } from './auth.controller';
 import { GATEWAY_AUTH, GatewayAuth } from './guards';
@@ -22,18 +25,25 @@ export class AdminController {
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
   ) {}
 
+  @ApiDoc({ summary: 'The security audit log, newest first', ok: [AuditEntryView], problems: [503] })
   @Get('audit')
   @Roles('admin')
   audit(@ValidQuery() query: ListAuditQuery, @CurrentPrincipal() who: Principal): Promise<AuditEntryView[]> {
     return this.rpc.call(AUTH_RPC.listAudit, query, actorOf(who, undefined));
   }
 
+  @ApiDoc({ summary: 'Accounts, newest first', ok: [UserView], problems: [503] })
   @Get('users')
   @Roles('admin')
   users(@ValidQuery() query: ListUsersQuery, @CurrentPrincipal() who: Principal): Promise<UserView[]> {
     return this.rpc.call(AUTH_RPC.listUsers, query, actorOf(who, undefined));
   }
 
+  @ApiDoc({
+    summary: 'Approve a pending account, optionally with a role',
+    ok: UserView,
+    problems: [409, 503],
+  })
   @Post('users/:id/approve')
   @HttpCode(200)
   @Roles('admin')
@@ -49,6 +59,11 @@ export class AdminController {
     );
   }
 
+  @ApiDoc({
+    summary: "Change an account's role or status (deactivating revokes its sessions)",
+    ok: UserView,
+    problems: [409, 503],
+  })
   @Patch('users/:id')
   @Roles('admin')
   async update(
@@ -65,11 +80,16 @@ export class AdminController {
     return user;
   }
 
+  @ApiDoc({
+    summary: 'Drop and recreate the database schema, then re-create the bootstrap administrator',
+    ok: DatabaseResetView,
+    problems: [503],
+  })
   @Post('reset-db')
   @HttpCode(200)
   @Roles('admin')
-  async resetDb(@CurrentPrincipal() who: Principal) {
-    const result = await this.rpc.call(AUTH_RPC.resetDb, {}, actorOf(who, undefined));
+  async resetDb(@CurrentPrincipal() who: Principal): Promise<DatabaseResetView> {
+    const result = await this.rpc.call<DatabaseResetView>(AUTH_RPC.resetDb, {}, actorOf(who, undefined));
     this.auth.gate.invalidate();
     return result;
   }
@@ -83,10 +103,15 @@ export class UsersController {
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
   ) {}
 
+  @ApiDoc({
+    summary: "Delete an account (not one's own)",
+    ok: UserDeletionView,
+    problems: [409, 503],
+  })
   @Delete(':id')
   @Roles('admin')
-  async remove(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
-    const result = await this.rpc.call(
+  async remove(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<UserDeletionView> {
+    const result = await this.rpc.call<UserDeletionView>(
       AUTH_RPC.deleteUser,
       { id: checkUuid(id, 'User') },
       actorOf(who, undefined),

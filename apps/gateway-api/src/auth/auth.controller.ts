@@ -4,20 +4,28 @@ import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApiKeyLoginRequest,
+  ApiKeyTokenView,
   ApiKeyView,
   AUTH_RPC,
   ConsumeTokenQuery,
   CreateApiKeyRequest,
+  CreatedApiKeyView,
   DomainError,
   EmailRequest,
+  EmailRequestAcceptedView,
   LoginRequest,
   PasswordResetConsumeRequest,
+  PasswordResetView,
   SESSION_COOKIE,
   SessionGrant,
+  SessionsRevokedView,
+  SessionUserView,
   SignupRequest,
+  SignupView,
   UserView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, RateLimit, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
 import { actorOf, AuthRpcClient } from './auth-rpc.client';
 import { EmailFlow, GATEWAY_AUTH, GatewayAuth } from './guards';
 
@@ -41,13 +49,27 @@ export class AuthController {
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
   ) {}
 
+  @ApiDoc({
+    summary: "Sign up; the account waits for an administrator's approval",
+    ok: SignupView,
+    problems: [409, 503],
+  })
   @Post('signup')
   @HttpCode(201)
   @Roles('guest')
-  signup(@ValidBody() body: SignupRequest, @CurrentPrincipal() who: Principal, @Req() req: FastifyRequest) {
+  signup(
+    @ValidBody() body: SignupRequest,
+    @CurrentPrincipal() who: Principal,
+    @Req() req: FastifyRequest,
+  ): Promise<SignupView> {
     return this.rpc.call(AUTH_RPC.signup, body, actorOf(who, req.headers['user-agent']));
   }
 
+  @ApiDoc({
+    summary: 'Sign in with e-mail and password; sets the session cookie',
+    ok: SessionUserView,
+    problems: [403, 503],
+  })
   @Post('login')
   @HttpCode(200)
   @Roles('guest')
@@ -56,7 +78,7 @@ export class AuthController {
     @CurrentPrincipal() who: Principal,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SessionGrant['user']> {
+  ): Promise<SessionUserView> {
     const grant = await this.rpc.call<SessionGrant>(
       AUTH_RPC.login,
       body,
@@ -66,6 +88,7 @@ export class AuthController {
     return grant.user;
   }
 
+  @ApiDoc({ summary: 'Sign out: revoke the session and clear its cookie', problems: [503] })
   @Post('logout')
   @HttpCode(204)
   @Roles('guest')
@@ -82,6 +105,7 @@ export class AuthController {
     void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: true, sameSite: 'strict' });
   }
 
+  @ApiDoc({ summary: 'The signed-in account', ok: UserView, problems: [503] })
   @Get('me')
   @Roles('guest')
   me(@CurrentPrincipal() who: Principal, @Req() req: FastifyRequest): Promise<UserView> {
@@ -89,6 +113,11 @@ export class AuthController {
     return this.rpc.call(AUTH_RPC.me, { jti: who.sessionJti }, actorOf(who, req.headers['user-agent']));
   }
 
+  @ApiDoc({
+    summary: 'Mint an API key; the raw key is shown this once',
+    ok: CreatedApiKeyView,
+    problems: [404, 409, 503],
+  })
   @Post('api-keys')
   @HttpCode(201)
   @Roles('researcher')
@@ -97,20 +126,22 @@ export class AuthController {
     @ValidBody() body: CreateApiKeyRequest,
     @CurrentPrincipal() who: Principal,
     @Req() req: FastifyRequest,
-  ) {
-    return this.rpc.call<ApiKeyView & { key: string }>(
+  ): Promise<CreatedApiKeyView> {
+    return this.rpc.call<CreatedApiKeyView>(
       AUTH_RPC.createApiKey,
       body,
       actorOf(who, req.headers['user-agent']),
     );
   }
 
+  @ApiDoc({ summary: 'Every API key, newest first', ok: [ApiKeyView], problems: [503] })
   @Get('api-keys')
   @Roles('admin')
   listKeys(@CurrentPrincipal() who: Principal): Promise<ApiKeyView[]> {
     return this.rpc.call(AUTH_RPC.listApiKeys, {}, actorOf(who, undefined));
   }
 
+  @ApiDoc({ summary: 'Revoke an API key', ok: ApiKeyView, problems: [503] })
   @Delete('api-keys/:id')
   @Roles('admin')
   async revokeKey(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<ApiKeyView> {
@@ -123,19 +154,27 @@ export class AuthController {
     return view;
   }
 
+  @ApiDoc({ summary: 'Exchange an API key for a bearer token', ok: ApiKeyTokenView, problems: [503] })
   @Post('api-key-login')
   @HttpCode(200)
   @Roles('guest')
   @RateLimit('api_key_login')
-  keyLogin(@ValidBody() body: ApiKeyLoginRequest, @CurrentPrincipal() who: Principal) {
+  keyLogin(
+    @ValidBody() body: ApiKeyLoginRequest,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<ApiKeyTokenView> {
     return this.rpc.call(AUTH_RPC.apiKeyLogin, body, actorOf(who, undefined));
   }
 
+  @ApiDoc({ summary: 'Revoke every session of an account', ok: SessionsRevokedView, problems: [503] })
   @Post('admin/revoke-sessions/:user_id')
   @HttpCode(200)
   @Roles('admin')
-  async revokeSessions(@Param('user_id') userId: string, @CurrentPrincipal() who: Principal) {
-    const result = await this.rpc.call(
+  async revokeSessions(
+    @Param('user_id') userId: string,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<SessionsRevokedView> {
+    const result = await this.rpc.call<SessionsRevokedView>(
       AUTH_RPC.revokeSessions,
       { user_id: checkUuid(userId, 'User') },
       actorOf(who, undefined),
@@ -144,15 +183,30 @@ export class AuthController {
     return result;
   }
 
+  @ApiDoc({
+    summary: 'E-mail a sign-in link (the answer does not tell whether the address has an account)',
+    description: '404 when the e-mail flows are disabled (no SMTP configured).',
+    ok: EmailRequestAcceptedView,
+    problems: [404, 503],
+  })
   @Post('magic-link/request')
   @EmailFlow()
   @HttpCode(202)
   @Roles('guest')
   @RateLimit('email_request')
-  magicLinkRequest(@ValidBody() body: EmailRequest, @CurrentPrincipal() who: Principal) {
+  magicLinkRequest(
+    @ValidBody() body: EmailRequest,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<EmailRequestAcceptedView> {
     return this.rpc.call(AUTH_RPC.magicLinkRequest, body, actorOf(who, undefined));
   }
 
+  @ApiDoc({
+    summary: 'Sign in with an e-mailed link; sets the session cookie',
+    description: '404 when the e-mail flows are disabled (no SMTP configured).',
+    ok: SessionUserView,
+    problems: [403, 404, 503],
+  })
   @Get('magic-link/consume')
   @EmailFlow()
   @Roles('guest')
@@ -161,7 +215,7 @@ export class AuthController {
     @CurrentPrincipal() who: Principal,
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SessionGrant['user']> {
+  ): Promise<SessionUserView> {
     const grant = await this.rpc.call<SessionGrant>(
       AUTH_RPC.magicLinkConsume,
       { token: query.token },
@@ -171,15 +225,30 @@ export class AuthController {
     return grant.user;
   }
 
+  @ApiDoc({
+    summary: 'E-mail a password-reset code (the answer does not tell whether the address has an account)',
+    description: '404 when the e-mail flows are disabled (no SMTP configured).',
+    ok: EmailRequestAcceptedView,
+    problems: [404, 503],
+  })
   @Post('password-reset/request')
   @EmailFlow()
   @HttpCode(202)
   @Roles('guest')
   @RateLimit('email_request')
-  passwordResetRequest(@ValidBody() body: EmailRequest, @CurrentPrincipal() who: Principal) {
+  passwordResetRequest(
+    @ValidBody() body: EmailRequest,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<EmailRequestAcceptedView> {
     return this.rpc.call(AUTH_RPC.passwordResetRequest, body, actorOf(who, undefined));
   }
 
+  @ApiDoc({
+    summary: 'Choose a new password with an e-mailed code; revokes every session of the account',
+    description: '404 when the e-mail flows are disabled (no SMTP configured).',
+    ok: PasswordResetView,
+    problems: [404, 503],
+  })
   @Post('password-reset/consume')
   @EmailFlow()
   @HttpCode(200)
@@ -187,8 +256,12 @@ export class AuthController {
   async passwordResetConsume(
     @ValidBody() body: PasswordResetConsumeRequest,
     @CurrentPrincipal() who: Principal,
-  ) {
-    const result = await this.rpc.call(AUTH_RPC.passwordResetConsume, body, actorOf(who, undefined));
+  ): Promise<PasswordResetView> {
+    const result = await this.rpc.call<PasswordResetView>(
+      AUTH_RPC.passwordResetConsume,
+      body,
+      actorOf(who, undefined),
+    );
     this.auth.gate.invalidate();
     return result;
   }

@@ -1,9 +1,10 @@
 import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { SupportCreate } from '@svc/contracts';
+import { ShowcaseView, SupportCreate, SupportEntryView, SupportSummaryView } from '@svc/contracts';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { CommunityRepository } from '@svc/persistence';
 import { Roles, ValidBody } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
 
 @ApiTags('community')
 @Controller()
@@ -14,6 +15,7 @@ export class CommunityController {
     this.community = new CommunityRepository(infra.db);
   }
 
+  @ApiDoc({ summary: 'How many thumbs-up, and the newest comments', ok: SupportSummaryView })
   @Get('support')
   @Roles('guest')
   support() {
@@ -21,6 +23,7 @@ export class CommunityController {
   }
 
   /** A thumbs-up; an empty or blank comment is stored as none. */
+  @ApiDoc({ summary: 'Give a thumbs-up, with an optional comment', ok: SupportEntryView })
   @Post('support')
   @HttpCode(201)
   @Roles('researcher')
@@ -29,6 +32,10 @@ export class CommunityController {
     return this.community.addSupport(comment === undefined || comment === '' ? null : comment);
   }
 
+  @ApiDoc({
+    summary: 'What the platform holds, and the best stored result of each (category, aspect)',
+    ok: ShowcaseView,
+  })
   @Get('showcase')
   @Roles('guest')
   showcase() {

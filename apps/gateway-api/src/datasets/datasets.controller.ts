@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
+  DatasetView,
   ExportResearchDatasetPayload,
   ImportDatasetByReferenceRequest,
   ListDatasetsQuery,
@@ -8,6 +9,7 @@ import {
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, RateLimit, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
+import { ApiDoc } from '../http/api-doc';
 import { DatasetsService } from './datasets.service';
 
 @ApiTags('datasets')
@@ -16,6 +18,12 @@ export class DatasetsController {
   constructor(private readonly datasets: DatasetsService) {}
 
   /** Queues export_research_dataset; the body is its payload (CreateDatasetRequest). */
+  @ApiDoc({
+    summary: 'Queue export_research_dataset (a train/eval dataset built from annotation-set versions)',
+    ok: QueuedJobView,
+    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
+    problems: [404, 409, 503],
+  })
   @Post()
   @HttpCode(201)
   @Roles('operator')
@@ -27,22 +35,32 @@ export class DatasetsController {
     return this.datasets.export(body, who);
   }
 
+  @ApiDoc({
+    summary: 'Register a dataset whose files are already in the artifact store',
+    ok: DatasetView,
+    problems: [409],
+  })
   @Post('import-by-reference')
   @HttpCode(201)
   @Roles('operator')
-  importByReference(@ValidBody() body: ImportDatasetByReferenceRequest, @CurrentPrincipal() who: Principal) {
+  importByReference(
+    @ValidBody() body: ImportDatasetByReferenceRequest,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<DatasetView> {
     return this.datasets.importByReference(body, who);
   }
 
+  @ApiDoc({ summary: "List the caller's datasets (all of them for staff), newest first", ok: [DatasetView] })
   @Get()
   @Roles('guest')
-  list(@ValidQuery() query: ListDatasetsQuery, @CurrentPrincipal() who: Principal) {
+  list(@ValidQuery() query: ListDatasetsQuery, @CurrentPrincipal() who: Principal): Promise<DatasetView[]> {
     return this.datasets.list(query, viewerOf(who));
   }
 
+  @ApiDoc({ summary: 'One dataset, by id or name', ok: DatasetView })
   @Get(':idOrName')
   @Roles('guest')
-  get(@Param('idOrName') idOrName: string, @CurrentPrincipal() who: Principal) {
+  get(@Param('idOrName') idOrName: string, @CurrentPrincipal() who: Principal): Promise<DatasetView> {
     return this.datasets.get(idOrName, viewerOf(who));
   }
 }

@@ -1,8 +1,16 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { ComputeEmbeddingsPayload } from '@svc/contracts';
+import {
+  ComputeEmbeddingsPayload,
+  EmbeddingConfigDeletionView,
+  EmbeddingConfigView,
+  QueuedJobView,
+  UnindexedEmbeddingsCountView,
+  UnindexedEmbeddingsDeletionView,
+} from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
 import { EmbeddingsService } from './embeddings.service';
 
 @ApiTags('embeddings')
@@ -10,38 +18,71 @@ import { EmbeddingsService } from './embeddings.service';
 export class EmbeddingsController {
   constructor(private readonly embeddings: EmbeddingsService) {}
 
+  @ApiDoc({
+    summary: 'List embedding configs with their embedding counts, newest first',
+    ok: [EmbeddingConfigView],
+  })
   @Get('configs')
   @Roles('guest')
-  list() {
+  list(): Promise<EmbeddingConfigView[]> {
     return this.embeddings.listConfigs();
   }
 
   /** 201 with the canonical config when new, 200 when the same recipe already exists. */
+  @ApiDoc({
+    summary: 'Create an embedding config (an immutable recipe)',
+    description:
+      '201 with the canonical config (defaults filled in) when the recipe is new; 200 with the existing config when the same recipe already exists.',
+    ok: EmbeddingConfigView,
+  })
+  // The route has two success statuses; @ApiDoc documents the 201, this the 200.
+  @ApiResponse({
+    status: 200,
+    description: 'The same recipe already exists: its config',
+    type: EmbeddingConfigView,
+  })
   @Post('configs')
   @Roles('researcher')
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  async create(@ValidBody() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+  async create(
+    @ValidBody() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<EmbeddingConfigView> {
     const { config, created } = await this.embeddings.createConfig(body);
     void reply.status(created ? 201 : 200);
     return config;
   }
 
+  @ApiDoc({ summary: 'One embedding config', ok: EmbeddingConfigView })
   @Get('configs/:id')
   @Roles('guest')
-  get(@Param('id') id: string) {
+  get(@Param('id') id: string): Promise<EmbeddingConfigView> {
     return this.embeddings.getConfig(id);
   }
 
+  @ApiDoc({
+    summary: 'Delete an embedding config with its embeddings, prediction sets and predictions',
+    ok: EmbeddingConfigDeletionView,
+  })
   @Delete('configs/:id')
   @Roles('operator')
   remove(@Param('id') id: string) {
     return this.embeddings.deleteConfig(id);
   }
 
+  @ApiDoc({
+    summary: 'Queue a compute_embeddings job for a query set or every protein',
+    ok: QueuedJobView,
+    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
+    problems: [404, 409, 503],
+  })
   @Post('compute')
   @HttpCode(201)
   @Roles('operator')
-  compute(@ValidBody() body: ComputeEmbeddingsPayload, @CurrentPrincipal() who: Principal) {
+  compute(
+    @ValidBody() body: ComputeEmbeddingsPayload,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<QueuedJobView> {
     return this.embeddings.compute(body, who);
   }
 }
@@ -51,15 +92,23 @@ export class EmbeddingsController {
 export class EmbeddingMaintenanceController {
   constructor(private readonly embeddings: EmbeddingsService) {}
 
+  @ApiDoc({
+    summary: 'Count the embeddings no protein and no query set references',
+    ok: UnindexedEmbeddingsCountView,
+  })
   @Get()
   @Roles('operator')
-  async count() {
+  async count(): Promise<UnindexedEmbeddingsCountView> {
     return { count: await this.embeddings.countUnindexed() };
   }
 
+  @ApiDoc({
+    summary: 'Delete the embeddings no protein and no query set references',
+    ok: UnindexedEmbeddingsDeletionView,
+  })
   @Delete()
   @Roles('operator')
-  async remove() {
+  async remove(): Promise<UnindexedEmbeddingsDeletionView> {
     return { deleted: await this.embeddings.deleteUnindexed() };
   }
 }

@@ -1,15 +1,24 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
+  BenchmarkEmbeddingView,
+  BenchmarkMatrixView,
   DeltaProteinsQuery,
+  EvaluationResultView,
+  EvaluationSetDeletionView,
+  EvaluationSetSummaryView,
   GenerateEvaluationSetPayload,
   MineQuery,
   PredictionSetMetricsQuery,
+  PredictionSetMetricsView,
+  QueuedJobView,
+  RerankerMetricsView,
   RerankQuery,
   RunEvaluationRequest,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
+import { ApiDoc } from '../http/api-doc';
 import { EvaluationsService } from './evaluations.service';
 import { RerankService } from './rerank.service';
 
@@ -18,74 +27,150 @@ import { RerankService } from './rerank.service';
 export class EvaluationsController {
   constructor(private readonly evaluations: EvaluationsService) {}
 
+  @ApiDoc({
+    summary: 'Queue the generation of an evaluation set (temporal holdout) between two annotation sets',
+    ok: QueuedJobView,
+    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
+    problems: [404, 409],
+  })
   @Post('generate')
   @HttpCode(201)
   @Roles('operator')
-  generate(@ValidBody() body: GenerateEvaluationSetPayload, @CurrentPrincipal() who: Principal) {
+  generate(
+    @ValidBody() body: GenerateEvaluationSetPayload,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<QueuedJobView> {
     return this.evaluations.generate(body, who);
   }
 
+  @ApiDoc({ summary: 'List evaluation sets, newest first', ok: [EvaluationSetSummaryView] })
   @Get()
   @Roles('guest')
   list() {
     return this.evaluations.list();
   }
 
+  @ApiDoc({
+    summary: 'One evaluation set with its statistics and the names of its annotation sets and ontology',
+    ok: EvaluationSetSummaryView,
+  })
   @Get(':id')
   @Roles('guest')
   get(@Param('id') id: string) {
-    return this.evaluations.get(id);
+    return this.evaluations.summary(id);
   }
 
+  @ApiDoc({
+    summary: 'Delete an evaluation set with its results and their stored artifacts',
+    ok: EvaluationSetDeletionView,
+  })
   @Delete(':id')
   @Roles('operator')
-  remove(@Param('id') id: string) {
+  remove(@Param('id') id: string): Promise<EvaluationSetDeletionView> {
     return this.evaluations.delete(id);
   }
 
+  @ApiDoc({
+    summary: 'No-knowledge (NK) ground truth: protein accession and GO id, no header',
+    ok: {
+      file: 'text/tab-separated-values',
+      example: 'P69905\tGO:0005515\nP69905\tGO:0020037\nP68871\tGO:0005833\n',
+    },
+  })
   @Get(':id/ground-truth-NK.tsv')
   @Roles('guest')
   groundTruthNk(@Param('id') id: string): Promise<StreamableFile> {
     return this.evaluations.groundTruthTsv(id, 'NK');
   }
 
+  @ApiDoc({
+    summary: 'Limited-knowledge (LK) ground truth: protein accession and GO id, no header',
+    ok: {
+      file: 'text/tab-separated-values',
+      example: 'P69905\tGO:0005515\nP69905\tGO:0020037\nP68871\tGO:0005833\n',
+    },
+  })
   @Get(':id/ground-truth-LK.tsv')
   @Roles('guest')
   groundTruthLk(@Param('id') id: string): Promise<StreamableFile> {
     return this.evaluations.groundTruthTsv(id, 'LK');
   }
 
+  @ApiDoc({
+    summary: 'Partial-knowledge (PK) ground truth: protein accession and GO id, no header',
+    ok: {
+      file: 'text/tab-separated-values',
+      example: 'P69905\tGO:0005515\nP69905\tGO:0020037\nP68871\tGO:0005833\n',
+    },
+  })
   @Get(':id/ground-truth-PK.tsv')
   @Roles('guest')
   groundTruthPk(@Param('id') id: string): Promise<StreamableFile> {
     return this.evaluations.groundTruthTsv(id, 'PK');
   }
 
+  @ApiDoc({
+    summary: 'Known (t0) terms of the partial-knowledge proteins: protein accession and GO id, no header',
+    ok: { file: 'text/tab-separated-values', example: 'P69905\tGO:0005344\nP69905\tGO:0019825\n' },
+  })
   @Get(':id/known-terms.tsv')
   @Roles('guest')
   knownTerms(@Param('id') id: string): Promise<StreamableFile> {
     return this.evaluations.groundTruthTsv(id, 'KNOWN');
   }
 
+  @ApiDoc({
+    summary: "Sequences of the set's delta proteins, of one category or all",
+    ok: {
+      file: 'text/x-fasta',
+      example:
+        '>P69905 HBA_HUMAN OS=Homo sapiens OX=9606 (NK)\n' +
+        'MVLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHG\n' +
+        'KKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTP\n',
+    },
+  })
   @Get(':id/delta-proteins.fasta')
   @Roles('guest')
   deltaProteins(@Param('id') id: string, @ValidQuery() query: DeltaProteinsQuery): Promise<StreamableFile> {
     return this.evaluations.deltaFasta(id, query.category);
   }
 
+  @ApiDoc({
+    summary: 'Queue a CAFA evaluation of a prediction set on this evaluation set',
+    ok: QueuedJobView,
+    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
+    problems: [409],
+  })
   @Post(':id/run')
   @HttpCode(201)
   @Roles('operator')
-  run(@Param('id') id: string, @ValidBody() body: RunEvaluationRequest, @CurrentPrincipal() who: Principal) {
+  run(
+    @Param('id') id: string,
+    @ValidBody() body: RunEvaluationRequest,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<QueuedJobView> {
     return this.evaluations.run(id, body, who);
   }
 
+  @ApiDoc({
+    summary: "The set's evaluation results the caller may see, newest first",
+    ok: [EvaluationResultView],
+  })
   @Get(':id/results')
   @Roles('guest')
   results(@Param('id') id: string, @ValidQuery() query: MineQuery, @CurrentPrincipal() who: Principal) {
     return this.evaluations.results(id, viewerOf(who), query.mine ?? false);
   }
 
+  @ApiDoc({
+    summary: "A result's metrics, one row per (category, aspect)",
+    ok: {
+      file: 'text/tab-separated-values',
+      example:
+        'setting\tnamespace\tf_micro_w\tfmax_w\tf_micro\tprecision_w\trecall_w\tcoverage_w\tfmax\tprecision\trecall\tthreshold\tcoverage\tn\tsmin\ttau\tauprc_w\tauprc\n' +
+        'NK\tBPO\t0.412\t0.398\t0.45\t0.44\t0.39\t0.97\t0.47\t0.5\t0.44\t0.42\t0.97\t120\t12.8\t0.42\t0.31\t0.36\n',
+    },
+  })
   @Get(':id/results/:rid/metrics.tsv')
   @Roles('guest')
   metricsTsv(
@@ -96,6 +181,16 @@ export class EvaluationsController {
     return this.evaluations.metricsTsv(id, rid, viewerOf(who));
   }
 
+  @ApiDoc({
+    summary: "A ZIP of the result's stored evaluator outputs",
+    description:
+      'Entries per category (`NK/evaluation_all.tsv`, `NK/evaluation_best.json`, `NK/ground_truth.tsv`, ' +
+      '`NK/predictions.tsv`, `PK/known.tsv`...) and `summary.json`. 404 when no artifact is stored.',
+    ok: {
+      file: 'application/zip',
+      example: 'PK\u0003\u0004 (deflate ZIP: NK/evaluation_all.tsv, ..., summary.json)',
+    },
+  })
   @Get(':id/results/:rid/artifacts.zip')
   @Roles('guest')
   artifactsZip(
@@ -106,6 +201,7 @@ export class EvaluationsController {
     return this.evaluations.artifactsZip(id, rid, viewerOf(who));
   }
 
+  @ApiDoc({ summary: 'Delete an evaluation result and its stored artifacts' })
   @Delete(':id/results/:rid')
   @HttpCode(204)
   @Roles('operator')
@@ -126,6 +222,10 @@ export class PredictionSetMetricsController {
     private readonly rerank: RerankService,
   ) {}
 
+  @ApiDoc({
+    summary: 'CAFA metrics of a prediction set on an evaluation set, computed now (nothing stored)',
+    ok: PredictionSetMetricsView,
+  })
   @Get(':id/metrics')
   @Roles('guest')
   metrics(
@@ -142,6 +242,17 @@ export class PredictionSetMetricsController {
   }
 
   /** Rows re-scored by a re-ranker (`reranker_id`, default the set's bound one), streamed. */
+  @ApiDoc({
+    summary: "The set's rows re-scored by a re-ranker",
+    ok: {
+      file: 'text/tab-separated-values',
+      example:
+        'protein_accession\tgo_id\tgo_aspect\treranker_score\tdistance\tref_protein_accession\n' +
+        'P69905\tGO:0005833\tC\t0.8731\t0.0412\tP01942\n' +
+        'P69905\tGO:0019825\tF\t0.7954\t0.0412\tP01942\n',
+    },
+    problems: [409],
+  })
   @Get(':id/rerank.tsv')
   @Roles('guest')
   rerankTsv(
@@ -152,16 +263,30 @@ export class PredictionSetMetricsController {
     return this.rerank.rerankTsv(id, query.reranker_id, viewerOf(who));
   }
 
+  @ApiDoc({
+    summary: "Pair-level Fmax and AUC-PR of a re-ranker's scores against an evaluation set",
+    ok: RerankerMetricsView,
+    problems: [409],
+  })
   @Get(':id/reranker-metrics')
   @Roles('guest')
   rerankerMetrics(
     @Param('id') id: string,
     @ValidQuery() query: RerankQuery,
     @CurrentPrincipal() who: Principal,
-  ) {
+  ): Promise<RerankerMetricsView> {
     return this.rerank.rerankerMetrics(id, query.reranker_id, query.evaluation_set_id, viewerOf(who));
   }
 
+  @ApiDoc({
+    summary: "The set's rows labelled against an evaluation set's ground truth, for training a re-ranker",
+    ok: {
+      file: 'text/tab-separated-values',
+      example:
+        'protein_accession\tgo_id\taspect\tlabel\tdistance\tref_protein_accession\tqualifier\tevidence_code\tidentity_nw\tsimilarity_nw\talignment_score_nw\tgaps_pct_nw\talignment_length_nw\tidentity_sw\tsimilarity_sw\talignment_score_sw\tgaps_pct_sw\talignment_length_sw\tlength_query\tlength_ref\tquery_taxonomy_id\tref_taxonomy_id\ttaxonomic_lca\ttaxonomic_distance\ttaxonomic_common_ancestors\ttaxonomic_relation\tvote_count\tk_position\tgo_term_frequency\tref_annotation_density\tneighbor_distance_std\n' +
+        'P69905\tGO:0005833\tC\t1\t0.0412\tP01942\tenables\tIDA\t0.87\t0.93\t612\t0.7\t142\t0.88\t0.94\t615\t0\t141\t142\t142\t9606\t10090\t40674\t4\t20\trelated\t5\t1\t37\t14\t0.0123\n',
+    },
+  })
   @Get(':id/training-data.tsv')
   @Roles('guest')
   trainingData(
@@ -178,15 +303,20 @@ export class PredictionSetMetricsController {
 export class BenchmarkController {
   constructor(private readonly evaluations: EvaluationsService) {}
 
+  @ApiDoc({
+    summary: 'The benchmark matrix: one cell per (embedding, stage) over every published result',
+    ok: BenchmarkMatrixView,
+  })
   @Get('matrix')
   @Roles('guest')
-  matrix() {
+  matrix(): Promise<BenchmarkMatrixView> {
     return this.evaluations.matrix();
   }
 
+  @ApiDoc({ summary: 'Embedding configs with published evaluation results', ok: [BenchmarkEmbeddingView] })
   @Get('embeddings')
   @Roles('guest')
-  embeddings() {
+  embeddings(): Promise<BenchmarkEmbeddingView[]> {
     return this.evaluations.benchmarkEmbeddings();
   }
 }

@@ -85,6 +85,11 @@ export class EvaluationsService {
     return this.evaluations.getSet(this.uuid(id, 'Evaluation set'));
   }
 
+  /** The set with the names of what it was made from (the detail route). */
+  summary(id: string) {
+    return this.evaluations.summary(this.uuid(id, 'Evaluation set'));
+  }
+
   /** The set and its results go first; then their stored artifacts. */
   async delete(id: string) {
     const result = await this.evaluations.deleteSet(this.uuid(id, 'Evaluation set'));

@@ -1,8 +1,9 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DomainError } from '@svc/contracts';
+import { DomainError, HealthView, ReadinessView } from '@svc/contracts';
 import { checkReadiness, INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { Roles } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
 
 /** Liveness and readiness; mounted at the root only (no /v1 form). */
 @ApiTags('health')
@@ -10,15 +11,22 @@ import { Roles } from '@svc/platform';
 export class HealthController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
+  @ApiDoc({ summary: 'Liveness: the process answers', ok: HealthView })
   @Get()
   @Roles('guest')
-  live(): { status: string } {
+  live(): HealthView {
     return { status: 'ok' };
   }
 
+  @ApiDoc({
+    summary: 'Readiness: the database and the message broker are reachable',
+    description: '503 names the unreachable dependencies, with `checks` in the problem body.',
+    ok: ReadinessView,
+    problems: [503],
+  })
   @Get('ready')
   @Roles('guest')
-  async ready(): Promise<{ status: string; checks: Record<string, string> }> {
+  async ready(): Promise<ReadinessView> {
     const report = await checkReadiness(this.infra.db, this.infra.broker);
     if (!report.ready) {
       throw new DomainError('service_unavailable', `not ready: ${report.failing.join(' and ')} unreachable`, {

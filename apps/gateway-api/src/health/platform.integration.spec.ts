@@ -63,7 +63,8 @@ describe('health, metrics, docs and versioning', () => {
       ]),
     );
     expect(paths.filter((p) => !p.startsWith('/v1/') && !p.startsWith('/health'))).toEqual([]);
-    expect(paths).not.toContain('/v1/metrics');
+    // Every route is in the contract, the Prometheus scrape included (text/plain).
+    expect(paths).toContain('/v1/metrics');
   });
 
   it('echoes a request id, or makes one', async () => {

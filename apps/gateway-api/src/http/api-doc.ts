@@ -11,7 +11,7 @@ export interface FileBody {
 }
 
 /** Problem statuses a route may answer besides the ones its shape implies (see `withProblemResponses`). */
-export type ExtraProblem = 400 | 404 | 409 | 413 | 415 | 502 | 503;
+export type ExtraProblem = 400 | 403 | 404 | 409 | 413 | 415 | 502 | 503;
 
 export interface RouteDoc {
   summary: string;

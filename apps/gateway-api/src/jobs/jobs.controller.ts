@@ -69,7 +69,11 @@ export class JobsController {
     return this.jobs.cancel(id, who);
   }
 
-  @ApiDoc({ summary: 'Delete a finished job with its events, comments and child jobs', ok: JobDeletionView, problems: [409] })
+  @ApiDoc({
+    summary: 'Delete a finished job with its events, comments and child jobs',
+    ok: JobDeletionView,
+    problems: [409],
+  })
   @Delete(':id')
   @Roles('researcher')
   remove(@Param('id') id: string, @CurrentPrincipal() who: Principal | undefined): Promise<JobDeletion> {

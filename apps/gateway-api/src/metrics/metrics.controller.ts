@@ -1,16 +1,29 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '@svc/contracts';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { Roles } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
 
-@ApiExcludeController()
+const METRICS_EXAMPLE = [
+  '# HELP http_requests_total HTTP requests answered, by method, route and status',
+  '# TYPE http_requests_total counter',
+  'http_requests_total{method="GET",route="/v1/jobs",status="200"} 42',
+].join('\n');
+
+@ApiTags('metrics')
 @Controller('metrics')
 export class MetricsController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
   /** Prometheus text exposition; the pool gauge is refreshed by the scrape itself. */
+  @ApiDoc({
+    summary: 'Prometheus metrics (text exposition format)',
+    description: '503 when the metrics library (prom-client) is not installed.',
+    ok: { file: 'text/plain', example: METRICS_EXAMPLE },
+    problems: [503],
+  })
   @Get()
   @Roles('guest')
   @Header('Cache-Control', 'no-store')

@@ -7,9 +7,11 @@ import {
   PLUGIN_GROUPS,
   PluginInfo,
   PluginListResponse,
+  PluginListView,
 } from '@svc/contracts';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { discoverPlugins, Roles } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
 
 /** Built-in plugins plus those installed packages declare (re-scanned on every call). */
 @Injectable()
@@ -28,21 +30,24 @@ export class PluginRegistryService {
 export class PluginsController {
   constructor(private readonly registry: PluginRegistryService) {}
 
+  @ApiDoc({ summary: 'Experiment runners: built-in and installed', ok: PluginListView })
   @Get('runners')
   @Roles('guest')
-  runners() {
+  runners(): Promise<PluginListView> {
     return this.registry.list(PLUGIN_GROUPS.runners, BUILT_IN_RUNNERS);
   }
 
+  @ApiDoc({ summary: 'Annotation sources: built-in and installed', ok: PluginListView })
   @Get('annotation-sources')
   @Roles('guest')
-  annotationSources() {
+  annotationSources(): Promise<PluginListView> {
     return this.registry.list(PLUGIN_GROUPS.annotationSources, BUILT_IN_ANNOTATION_SOURCES);
   }
 
+  @ApiDoc({ summary: 'Embedding backends: built-in and installed', ok: PluginListView })
   @Get('embedding-backends')
   @Roles('guest')
-  embeddingBackends() {
+  embeddingBackends(): Promise<PluginListView> {
     return this.registry.list(PLUGIN_GROUPS.embeddingBackends, BUILT_IN_EMBEDDING_BACKENDS);
   }
 }

@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { COMPUTE_EMBEDDINGS, DomainError, hasRoleAtLeast, PREDICT_GO_TERMS } from '@svc/contracts';
+import {
+  AnnotateLinksView,
+  AnnotateView,
+  COMPUTE_EMBEDDINGS,
+  DomainError,
+  hasRoleAtLeast,
+  PREDICT_GO_TERMS,
+} from '@svc/contracts';
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { EmbeddingRepository, queryOne, ReferencePoolRepository } from '@svc/persistence';
@@ -16,25 +23,9 @@ const DEFAULT_CONFIG = { model_name: 'kmer-v1', model_backend: 'kmer', descripti
  * queued only when the embedding job succeeds: its id is then the embedding job's
  * `result.prediction_job_id`.
  */
-export interface AnnotateLinks {
-  /** GET: the uploaded query set. */
-  query_set: string;
-  /** GET: the embedding job; once SUCCEEDED, `result.prediction_job_id` names the prediction job. */
-  embedding_job: string;
-  /** GET: the prediction set of this run (404 until the prediction job has made it). */
-  prediction_set: string;
-  /** The dashboard page that follows the run. */
-  dashboard: string;
-}
+export type AnnotateLinks = AnnotateLinksView;
 
-export interface AnnotateResponse {
-  query_set_id: string;
-  embedding_job_id: string;
-  embedding_config_id: string;
-  annotation_set_id: string;
-  ontology_snapshot_id: string;
-  links: AnnotateLinks;
-}
+export type AnnotateResponse = AnnotateView;
 
 export function annotateLinks(input: {
   querySetId: string;
@@ -49,7 +40,7 @@ export function annotateLinks(input: {
     query_set: `/v1/query-sets/${input.querySetId}`,
     embedding_job: `/v1/jobs/${input.embeddingJobId}`,
     prediction_set: `/v1/embeddings/resolve?${query.toString()}`,
-    dashboard: `/#/jobs/${input.embeddingJobId}`,
+    dashboard: `/#/annotate/${input.embeddingJobId}`,
   };
 }
 

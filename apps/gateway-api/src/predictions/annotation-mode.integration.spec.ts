@@ -110,7 +110,7 @@ describe('annotation mode and finding results: the query as its own donor, links
       query_set: `/v1/query-sets/${body.query_set_id}`,
       embedding_job: `/v1/jobs/${body.embedding_job_id}`,
       prediction_set: `/v1/embeddings/resolve?query_set_id=${body.query_set_id}&embedding_config_id=${configId}`,
-      dashboard: `/#/jobs/${body.embedding_job_id}`,
+      dashboard: `/#/annotate/${body.embedding_job_id}`,
     });
     expect((await api.get<{ id: string }>(body.links.query_set)).body.id).toBe(body.query_set_id);
 

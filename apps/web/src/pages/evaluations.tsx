@@ -1,4 +1,11 @@
-import { BenchmarkMatrix, EvaluationResult, EvaluationSet, MatrixCell, MetricBlock, TaskScore } from '../api';
+import {
+  BenchmarkMatrix,
+  EvaluationResult,
+  EvaluationSetSummary,
+  MatrixCell,
+  MetricBlock,
+  TaskScore,
+} from '../api';
 import { Heatmap, HeatCell } from '../charts';
 import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
 import {
@@ -22,8 +29,8 @@ const ASPECTS = ['BPO', 'MFO', 'CCO'];
 
 export function EvaluationSetsPage() {
   useDocumentTitle('Evaluation sets');
-  const list = useList<EvaluationSet>('/annotations/evaluation-sets');
-  const columns: Column<EvaluationSet>[] = [
+  const list = useList<EvaluationSetSummary>('/annotations/evaluation-sets');
+  const columns: Column<EvaluationSetSummary>[] = [
     { header: 'Set', cell: (s) => <Link to={`/evaluation-sets/${s.id}`}>{shortId(s.id)}</Link> },
     { header: 'Reference (t0)', cell: (s) => s.old_annotation_set_label ?? shortId(s.old_annotation_set_id) },
     {
@@ -47,14 +54,15 @@ export function EvaluationSetsPage() {
 /** The headline score of one (category, aspect): weighted F when an IA file was used, else Fmax. */
 function headline(block: MetricBlock | undefined): { value: number | undefined; metric: string } {
   if (!block) return { value: undefined, metric: '' };
-  if (block['f_micro_w'] !== undefined) return { value: block['f_micro_w'], metric: 'F (IA-weighted)' };
-  return { value: block['fmax'], metric: 'Fmax' };
+  if (block['f_micro_w'] != null) return { value: block['f_micro_w'], metric: 'F (IA-weighted)' };
+  return { value: block['fmax'] ?? undefined, metric: 'Fmax' };
 }
 
 /** Area under the precision-recall curve, weighted like the headline (absent on older results). */
 function areaUnderCurve(block: MetricBlock | undefined): { value: number | undefined; metric: string } {
-  if (block?.['f_micro_w'] !== undefined) return { value: block['auprc_w'], metric: 'AUPRC (IA-weighted)' };
-  return { value: block?.['auprc'], metric: 'AUPRC' };
+  if (block?.['f_micro_w'] != null)
+    return { value: block['auprc_w'] ?? undefined, metric: 'AUPRC (IA-weighted)' };
+  return { value: block?.['auprc'] ?? undefined, metric: 'AUPRC' };
 }
 
 function MetricsTable({ result }: { result: EvaluationResult }) {
@@ -98,7 +106,7 @@ function MetricsTable({ result }: { result: EvaluationResult }) {
 
 export function EvaluationSetPage({ id }: { id: string }) {
   useDocumentTitle(`Evaluation set ${shortId(id)}`);
-  const set = useApi<EvaluationSet>(`/annotations/evaluation-sets/${id}`);
+  const set = useApi<EvaluationSetSummary>(`/annotations/evaluation-sets/${id}`);
   const results = useList<EvaluationResult>(`/annotations/evaluation-sets/${id}/results`);
   if (set.error) return <ErrorNotice error={set.error} />;
   if (!set.data) return <Loading what="the evaluation set" />;

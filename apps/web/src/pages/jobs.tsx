@@ -19,7 +19,6 @@ import {
 
 const POLL_MS = 1500;
 
-
 export function JobsPage() {
   useDocumentTitle('Jobs');
   const route = useRoute();

@@ -1,5 +1,14 @@
 import { useState } from 'react';
-import { Page, PredictedTerm, PredictionProtein, PredictionSet, qs, TermDistribution } from '../api';
+import {
+  PredictionProteinsPage,
+  PredictedTerm,
+  PredictionProtein,
+  PredictionSet,
+  PredictionSetDetail,
+  PredictionSetSummary,
+  qs,
+  TermDistribution,
+} from '../api';
 import { TermBars } from '../charts';
 import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
 import {
@@ -22,8 +31,8 @@ import {
 
 export function PredictionSetsPage() {
   useDocumentTitle('Prediction sets');
-  const list = useList<PredictionSet>('/embeddings/prediction-sets');
-  const columns: Column<PredictionSet>[] = [
+  const list = useList<PredictionSetSummary>('/embeddings/prediction-sets');
+  const columns: Column<PredictionSetSummary>[] = [
     { header: 'Set', cell: (s) => <Link to={`/prediction-sets/${s.id}`}>{shortId(s.id)}</Link> },
     { header: 'Embedding', cell: (s) => s.embedding_config_name ?? shortId(s.embedding_config_id) },
     { header: 'Annotations', cell: (s) => s.annotation_set_label ?? shortId(s.annotation_set_id) },
@@ -57,14 +66,14 @@ export function PredictionSetPage({ id }: { id: string }) {
   const search = route.query.get('search') ?? '';
   const offset = Number(route.query.get('offset') ?? 0);
   const [draft, setDraft] = useState(search);
-  const set = useApi<PredictionSet>(`/embeddings/prediction-sets/${id}`);
+  const set = useApi<PredictionSetDetail>(`/embeddings/prediction-sets/${id}`);
   const proteins = useList<PredictionProtein>(
     `/embeddings/prediction-sets/${id}/proteins${qs({ search, limit: PAGE, offset })}`,
     {
-      select: (body) => (body as Page<PredictionProtein>).items,
+      select: (body) => (body as PredictionProteinsPage).items,
     },
   );
-  const total = (proteins.body as Page<PredictionProtein> | undefined)?.total ?? 0;
+  const total = (proteins.body as PredictionProteinsPage | undefined)?.total ?? 0;
   const distribution = useApi<TermDistribution>(`/embeddings/prediction-sets/${id}/go-terms?limit=15`);
   if (set.error) return <ErrorNotice error={set.error} />;
   if (!set.data) return <Loading what="the prediction set" />;
@@ -167,18 +176,24 @@ export function PredictionSetPage({ id }: { id: string }) {
   );
 }
 
+type AspectKey = 'F' | 'P' | 'C';
+
 function Distribution({ data }: { data: TermDistribution }) {
-  const aspects = ['F', 'P', 'C'].filter((a) => (data.terms[a] ?? []).length > 0);
+  const aspects = (['F', 'P', 'C'] as const).filter((a) => data.terms[a].length > 0);
   if (aspects.length === 0) return <p className="empty">No predicted terms.</p>;
   return (
     <>
       <Table
         caption="Predictions per aspect"
         columns={[
-          { header: 'Aspect', cell: (a: string) => ASPECT_NAMES[a] ?? a },
-          { header: 'Predictions', cell: (a: string) => fmtNum(data.totals[a]?.predictions), numeric: true },
-          { header: 'Distinct terms', cell: (a: string) => fmtNum(data.totals[a]?.terms), numeric: true },
-          { header: 'Proteins', cell: (a: string) => fmtNum(data.totals[a]?.proteins), numeric: true },
+          { header: 'Aspect', cell: (a: AspectKey) => ASPECT_NAMES[a] ?? a },
+          {
+            header: 'Predictions',
+            cell: (a: AspectKey) => fmtNum(data.totals[a]?.predictions),
+            numeric: true,
+          },
+          { header: 'Distinct terms', cell: (a: AspectKey) => fmtNum(data.totals[a]?.terms), numeric: true },
+          { header: 'Proteins', cell: (a: AspectKey) => fmtNum(data.totals[a]?.proteins), numeric: true },
         ]}
         rows={aspects}
         rowKey={(a) => a}
@@ -186,7 +201,7 @@ function Distribution({ data }: { data: TermDistribution }) {
       <div className="chart-grid">
         {aspects.map((a) => (
           <div key={a}>
-            <TermBars title={ASPECT_NAMES[a] ?? a} terms={data.terms[a] ?? []} />
+            <TermBars title={ASPECT_NAMES[a] ?? a} terms={data.terms[a]} />
             <details>
               <summary>Table of {ASPECT_NAMES[a] ?? a} terms</summary>
               <Table
@@ -197,7 +212,7 @@ function Distribution({ data }: { data: TermDistribution }) {
                   { header: 'Proteins', cell: (t) => fmtNum(t.protein_count), numeric: true },
                   { header: 'Predictions', cell: (t) => fmtNum(t.prediction_count), numeric: true },
                 ]}
-                rows={data.terms[a] ?? []}
+                rows={data.terms[a]}
                 rowKey={(t) => t.go_id}
               />
             </details>
@@ -212,7 +227,7 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
   useDocumentTitle(`${accession} predictions`);
   const route = useRoute();
   const aspect = route.query.get('aspect') ?? '';
-  const set = useApi<PredictionSet>(`/embeddings/prediction-sets/${id}`);
+  const set = useApi<PredictionSetDetail>(`/embeddings/prediction-sets/${id}`);
   const terms = useList<PredictedTerm>(
     `/embeddings/prediction-sets/${id}/proteins/${encodeURIComponent(accession)}`,
   );
@@ -232,7 +247,7 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
     {
       header: 'Reference',
       cell: (t) =>
-        t.ref_protein_accession === null ? (
+        !t.ref_protein_accession ? (
           'prior (no homolog carries it)'
         ) : (
           <>

@@ -1,5 +1,5 @@
 import { FormEvent, useState } from 'react';
-import { AnnotateResponse, isActive, Job, post, PredictionSet, qs, QuerySet } from '../api';
+import { AnnotateResponse, isActive, Job, post, PredictionSet, qs, QuerySet, QuerySetDetail } from '../api';
 import { navigate, useApi, useDocumentTitle, useList } from '../hooks';
 import { useSession } from '../session';
 import {
@@ -76,7 +76,7 @@ export function QuerySetsPage() {
 
 export function QuerySetPage({ id }: { id: string }) {
   useDocumentTitle(`Query set ${shortId(id)}`);
-  const set = useApi<QuerySet>(`/query-sets/${id}`);
+  const set = useApi<QuerySetDetail>(`/query-sets/${id}`);
   if (set.error) return <ErrorNotice error={set.error} />;
   if (!set.data) return <Loading what="the query set" />;
   const entries = set.data.entries ?? [];
@@ -193,8 +193,7 @@ function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
         Permalink: <Link to={`/annotate/${embeddingJobId}`}>{`#/annotate/${embeddingJobId}`}</Link>
       </p>
       <h3>
-        Embeddings (
-        <Link to={`/jobs/${embeddingJobId}`}>job {shortId(embeddingJobId)}</Link>)
+        Embeddings (<Link to={`/jobs/${embeddingJobId}`}>job {shortId(embeddingJobId)}</Link>)
       </h3>
       {embedding.data ? (
         <ProgressBar

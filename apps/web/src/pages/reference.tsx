@@ -3,7 +3,7 @@ import {
   AnnotationSet,
   EmbeddingConfig,
   OntologySnapshot,
-  Page,
+  ProteinList,
   Protein,
   ProteinAnnotation,
   ProteinDetail,
@@ -36,9 +36,9 @@ export function ProteinsPage() {
   const offset = Number(route.query.get('offset') ?? 0);
   const [draft, setDraft] = useState(search);
   const list = useList<Protein>(`/proteins${qs({ search, limit: PAGE, offset })}`, {
-    select: (body) => (body as Page<Protein>).items,
+    select: (body) => (body as ProteinList).items,
   });
-  const total = (list.body as Page<Protein> | undefined)?.total ?? 0;
+  const total = (list.body as ProteinList | undefined)?.total ?? 0;
   const columns: Column<Protein>[] = [
     {
       header: 'Accession',

@@ -8,6 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Liveness: the process answers */
         get: operations["HealthController_live"];
         put?: never;
         post?: never;
@@ -24,6 +25,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Readiness: the database and the message broker are reachable
+         * @description 503 names the unreachable dependencies, with `checks` in the problem body.
+         */
         get: operations["HealthController_ready"];
         put?: never;
         post?: never;
@@ -40,6 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The security audit log, newest first */
         get: operations["AdminController_audit"];
         put?: never;
         post?: never;
@@ -58,6 +64,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Drop and recreate the database schema, then re-create the bootstrap administrator */
         post: operations["AdminController_resetDb"];
         delete?: never;
         options?: never;
@@ -72,6 +79,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Accounts, newest first */
         get: operations["AdminController_users"];
         put?: never;
         post?: never;
@@ -94,6 +102,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change an account's role or status (deactivating revokes its sessions) */
         patch: operations["AdminController_update"];
         trace?: never;
     };
@@ -106,6 +115,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Approve a pending account, optionally with a role */
         post: operations["AdminController_approve"];
         delete?: never;
         options?: never;
@@ -122,6 +132,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** One-click annotation: upload a FASTA, embed it and queue its GO-term prediction */
         post: operations["AnnotateController_create"];
         delete?: never;
         options?: never;
@@ -136,6 +147,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Annotation sources: built-in and installed */
         get: operations["PluginsController_annotationSources"];
         put?: never;
         post?: never;
@@ -152,6 +164,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List evaluation sets, newest first */
         get: operations["EvaluationsController_list"];
         put?: never;
         post?: never;
@@ -168,9 +181,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One evaluation set with its statistics and the names of its annotation sets and ontology */
         get: operations["EvaluationsController_get"];
         put?: never;
         post?: never;
+        /** Delete an evaluation set with its results and their stored artifacts */
         delete: operations["EvaluationsController_remove"];
         options?: never;
         head?: never;
@@ -184,6 +199,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Sequences of the set's delta proteins, of one category or all */
         get: operations["EvaluationsController_deltaProteins"];
         put?: never;
         post?: never;
@@ -200,6 +216,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Limited-knowledge (LK) ground truth: protein accession and GO id, no header */
         get: operations["EvaluationsController_groundTruthLk"];
         put?: never;
         post?: never;
@@ -216,6 +233,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** No-knowledge (NK) ground truth: protein accession and GO id, no header */
         get: operations["EvaluationsController_groundTruthNk"];
         put?: never;
         post?: never;
@@ -232,6 +250,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Partial-knowledge (PK) ground truth: protein accession and GO id, no header */
         get: operations["EvaluationsController_groundTruthPk"];
         put?: never;
         post?: never;
@@ -248,6 +267,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Known (t0) terms of the partial-knowledge proteins: protein accession and GO id, no header */
         get: operations["EvaluationsController_knownTerms"];
         put?: never;
         post?: never;
@@ -264,6 +284,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The set's evaluation results the caller may see, newest first */
         get: operations["EvaluationsController_results"];
         put?: never;
         post?: never;
@@ -283,6 +304,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete an evaluation result and its stored artifacts */
         delete: operations["EvaluationsController_removeResult"];
         options?: never;
         head?: never;
@@ -296,6 +318,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * A ZIP of the result's stored evaluator outputs
+         * @description Entries per category (`NK/evaluation_all.tsv`, `NK/evaluation_best.json`, `NK/ground_truth.tsv`, `NK/predictions.tsv`, `PK/known.tsv`...) and `summary.json`. 404 when no artifact is stored.
+         */
         get: operations["EvaluationsController_artifactsZip"];
         put?: never;
         post?: never;
@@ -312,6 +338,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A result's metrics, one row per (category, aspect) */
         get: operations["EvaluationsController_metricsTsv"];
         put?: never;
         post?: never;
@@ -330,6 +357,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue a CAFA evaluation of a prediction set on this evaluation set */
         post: operations["EvaluationsController_run"];
         delete?: never;
         options?: never;
@@ -346,6 +374,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue the generation of an evaluation set (temporal holdout) between two annotation sets */
         post: operations["EvaluationsController_generate"];
         delete?: never;
         options?: never;
@@ -360,6 +389,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List annotation sets, newest first */
         get: operations["AnnotationsController_sets"];
         put?: never;
         post?: never;
@@ -376,9 +406,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One annotation set */
         get: operations["AnnotationsController_set"];
         put?: never;
         post?: never;
+        /** Delete an annotation set and its annotations (refused while prediction sets use it) */
         delete: operations["AnnotationsController_deleteSet"];
         options?: never;
         head?: never;
@@ -394,6 +426,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue build_go_cooccurrence for an annotation set's term pairs */
         post: operations["AnnotationsController_cooccurrence"];
         delete?: never;
         options?: never;
@@ -410,6 +443,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue load_goa_annotations (a GOA GAF file) */
         post: operations["AnnotationsController_loadGoa"];
         delete?: never;
         options?: never;
@@ -426,6 +460,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue load_quickgo_annotations (a QuickGO download) */
         post: operations["AnnotationsController_loadQuickGo"];
         delete?: never;
         options?: never;
@@ -440,6 +475,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List ontology snapshots, newest first */
         get: operations["AnnotationsController_snapshots"];
         put?: never;
         post?: never;
@@ -456,6 +492,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One ontology snapshot */
         get: operations["AnnotationsController_snapshot"];
         put?: never;
         post?: never;
@@ -478,6 +515,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Set or clear a snapshot's information accretion file */
         patch: operations["AnnotationsController_setIaUrl"];
         trace?: never;
     };
@@ -488,6 +526,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The ancestors of GO terms in a snapshot, as nodes and edges */
         get: operations["AnnotationsController_subgraph"];
         put?: never;
         post?: never;
@@ -506,6 +545,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue load_ontology_snapshot (a GO OBO release) */
         post: operations["AnnotationsController_loadSnapshot"];
         delete?: never;
         options?: never;
@@ -522,6 +562,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Revoke every session of an account */
         post: operations["AuthController_revokeSessions"];
         delete?: never;
         options?: never;
@@ -538,6 +579,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Exchange an API key for a bearer token */
         post: operations["AuthController_keyLogin"];
         delete?: never;
         options?: never;
@@ -552,8 +594,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Every API key, newest first */
         get: operations["AuthController_listKeys"];
         put?: never;
+        /** Mint an API key; the raw key is shown this once */
         post: operations["AuthController_createKey"];
         delete?: never;
         options?: never;
@@ -571,6 +615,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Revoke an API key */
         delete: operations["AuthController_revokeKey"];
         options?: never;
         head?: never;
@@ -586,6 +631,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign in with e-mail and password; sets the session cookie */
         post: operations["AuthController_login"];
         delete?: never;
         options?: never;
@@ -602,6 +648,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign out: revoke the session and clear its cookie */
         post: operations["AuthController_logout"];
         delete?: never;
         options?: never;
@@ -616,6 +663,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Sign in with an e-mailed link; sets the session cookie
+         * @description 404 when the e-mail flows are disabled (no SMTP configured).
+         */
         get: operations["AuthController_magicLinkConsume"];
         put?: never;
         post?: never;
@@ -634,6 +685,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * E-mail a sign-in link (the answer does not tell whether the address has an account)
+         * @description 404 when the e-mail flows are disabled (no SMTP configured).
+         */
         post: operations["AuthController_magicLinkRequest"];
         delete?: never;
         options?: never;
@@ -648,6 +703,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The signed-in account */
         get: operations["AuthController_me"];
         put?: never;
         post?: never;
@@ -666,6 +722,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Choose a new password with an e-mailed code; revokes every session of the account
+         * @description 404 when the e-mail flows are disabled (no SMTP configured).
+         */
         post: operations["AuthController_passwordResetConsume"];
         delete?: never;
         options?: never;
@@ -682,6 +742,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * E-mail a password-reset code (the answer does not tell whether the address has an account)
+         * @description 404 when the e-mail flows are disabled (no SMTP configured).
+         */
         post: operations["AuthController_passwordResetRequest"];
         delete?: never;
         options?: never;
@@ -698,6 +762,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Sign up; the account waits for an administrator's approval */
         post: operations["AuthController_signup"];
         delete?: never;
         options?: never;
@@ -712,6 +777,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Embedding configs with published evaluation results */
         get: operations["BenchmarkController_embeddings"];
         put?: never;
         post?: never;
@@ -728,6 +794,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The benchmark matrix: one cell per (embedding, stage) over every published result */
         get: operations["BenchmarkController_matrix"];
         put?: never;
         post?: never;
@@ -744,8 +811,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the caller's datasets (all of them for staff), newest first */
         get: operations["DatasetsController_list"];
         put?: never;
+        /** Queue export_research_dataset (a train/eval dataset built from annotation-set versions) */
         post: operations["DatasetsController_create"];
         delete?: never;
         options?: never;
@@ -760,6 +829,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One dataset, by id or name */
         get: operations["DatasetsController_get"];
         put?: never;
         post?: never;
@@ -778,6 +848,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Register a dataset whose files are already in the artifact store */
         post: operations["DatasetsController_importByReference"];
         delete?: never;
         options?: never;
@@ -792,6 +863,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Embedding backends: built-in and installed */
         get: operations["PluginsController_embeddingBackends"];
         put?: never;
         post?: never;
@@ -810,6 +882,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue a compute_embeddings job for a query set or every protein */
         post: operations["EmbeddingsController_compute"];
         delete?: never;
         options?: never;
@@ -824,8 +897,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List embedding configs with their embedding counts, newest first */
         get: operations["EmbeddingsController_list"];
         put?: never;
+        /**
+         * Create an embedding config (an immutable recipe)
+         * @description 201 with the canonical config (defaults filled in) when the recipe is new; 200 with the existing config when the same recipe already exists.
+         */
         post: operations["EmbeddingsController_create"];
         delete?: never;
         options?: never;
@@ -840,9 +918,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One embedding config */
         get: operations["EmbeddingsController_get"];
         put?: never;
         post?: never;
+        /** Delete an embedding config with its embeddings, prediction sets and predictions */
         delete: operations["EmbeddingsController_remove"];
         options?: never;
         head?: never;
@@ -858,6 +938,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue a GO-term prediction (predict_go_terms) over a query set or an embedding config */
         post: operations["PredictionsController_predict"];
         delete?: never;
         options?: never;
@@ -872,6 +953,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The newest 100 prediction sets the caller may see */
         get: operations["PredictionsController_list"];
         put?: never;
         post?: never;
@@ -888,9 +970,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One prediction set with its per-protein counts */
         get: operations["PredictionsController_detail"];
         put?: never;
         post?: never;
+        /** Delete a prediction set with its predictions */
         delete: operations["PredictionsController_remove"];
         options?: never;
         head?: never;
@@ -904,6 +988,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The most predicted GO terms of a set per aspect, with per-aspect totals */
         get: operations["PredictionsController_goTerms"];
         put?: never;
         post?: never;
@@ -920,6 +1005,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download the CAFA prediction file (protein, GO id, best score) */
         get: operations["PredictionsController_cafaTsv"];
         put?: never;
         post?: never;
@@ -936,6 +1022,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download the predicted terms as GAF 2.2, best first per protein */
         get: operations["PredictionsController_gaf"];
         put?: never;
         post?: never;
@@ -952,6 +1039,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download the predicted terms per protein as JSON, best first
+         * @description Streamed as an attachment (`predictions-<id>.json`): one entry per protein with terms scoring at least `min_score`.
+         */
         get: operations["PredictionsController_json"];
         put?: never;
         post?: never;
@@ -968,6 +1059,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download the prediction rows as TSV (32 columns and the score) */
         get: operations["PredictionsController_predictionsTsv"];
         put?: never;
         post?: never;
@@ -984,6 +1076,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Download every format of a prediction set in one ZIP
+         * @description Entries: predictions.tsv, predictions-cafa.tsv, predictions.gaf and predictions.json (the last two cut at `min_score`).
+         */
         get: operations["PredictionsController_zip"];
         put?: never;
         post?: never;
@@ -1000,6 +1096,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A page of a prediction set's proteins with their counts, by accession */
         get: operations["PredictionsController_proteins"];
         put?: never;
         post?: never;
@@ -1016,6 +1113,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One protein's predicted terms in a set, best score first */
         get: operations["PredictionsController_protein"];
         put?: never;
         post?: never;
@@ -1032,6 +1130,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The newest prediction set of a query set and an embedding config */
         get: operations["PredictionsController_resolve"];
         put?: never;
         post?: never;
@@ -1048,8 +1147,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List the experiment runs the caller may see, newest first */
         get: operations["ExperimentRunsController_list"];
         put?: never;
+        /** Create an experiment run (a notebook entry) */
         post: operations["ExperimentRunsController_create"];
         delete?: never;
         options?: never;
@@ -1064,12 +1165,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One experiment run */
         get: operations["ExperimentRunsController_get"];
         put?: never;
         post?: never;
+        /** Delete an experiment run */
         delete: operations["ExperimentRunsController_remove"];
         options?: never;
         head?: never;
+        /** Change an experiment run's notes, config or tags, or move its status */
         patch: operations["ExperimentRunsController_update"];
         trace?: never;
     };
@@ -1168,9 +1272,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Count sequences no protein or query-set entry uses */
         get: operations["MaintenanceController_countOrphans"];
         put?: never;
         post?: never;
+        /** Delete sequences no protein or query-set entry uses */
         delete: operations["MaintenanceController_deleteOrphans"];
         options?: never;
         head?: never;
@@ -1184,10 +1290,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Count the embeddings no protein and no query set references */
         get: operations["EmbeddingMaintenanceController_count"];
         put?: never;
         post?: never;
+        /** Delete the embeddings no protein and no query set references */
         delete: operations["EmbeddingMaintenanceController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (text exposition format)
+         * @description 503 when the metrics library (prom-client) is not installed.
+         */
+        get: operations["MetricsController_scrape"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1200,6 +1328,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List proteins, by accession, with search and filters */
         get: operations["ProteinsController_list"];
         put?: never;
         post?: never;
@@ -1216,6 +1345,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One protein: its fields, UniProt metadata, counts and isoforms */
         get: operations["ProteinsController_detail"];
         put?: never;
         post?: never;
@@ -1232,6 +1362,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A protein's GO annotations (every set, or one) */
         get: operations["ProteinsController_annotations"];
         put?: never;
         post?: never;
@@ -1250,6 +1381,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue fetch_uniprot_metadata for stored proteins */
         post: operations["ProteinsController_fetchMetadata"];
         delete?: never;
         options?: never;
@@ -1266,6 +1398,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Queue insert_proteins (a UniProt search or a source file) */
         post: operations["ProteinsController_insert"];
         delete?: never;
         options?: never;
@@ -1280,6 +1413,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Protein, sequence, metadata, annotation and embedding counts (cached) */
         get: operations["ProteinsController_stats"];
         put?: never;
         post?: never;
@@ -1296,8 +1430,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List public query sets and the caller's own, newest first */
         get: operations["QuerySetsController_list"];
         put?: never;
+        /** Upload a FASTA file as a query set */
         post: operations["QuerySetsController_upload"];
         delete?: never;
         options?: never;
@@ -1312,9 +1448,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One query set with its entries */
         get: operations["QuerySetsController_detail"];
         put?: never;
         post?: never;
+        /** Delete a query set and its entries */
         delete: operations["QuerySetsController_remove"];
         options?: never;
         head?: never;
@@ -1328,6 +1466,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List registered re-rankers, newest first */
         get: operations["ScoringRerankersController_list[1]"];
         put?: never;
         post?: never;
@@ -1344,6 +1483,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One registered re-ranker */
         get: operations["ScoringRerankersController_get[1]"];
         put?: never;
         post?: never;
@@ -1362,6 +1502,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Import a LightGBM re-ranker from uploaded files */
         post: operations["RerankerModelsController_importUpload"];
         delete?: never;
         options?: never;
@@ -1378,6 +1519,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Register a LightGBM re-ranker stored elsewhere (by URI) */
         post: operations["RerankerModelsController_importByReference"];
         delete?: never;
         options?: never;
@@ -1392,6 +1534,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Experiment runners: built-in and installed */
         get: operations["PluginsController_runners"];
         put?: never;
         post?: never;
@@ -1408,8 +1551,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List scoring configs, newest first */
         get: operations["ScoringController_list"];
         put?: never;
+        /** Create a scoring config (named weights) */
         post: operations["ScoringController_create"];
         delete?: never;
         options?: never;
@@ -1424,9 +1569,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One scoring config */
         get: operations["ScoringController_get"];
         put?: never;
         post?: never;
+        /** Delete a scoring config */
         delete: operations["ScoringController_remove"];
         options?: never;
         head?: never;
@@ -1442,6 +1589,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Register the missing scoring presets; returns every preset */
         post: operations["ScoringController_presets"];
         delete?: never;
         options?: never;
@@ -1456,6 +1604,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** CAFA metrics of a prediction set on an evaluation set, computed now (nothing stored) */
         get: operations["PredictionSetMetricsController_metrics"];
         put?: never;
         post?: never;
@@ -1472,6 +1621,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The set's rows re-scored by a re-ranker */
         get: operations["PredictionSetMetricsController_rerankTsv"];
         put?: never;
         post?: never;
@@ -1488,6 +1638,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Pair-level Fmax and AUC-PR of a re-ranker's scores against an evaluation set */
         get: operations["PredictionSetMetricsController_rerankerMetrics"];
         put?: never;
         post?: never;
@@ -1504,6 +1655,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Download a prediction set's rows with their signals, scored by a scoring config */
         get: operations["ScoringController_scoreTsv"];
         put?: never;
         post?: never;
@@ -1520,6 +1672,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The set's rows labelled against an evaluation set's ground truth, for training a re-ranker */
         get: operations["PredictionSetMetricsController_trainingData"];
         put?: never;
         post?: never;
@@ -1536,6 +1689,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List registered re-rankers, newest first */
         get: operations["ScoringRerankersController_list[0]"];
         put?: never;
         post?: never;
@@ -1552,9 +1706,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One registered re-ranker */
         get: operations["ScoringRerankersController_get[0]"];
         put?: never;
         post?: never;
+        /** Delete a re-ranker (and its uploaded booster) */
         delete: operations["ScoringRerankersController_remove"];
         options?: never;
         head?: never;
@@ -1568,6 +1724,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** What the platform holds, and the best stored result of each (category, aspect) */
         get: operations["CommunityController_showcase"];
         put?: never;
         post?: never;
@@ -1586,6 +1743,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Upload a source file for a load job to read */
         post: operations["SourcesController_upload"];
         delete?: never;
         options?: never;
@@ -1600,6 +1758,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The software stack: its repositories and the thesis link */
         get: operations["StackController_stack"];
         put?: never;
         post?: never;
@@ -1616,6 +1775,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Open pull requests of the stack's repositories (cached for 5 minutes) */
         get: operations["StackController_pulls"];
         put?: never;
         post?: never;
@@ -1632,6 +1792,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The thesis PDF, when the server has one */
         get: operations["StackController_thesis"];
         put?: never;
         post?: never;
@@ -1648,8 +1809,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** How many thumbs-up, and the newest comments */
         get: operations["CommunityController_support"];
         put?: never;
+        /** Give a thumbs-up, with an optional comment */
         post: operations["CommunityController_addSupport"];
         delete?: never;
         options?: never;
@@ -1667,6 +1830,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /** Delete an account (not one's own) */
         delete: operations["UsersController_remove"];
         options?: never;
         head?: never;
@@ -1680,6 +1844,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Per queue: attached consumers and waiting messages */
         get: operations["WorkersController_status"];
         put?: never;
         post?: never;
@@ -1693,14 +1858,327 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AnnotateLinksView: {
+            /**
+             * @description The dashboard page that follows the run
+             * @example /#/annotate/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
+            dashboard: string;
+            /**
+             * @description GET: the embedding job; once SUCCEEDED, `result.prediction_job_id` names the prediction job
+             * @example /v1/jobs/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
+            embedding_job: string;
+            /**
+             * @description GET: the prediction set of this run (404 until the prediction job has made it)
+             * @example /v1/embeddings/resolve?query_set_id=e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091&embedding_config_id=a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
+             */
+            prediction_set: string;
+            /**
+             * @description GET: the uploaded query set
+             * @example /v1/query-sets/e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             */
+            query_set: string;
+        };
+        AnnotateView: {
+            /**
+             * Format: uuid
+             * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
+             */
+            annotation_set_id: string;
+            /**
+             * Format: uuid
+             * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
+             */
+            embedding_config_id: string;
+            /**
+             * Format: uuid
+             * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
+            embedding_job_id: string;
+            links: components["schemas"]["AnnotateLinksView"];
+            /**
+             * Format: uuid
+             * @example d5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80
+             */
+            ontology_snapshot_id: string;
+            /**
+             * Format: uuid
+             * @example e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             */
+            query_set_id: string;
+        };
+        AnnotationSetDeletionView: {
+            /** @example 612345 */
+            annotations_deleted: number;
+            /** @example true */
+            deleted: boolean;
+            /**
+             * Format: uuid
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
+             */
+            id: string;
+        };
+        AnnotationSetView: {
+            /** @example 612345 */
+            annotation_count: number;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The load job
+             */
+            job_id?: string | null;
+            /** @example releases/2025-10-10 */
+            obo_version: string;
+            /**
+             * Format: uuid
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
+             */
+            ontology_snapshot_id: string;
+            /**
+             * @example goa
+             * @enum {string}
+             */
+            source: "goa" | "quickgo";
+            /** @example https://ftp.ebi.ac.uk/pub/databases/GO/goa/HUMAN/goa_human.gaf.gz */
+            source_url?: string | null;
+            /** @example 220 */
+            source_version: string;
+            /** @description Counters of the load (rows read, skipped...) */
+            stats: {
+                [key: string]: unknown;
+            };
+        };
         ApiKeyLoginRequest: {
             api_key: string;
             /** @default 3600 */
             ttl_seconds: number;
         };
+        ApiKeyTokenView: {
+            /**
+             * @description Seconds until the token expires
+             * @example 3600
+             */
+            expires_in: number;
+            /**
+             * @example researcher
+             * @enum {string}
+             */
+            role: "guest" | "researcher" | "operator" | "admin";
+            /**
+             * Format: uuid
+             * @description The key owner's account id
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            sub: string;
+            /**
+             * @description A signed JWT
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIzZjJi...
+             */
+            token: string;
+            /** @enum {string} */
+            token_type: "bearer";
+        };
+        ApiKeyView: {
+            /**
+             * Format: date-time
+             * @example 2025-03-14T09:26:53.589000Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @example 9b1e6f0a-2c3d-4e5f-8a9b-0c1d2e3f4a5b
+             */
+            id: string;
+            /** Format: date-time */
+            last_used_at?: string | null;
+            /** @example laptop scripts */
+            name: string;
+            /**
+             * @description The first characters of the key, to recognise it
+             * @example Xq3vT9aB
+             */
+            prefix: string;
+            /** Format: date-time */
+            revoked_at?: string | null;
+            /**
+             * @description The role the key acts with (null: its owner's role)
+             * @example researcher
+             * @enum {string|null}
+             */
+            role?: "guest" | "researcher" | "operator" | "admin" | null;
+            /**
+             * Format: uuid
+             * @description The owner of the key
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            user_id: string;
+        };
         ApproveUserRequest: {
             /** @enum {string} */
             role?: "researcher" | "operator";
+        };
+        AspectTotalsByAspectView: {
+            C?: components["schemas"]["AspectTotalsView"];
+            F?: components["schemas"]["AspectTotalsView"];
+            P?: components["schemas"]["AspectTotalsView"];
+        };
+        AspectTotalsView: {
+            /**
+             * @example P
+             * @enum {string}
+             */
+            aspect: "F" | "P" | "C";
+            /** @example 180 */
+            predictions: number;
+            /** @example 11 */
+            proteins: number;
+            /**
+             * @description Distinct terms
+             * @example 64
+             */
+            terms: number;
+        };
+        AuditEntryView: {
+            /**
+             * @description What happened (see the `action` filter for the values)
+             * @example login_ok
+             */
+            action: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            actor_user_id?: string | null;
+            /** @example 4182 */
+            id: number;
+            /**
+             * Format: date-time
+             * @example 2025-03-14T09:26:53.589000Z
+             */
+            occurred_at: string;
+            /**
+             * @example {
+             *       "ip_hash": "5f3c9a1b2d4e6f70"
+             *     }
+             */
+            payload: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description What the action applied to, usually an account or API-key id
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            target?: string | null;
+        };
+        BenchmarkCellView: {
+            /** @example 5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e */
+            embedding: string;
+            /** @example esm2_t33_650M_UR50D */
+            embedding_label: string;
+            /**
+             * @description Results left out: they hold no value of primary_metric
+             * @example 0
+             */
+            excluded_results: number;
+            /** @description The mean over the task means */
+            per_task: components["schemas"]["MeanCiView"];
+            /**
+             * @example f_micro_w
+             * @enum {string}
+             */
+            primary_metric: "f_micro_w" | "fmax";
+            /**
+             * @description Results whose values make up the cell
+             * @example 3
+             */
+            results: number;
+            /** @example baseline */
+            stage: string;
+            /** @example Baseline */
+            stage_label: string;
+            /**
+             * @description tasks[category][aspect] -> {mean, ci95, n}
+             * @example {
+             *       "NK": {
+             *         "BPO": {
+             *           "mean": 0.41,
+             *           "ci95": 0.02,
+             *           "n": 3
+             *         }
+             *       }
+             *     }
+             */
+            tasks: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["MeanCiView"];
+                };
+            };
+        };
+        BenchmarkEmbeddingView: {
+            /**
+             * Format: uuid
+             * @example 5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e
+             */
+            id: string;
+            /** @example esm */
+            model_backend: string;
+            /** @example esm2_t33_650M_UR50D */
+            model_name: string;
+            /**
+             * @description Published evaluation results
+             * @example 4
+             */
+            results: number;
+        };
+        BenchmarkMatrixView: {
+            /**
+             * @example [
+             *       "BPO",
+             *       "MFO",
+             *       "CCO"
+             *     ]
+             */
+            aspects: string[];
+            /**
+             * @example [
+             *       "NK",
+             *       "LK",
+             *       "PK"
+             *     ]
+             */
+            categories: string[];
+            cells: components["schemas"]["BenchmarkCellView"][];
+            /**
+             * @example [
+             *       "5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e"
+             *     ]
+             */
+            embeddings: string[];
+            /**
+             * @example {
+             *       "3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f": "GOA 2024-01 → 2025-01"
+             *     }
+             */
+            evaluation_set_labels: {
+                [key: string]: string;
+            };
+            /**
+             * @example [
+             *       "baseline",
+             *       "reranker"
+             *     ]
+             */
+            stages: string[];
         };
         ComputeEmbeddingsPayload: {
             /** @default 16 */
@@ -1736,6 +2214,46 @@ export interface components {
              */
             user_id?: string;
         };
+        CreatedApiKeyView: {
+            /**
+             * Format: date-time
+             * @example 2025-03-14T09:26:53.589000Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @example 9b1e6f0a-2c3d-4e5f-8a9b-0c1d2e3f4a5b
+             */
+            id: string;
+            /**
+             * @description The raw key; it is not stored and cannot be shown again
+             * @example Xq3vT9aBkL2mN8pQ4rS6tU1vW3xY5zA7bC9dE0fG2hI
+             */
+            key: string;
+            /** Format: date-time */
+            last_used_at?: string | null;
+            /** @example laptop scripts */
+            name: string;
+            /**
+             * @description The first characters of the key, to recognise it
+             * @example Xq3vT9aB
+             */
+            prefix: string;
+            /** Format: date-time */
+            revoked_at?: string | null;
+            /**
+             * @description The role the key acts with (null: its owner's role)
+             * @example researcher
+             * @enum {string|null}
+             */
+            role?: "guest" | "researcher" | "operator" | "admin" | null;
+            /**
+             * Format: uuid
+             * @description The owner of the key
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            user_id: string;
+        };
         CreateExperimentRunRequest: {
             /** @default {} */
             config: Record<string, never>;
@@ -1762,7 +2280,7 @@ export interface components {
              * @description Registered operation name
              * @example ping
              */
-            operation: string;
+            operation: components["schemas"]["OperationName"];
             /** @default {} */
             payload: {
                 [key: string]: unknown;
@@ -1775,8 +2293,446 @@ export interface components {
             /** @default [] */
             tags: string[];
         };
+        DatabaseResetView: {
+            /**
+             * @example [
+             *       "0001_init.sql",
+             *       "0002_auth.sql"
+             *     ]
+             */
+            migrations_applied: string[];
+            /** @example true */
+            reset: boolean;
+        };
+        DatasetView: {
+            /** @example goa */
+            annotation_source?: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @example 2a7c9e1b-3d5f-4b8a-9c0e-6f1d2b4a8c73
+             */
+            embedding_config_id?: string | null;
+            /** @example 222->223 */
+            eval_snapshot_pair?: string | null;
+            /** @example s3://svc-artifacts/datasets/goa-2024-2025-esm2/eval.parquet */
+            eval_uri?: string | null;
+            /**
+             * Format: uuid
+             * @example 5c8e1f2a-7b3d-4e9c-a1f6-0d2b4c6e8a90
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The export job
+             */
+            job_id?: string | null;
+            /**
+             * @description Nearest neighbours per query
+             * @example 5
+             */
+            k: number;
+            /** @example datasets/goa-2024-2025-esm2/ */
+            key_prefix?: string | null;
+            /**
+             * @description sha256 of the manifest bytes
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            manifest_sha: string;
+            /** @example s3://svc-artifacts/datasets/goa-2024-2025-esm2/manifest.json */
+            manifest_uri: string;
+            meta: {
+                [key: string]: unknown;
+            };
+            /** @example 20480 */
+            n_eval_rows: number;
+            /** @example 184320 */
+            n_train_rows: number;
+            /** @example goa-2024-2025-esm2 */
+            name: string;
+            /** Format: uuid */
+            ontology_snapshot_id?: string | null;
+            /**
+             * @example export_research_dataset
+             * @enum {string}
+             */
+            operation: "export_research_dataset" | "import_by_reference";
+            /**
+             * Format: uuid
+             * @description Who registered it
+             */
+            owner_user_id?: string | null;
+            /** @example a1b2c3d */
+            producer_git_sha?: string | null;
+            /** @example 1.4.0 */
+            producer_version?: string | null;
+            /** @example 2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae */
+            schema_sha: string;
+            schema_sha_v2?: string | null;
+            /**
+             * @description `s3` or `local`
+             * @example s3
+             */
+            storage_backend: string;
+            /**
+             * @description Annotation-set version pairs (old->new) of the train split
+             * @example [
+             *       "220->221",
+             *       "221->222"
+             *     ]
+             */
+            train_snapshot_pairs: string[];
+            /** @example s3://svc-artifacts/datasets/goa-2024-2025-esm2/train.parquet */
+            train_uri: string;
+            /**
+             * @example owner
+             * @enum {string}
+             */
+            visibility: "owner" | "unlisted" | "public";
+        };
         EmailRequest: {
             email: string;
+        };
+        EmailRequestAcceptedView: {
+            /** @example true */
+            accepted: boolean;
+        };
+        EmbeddingConfigDeletionView: {
+            /** @example true */
+            deleted: boolean;
+            /** @example 5120 */
+            embeddings_deleted: number;
+            /**
+             * Format: uuid
+             * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /** @example 2 */
+            prediction_sets_deleted: number;
+            /** @example 348 */
+            predictions_deleted: number;
+        };
+        EmbeddingConfigView: {
+            /** @example 0 */
+            chunk_overlap: number;
+            /** @example 1000 */
+            chunk_size: number;
+            /**
+             * Format: date-time
+             * @example 2025-01-15T10:42:00.000Z
+             */
+            created_at: string;
+            /** @example default k-mer recipe */
+            description?: string | null;
+            /**
+             * @description Distinct sequences embedded with this config
+             * @example 5120
+             */
+            embedding_count: number;
+            /** @example 1 */
+            embedding_scale: number;
+            /**
+             * Format: uuid
+             * @description UUIDv5 of the canonical recipe: the same recipe has the same id everywhere
+             * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
+             */
+            id: string;
+            /**
+             * @example mean
+             * @enum {string}
+             */
+            layer_agg: "mean" | "last" | "concat";
+            /**
+             * @description Layers to read, 0 being the last
+             * @example [
+             *       0
+             *     ]
+             */
+            layer_indices: number[];
+            /** @example 1022 */
+            max_length: number;
+            /**
+             * @example kmer
+             * @enum {string}
+             */
+            model_backend: "kmer" | "esm" | "t5" | "ankh";
+            /** @example kmer-v1 */
+            model_name: string;
+            /** @example true */
+            normalize: boolean;
+            /** @example false */
+            normalize_residues: boolean;
+            /**
+             * @example mean
+             * @enum {string}
+             */
+            pooling: "mean" | "max" | "cls" | "mean_max";
+            /** @example false */
+            use_chunking: boolean;
+        };
+        EvaluationResultView: {
+            artifact_keys: string[];
+            artifact_prefix?: string | null;
+            /** @example v226 */
+            band?: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-03-14T10:02:11.204Z
+             */
+            created_at: string;
+            /** Format: uuid */
+            embedding_config_id?: string | null;
+            /**
+             * Format: uuid
+             * @example 3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f
+             */
+            evaluation_set_id: string;
+            /** @example lafa */
+            frame?: string | null;
+            /** @description The IA file the run used */
+            ia_source?: string | null;
+            /**
+             * Format: uuid
+             * @example d9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a
+             */
+            id: string;
+            /** Format: uuid */
+            job_id?: string | null;
+            leakage_role?: string | null;
+            max_terms?: number | null;
+            /**
+             * @description metrics[category][aspect] -> f_micro_w, fmax, precision, recall, ...
+             * @example {
+             *       "NK": {
+             *         "BPO": {
+             *           "f_micro_w": 0.412,
+             *           "fmax_w": 0.398,
+             *           "precision_w": 0.44,
+             *           "recall_w": 0.39,
+             *           "coverage_w": 0.97,
+             *           "auprc_w": 0.31,
+             *           "f_micro": 0.45,
+             *           "auprc": 0.36,
+             *           "tau": 0.42,
+             *           "fmax": 0.47,
+             *           "precision": 0.5,
+             *           "recall": 0.44,
+             *           "threshold": 0.42,
+             *           "coverage": 0.97,
+             *           "n": 120,
+             *           "smin": 12.8
+             *         }
+             *       }
+             *     }
+             */
+            metrics: {
+                [key: string]: {
+                    [key: string]: {
+                        [key: string]: number | null;
+                    };
+                };
+            };
+            /** Format: uuid */
+            owner_user_id?: string | null;
+            /** Format: uuid */
+            prediction_set_id?: string | null;
+            /** Format: uuid */
+            reranker_model_id?: string | null;
+            /** @description Re-rankers per category and aspect: {nk|lk|pk: {bpo|mfo|cco: reranker id}} */
+            rerankers?: {
+                [key: string]: unknown;
+            } | null;
+            /** Format: uuid */
+            scoring_config_id?: string | null;
+            /** @example baseline */
+            scoring_config_name?: string | null;
+            /**
+             * @description 'reranker', or the scoring config's name
+             * @example baseline
+             */
+            stage?: string | null;
+            temporal_window?: string | null;
+            /**
+             * @description Threshold step of the evaluator
+             * @example 0.01
+             */
+            th_step: number;
+            /** @description The terms-of-interest file */
+            toi_source?: string | null;
+            /**
+             * @example public
+             * @enum {string}
+             */
+            visibility: "owner" | "unlisted" | "public";
+        };
+        EvaluationSetDeletionView: {
+            /**
+             * @description Stored artifact files removed
+             * @example 12
+             */
+            artifacts_deleted: number;
+            /** @example true */
+            deleted: boolean;
+            /** @example 3 */
+            results_deleted: number;
+        };
+        EvaluationSetSummaryView: {
+            /**
+             * Format: date-time
+             * @example 2025-03-14T09:26:53.589Z
+             */
+            created_at: string;
+            /**
+             * @description The evidence codes counted: experimental, or the extended CAFA set
+             * @example experimental
+             * @enum {string}
+             */
+            evidence: "experimental" | "extended";
+            /**
+             * Format: uuid
+             * @example 3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The job that generated the set
+             */
+            job_id?: string | null;
+            /**
+             * Format: uuid
+             * @description t1: the newer (ground-truth) annotation set
+             * @example b8e2f1c3-4d5a-4b6c-8e7f-9a0b1c2d3e4f
+             */
+            new_annotation_set_id: string;
+            /**
+             * @description Source and version of the new annotation set
+             * @example goa 2025-01-08
+             */
+            new_annotation_set_label: string;
+            /**
+             * Format: uuid
+             * @description t0: the older (reference) annotation set
+             * @example a0c5e9d2-1b7f-4e3a-9c8d-6f2e1a0b3c4d
+             */
+            old_annotation_set_id: string;
+            /**
+             * @description Source and version of the old annotation set
+             * @example goa 2024-01-17
+             */
+            old_annotation_set_label: string;
+            /**
+             * Format: uuid
+             * @example c4d5e6f7-0819-4a2b-9c3d-4e5f60718293
+             */
+            ontology_snapshot_id: string;
+            /**
+             * @description The ontology snapshot's OBO version
+             * @example 2025-01-01
+             */
+            ontology_version: string;
+            /**
+             * @description Stored evaluation results of the set
+             * @example 3
+             */
+            result_count: number;
+            /**
+             * @description Protein and annotation counts per category (NK, LK, PK, known terms)
+             * @example {
+             *       "delta_proteins": 412,
+             *       "delta_annotations": 1873,
+             *       "nk_proteins": 120,
+             *       "nk_annotations": 388,
+             *       "lk_proteins": 97,
+             *       "lk_annotations": 301,
+             *       "pk_proteins": 195,
+             *       "pk_annotations": 1184,
+             *       "known_annotations": 2210,
+             *       "nk_gene_carry_over": 4
+             *     }
+             */
+            stats: {
+                [key: string]: number;
+            };
+        };
+        ExperimentRunView: {
+            axis_tuple_shortid?: string | null;
+            /**
+             * @example {
+             *       "k": 10
+             *     }
+             */
+            config: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2025-03-14T09:26:53.589Z
+             */
+            created_at: string;
+            /** @example ESM-2 neighbours with a LightGBM re-ranker */
+            description?: string | null;
+            ensemble_spec?: {
+                [key: string]: unknown;
+            } | null;
+            eval_set_manifest_sha?: string | null;
+            eval_set_name?: string | null;
+            feature_schema_sha?: string | null;
+            findings?: string | null;
+            /**
+             * Format: date-time
+             * @description Stamped when the run moves to done or abandoned
+             */
+            finished_at?: string | null;
+            /** @example Re-ranking lifts NK BPO Fmax by 5 points */
+            hypothesis?: string | null;
+            /**
+             * Format: uuid
+             * @example 8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d
+             */
+            id: string;
+            k?: number | null;
+            /** @example esm2-k10-rerank */
+            name: string;
+            /** Format: uuid */
+            owner_user_id?: string | null;
+            plm?: string | null;
+            propagation?: string | null;
+            /**
+             * @example {
+             *       "git_sha": "4f2a9c1"
+             *     }
+             */
+            provenance: {
+                [key: string]: unknown;
+            };
+            reranker_spec_id?: string | null;
+            schema_sha_v2?: string | null;
+            /**
+             * Format: date-time
+             * @description Stamped when the run first moves to running
+             */
+            started_at?: string | null;
+            /**
+             * @example running
+             * @enum {string}
+             */
+            status: "planned" | "running" | "done" | "abandoned";
+            /**
+             * @example [
+             *       "esm2",
+             *       "rerank"
+             *     ]
+             */
+            tags: string[];
+            /**
+             * @example owner
+             * @enum {string}
+             */
+            visibility: "owner" | "unlisted" | "public";
         };
         ExportResearchDatasetPayload: {
             /**
@@ -1851,6 +2807,42 @@ export interface components {
              */
             old_annotation_set_id: string;
         };
+        GoTermCountView: {
+            /**
+             * @example F
+             * @enum {string}
+             */
+            aspect: "F" | "P" | "C";
+            /** @example GO:0005515 */
+            go_id: string;
+            /** @example protein binding */
+            go_name?: string | null;
+            /** @example 12 */
+            prediction_count: number;
+            /** @example 9 */
+            protein_count: number;
+        };
+        GoTermDistributionView: {
+            terms: components["schemas"]["GoTermsByAspectView"];
+            totals: components["schemas"]["AspectTotalsByAspectView"];
+        };
+        GoTermsByAspectView: {
+            C: components["schemas"]["GoTermCountView"][];
+            F: components["schemas"]["GoTermCountView"][];
+            P: components["schemas"]["GoTermCountView"][];
+        };
+        HealthView: {
+            /**
+             * @description The worker's name, on a worker's own /health (SVC_METRICS_PORT); the gateway omits it
+             * @example ingestion-worker
+             */
+            service?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+        };
         ImportDatasetByReferenceRequest: {
             annotation_source: string;
             /** Format: uuid */
@@ -1893,10 +2885,12 @@ export interface components {
             source_url?: string;
         };
         JobCommentView: {
-            author?: string | null;
+            author: string | null;
+            /** @example Rerun with the 2024 annotations */
             body: string;
             /** Format: date-time */
             created_at: string;
+            /** @example 7 */
             id: number;
             /** Format: uuid */
             job_id: string;
@@ -1906,73 +2900,78 @@ export interface components {
             comments_deleted: number;
             deleted: boolean;
             events_deleted: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
             id: string;
         };
         JobEventView: {
+            /** @example predict_go_terms.planned */
             event: string;
             fields: {
                 [key: string]: unknown;
             };
+            /** @example 42 */
             id: number;
             /** Format: uuid */
             job_id: string;
             level: string;
-            message?: string | null;
+            message: string | null;
             /** Format: date-time */
             ts: string;
         };
         JobView: {
             /** Format: date-time */
             created_at: string;
-            dedup_key?: string | null;
-            description?: string | null;
-            error_code?: string | null;
-            error_message?: string | null;
+            dedup_key: string | null;
+            description: string | null;
+            error_code: string | null;
+            error_message: string | null;
             /**
              * Format: date-time
              * @description When the retention purge removes an unlisted job
              */
-            expires_at?: string | null;
-            findings?: string | null;
+            expires_at: string | null;
+            findings: string | null;
             /** Format: date-time */
-            finished_at?: string | null;
+            finished_at: string | null;
             /**
              * Format: uuid
              * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
              */
             id: string;
             /** Format: date-time */
-            leased_until?: string | null;
+            leased_until: string | null;
             meta: {
                 [key: string]: unknown;
             };
             /** @example predict_go_terms */
-            operation: string;
+            operation: components["schemas"]["OperationName"];
             /**
              * Format: uuid
              * @description The account the job works for
              */
-            owner_user_id?: string | null;
+            owner_user_id: string | null;
             /** Format: uuid */
-            parent_job_id?: string | null;
+            parent_job_id: string | null;
             payload: {
                 [key: string]: unknown;
             };
-            progress_current?: number | null;
-            progress_total?: number | null;
+            progress_current: number | null;
+            progress_total: number | null;
             queue_name: string;
             /** @description How often the lease reaper handed the job back to its queue */
             requeue_count: number;
-            result?: {
+            result: {
                 [key: string]: unknown;
             } | null;
             /** Format: date-time */
-            started_at?: string | null;
+            started_at: string | null;
             /** @enum {string} */
             status: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
             /** @description The role the job was submitted with */
-            submitted_role?: string | null;
+            submitted_role: string | null;
             /** @enum {string} */
             submitted_via: "api" | "annotate" | "system";
             tags: string[];
@@ -2012,9 +3011,108 @@ export interface components {
             email: string;
             password: string;
         };
+        MeanCiView: {
+            /**
+             * @description 95% interval half-width
+             * @example 0.02
+             */
+            ci95: number;
+            /** @example 0.43 */
+            mean: number;
+            /** @example 3 */
+            n: number;
+        };
+        OntologySnapshotView: {
+            /** @example 1.2 */
+            format_version?: string | null;
+            /**
+             * @description Information accretion file used by weighted metrics
+             * @example https://example.org/ia/go-2025-10-10.tsv
+             */
+            ia_url?: string | null;
+            /**
+             * Format: uuid
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            loaded_at: string;
+            /** @example https://purl.obolibrary.org/obo/go/go-basic.obo */
+            obo_url: string;
+            /**
+             * @description The OBO `data-version`
+             * @example releases/2025-10-10
+             */
+            obo_version: string;
+            /** @example 91543 */
+            relationship_count: number;
+            /** @example 48021 */
+            term_count: number;
+        };
+        /**
+         * @description Registered operation name
+         * @enum {string}
+         */
+        OperationName: "ping" | "load_ontology_snapshot" | "load_goa_annotations" | "load_quickgo_annotations" | "insert_proteins" | "fetch_uniprot_metadata" | "build_go_cooccurrence" | "load_interpro_go_mapping" | "compute_embeddings" | "predict_go_terms" | "load_ncbi_taxonomy" | "generate_evaluation_set" | "run_cafa_evaluation" | "export_research_dataset" | "purge_expired_results";
+        OrphanSequenceCountView: {
+            /**
+             * @description Sequences referenced by no protein and no query-set entry
+             * @example 37
+             */
+            count: number;
+        };
+        OrphanSequenceDeletionView: {
+            /** @example 37 */
+            deleted: number;
+        };
         PasswordResetConsumeRequest: {
             new_password: string;
             token: string;
+        };
+        PasswordResetView: {
+            /** @example true */
+            reset: boolean;
+            /**
+             * @description Sessions of the account revoked along with the old password
+             * @example 1
+             */
+            sessions_revoked: number;
+        };
+        PluginListView: {
+            /**
+             * @example embedding_backends
+             * @enum {string}
+             */
+            group: "runners" | "embedding_backends" | "annotation_sources";
+            /** @description Built-in plugins first, then those installed packages declare */
+            plugins: components["schemas"]["PluginView"][];
+        };
+        PluginView: {
+            /**
+             * @description The implementing class
+             * @example KmerEmbeddingBackend
+             */
+            cls: string;
+            /**
+             * @description Plugin-specific details
+             * @example {
+             *       "weights": false,
+             *       "default": true
+             *     }
+             */
+            extra: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The module or package that provides it
+             * @example @svc/inference/kmer
+             */
+            module: string;
+            /** @example kmer */
+            name: string;
         };
         PredictGoTermsPayload: {
             /** Format: uuid */
@@ -2074,6 +3172,531 @@ export interface components {
              */
             search_backend: "diamond" | "numpy" | "hnsw";
         };
+        PredictionExportProteinView: {
+            /** @example P69905 */
+            protein: string;
+            terms: components["schemas"]["PredictionExportTermView"][];
+        };
+        PredictionExportTermView: {
+            /**
+             * @example F
+             * @enum {string}
+             */
+            aspect: "F" | "P" | "C";
+            /**
+             * @description The donor protein (null for a term from the prior alone)
+             * @example P68871
+             */
+            donor?: string | null;
+            /** @example IDA */
+            evidence_code?: string | null;
+            /** @example GO:0005344 */
+            go_id: string;
+            /** @example oxygen carrier activity */
+            go_name?: string | null;
+            /** @example 45.1 */
+            identity?: number | null;
+            /**
+             * @description The best row score of the term, 0..1
+             * @example 0.91
+             */
+            score: number;
+            /**
+             * @example homology
+             * @enum {string}
+             */
+            source: "homology" | "prior";
+        };
+        PredictionRowView: {
+            alignment_length_nw?: number | null;
+            alignment_length_sw?: number | null;
+            alignment_score_nw?: number | null;
+            alignment_score_sw?: number | null;
+            /** @example 0.18 */
+            distance: number;
+            /** @example IDA */
+            evidence_code?: string | null;
+            gaps_pct_nw?: number | null;
+            gaps_pct_sw?: number | null;
+            /**
+             * @example F
+             * @enum {string}
+             */
+            go_aspect: "F" | "P" | "C";
+            /** @example GO:0005344 */
+            go_id: string;
+            /** @example oxygen carrier activity */
+            go_name?: string | null;
+            go_term_frequency?: number | null;
+            /** @example 43.7 */
+            identity_nw?: number | null;
+            /** @example 45.1 */
+            identity_sw?: number | null;
+            /**
+             * @description Rank of the donor among the query's neighbours (null for a prior-only term)
+             * @example 1
+             */
+            k_position?: number | null;
+            /** @example 142 */
+            length_query?: number | null;
+            /** @example 147 */
+            length_ref?: number | null;
+            neighbor_distance_std?: number | null;
+            neighbor_vote_fraction?: number | null;
+            /** @example P69905 */
+            protein_accession: string;
+            /** @example enables */
+            qualifier?: string | null;
+            /** @example 9606 */
+            query_taxonomy_id?: string | null;
+            ref_annotation_density?: number | null;
+            /**
+             * @description The donor protein (null for a term from the prior alone)
+             * @example P68871
+             */
+            ref_protein_accession?: string | null;
+            /** @example 9606 */
+            ref_taxonomy_id?: string | null;
+            /**
+             * @description The row score, 0..1 (docs/prediction.md, "Score")
+             * @example 0.91
+             */
+            score: number;
+            /**
+             * @description The donor is the query's own accession or an isoform of it (annotation mode)
+             * @example false
+             */
+            self_hit: boolean;
+            similarity_nw?: number | null;
+            similarity_sw?: number | null;
+            taxonomic_common_ancestors?: number | null;
+            taxonomic_distance?: number | null;
+            taxonomic_lca?: string | null;
+            taxonomic_relation?: string | null;
+            /**
+             * @description Neighbours that carry the term
+             * @example 3
+             */
+            vote_count: number;
+        };
+        PredictionSetDeletionView: {
+            /** @example true */
+            deleted: boolean;
+            /** @example 348 */
+            predictions_deleted: number;
+        };
+        PredictionSetDetailView: {
+            /**
+             * Format: uuid
+             * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
+             */
+            annotation_set_id: string;
+            /** @example GOA 2025-01 */
+            annotation_set_label: string;
+            /** @example true */
+            aspect_separated_knn: boolean;
+            /**
+             * Format: date-time
+             * @example 2025-01-15T10:42:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Largest distance kept
+             * @example 1.2
+             */
+            distance_threshold?: number | null;
+            /** @example kmer */
+            embedding_backend: string;
+            /**
+             * Format: uuid
+             * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
+             */
+            embedding_config_id: string;
+            /** @example kmer-v1 */
+            embedding_config_name: string;
+            /**
+             * @description Whether a query's own accession was left out as a donor
+             * @example true
+             */
+            exclude_self: boolean;
+            /**
+             * Format: date-time
+             * @description When the retention purge removes an unlisted set
+             */
+            expires_at?: string | null;
+            /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
+            feature_schema_sha: string;
+            /**
+             * Format: uuid
+             * @example 3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The predict_go_terms job that made the set
+             * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
+            job_id?: string | null;
+            /**
+             * @description Status of the job that made the set (QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLED); null once the job is gone
+             * @example SUCCEEDED
+             */
+            job_status?: string | null;
+            /**
+             * @description Neighbours kept per query
+             * @example 5
+             */
+            limit_per_entry: number;
+            /**
+             * Format: uuid
+             * @example d5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80
+             */
+            ontology_snapshot_id: string;
+            /** @example releases/2025-01-01 */
+            ontology_version: string;
+            /**
+             * @description The remaining options of the request
+             * @example {
+             *       "exclude_self": true
+             *     }
+             */
+            options: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            owner_user_id?: string | null;
+            /** @example 348 */
+            prediction_count: number;
+            /** @example 12 */
+            protein_count: number;
+            /** @description Per protein, by accession */
+            proteins: components["schemas"]["PredictionSetProteinCountView"][];
+            /**
+             * @description Number of query proteins
+             * @example 12
+             */
+            query_count: number;
+            /**
+             * Format: uuid
+             * @description The query set predicted (null: every protein of the embedding config)
+             * @example e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             */
+            query_set_id?: string | null;
+            /** Format: uuid */
+            reranker_model_id?: string | null;
+            /**
+             * @example diamond
+             * @enum {string}
+             */
+            search_backend: "diamond" | "numpy" | "hnsw";
+            /**
+             * @example public
+             * @enum {string}
+             */
+            visibility: "owner" | "unlisted" | "public";
+        };
+        PredictionSetMetricsView: {
+            /**
+             * Format: uuid
+             * @example 3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f
+             */
+            evaluation_set_id: string;
+            /**
+             * @description metrics[category][aspect] -> f_micro_w, fmax, precision, recall, ...
+             * @example {
+             *       "NK": {
+             *         "BPO": {
+             *           "f_micro_w": 0.412,
+             *           "fmax_w": 0.398,
+             *           "precision_w": 0.44,
+             *           "recall_w": 0.39,
+             *           "coverage_w": 0.97,
+             *           "auprc_w": 0.31,
+             *           "f_micro": 0.45,
+             *           "auprc": 0.36,
+             *           "tau": 0.42,
+             *           "fmax": 0.47,
+             *           "precision": 0.5,
+             *           "recall": 0.44,
+             *           "threshold": 0.42,
+             *           "coverage": 0.97,
+             *           "n": 120,
+             *           "smin": 12.8
+             *         }
+             *       }
+             *     }
+             */
+            metrics: {
+                [key: string]: {
+                    [key: string]: {
+                        [key: string]: number | null;
+                    };
+                };
+            };
+            /**
+             * Format: uuid
+             * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+             */
+            prediction_set_id: string;
+            /** Format: uuid */
+            scoring_config_id?: string | null;
+            /**
+             * @description Whether the snapshot's IA file weighted the metrics
+             * @example true
+             */
+            weighted: boolean;
+        };
+        PredictionSetProteinCountView: {
+            /**
+             * @description Predicted terms
+             * @example 29
+             */
+            go_count: number;
+            /** @example P69905 */
+            protein_accession: string;
+        };
+        PredictionSetProteinsPageView: {
+            items: components["schemas"]["PredictionSetProteinView"][];
+            /** @example 50 */
+            limit: number;
+            /** @example 0 */
+            offset: number;
+            /** @example 12 */
+            total: number;
+        };
+        PredictionSetProteinView: {
+            /**
+             * @description The protein's terms in the set's annotations
+             * @example 14
+             */
+            annotation_count: number;
+            /** @example 0.91 */
+            best_score: number;
+            /**
+             * @description Predicted terms
+             * @example 29
+             */
+            go_count: number;
+            /**
+             * @description Predicted terms the set's annotations confirm
+             * @example 11
+             */
+            match_count: number;
+            /** @example 0.18 */
+            min_distance: number;
+            /** @example P69905 */
+            protein_accession: string;
+        };
+        PredictionSetSummaryView: {
+            /**
+             * Format: uuid
+             * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
+             */
+            annotation_set_id: string;
+            /** @example GOA 2025-01 */
+            annotation_set_label: string;
+            /** @example true */
+            aspect_separated_knn: boolean;
+            /**
+             * Format: date-time
+             * @example 2025-01-15T10:42:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Largest distance kept
+             * @example 1.2
+             */
+            distance_threshold?: number | null;
+            /** @example kmer */
+            embedding_backend: string;
+            /**
+             * Format: uuid
+             * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
+             */
+            embedding_config_id: string;
+            /** @example kmer-v1 */
+            embedding_config_name: string;
+            /**
+             * @description Whether a query's own accession was left out as a donor
+             * @example true
+             */
+            exclude_self: boolean;
+            /**
+             * Format: date-time
+             * @description When the retention purge removes an unlisted set
+             */
+            expires_at?: string | null;
+            /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
+            feature_schema_sha: string;
+            /**
+             * Format: uuid
+             * @example 3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The predict_go_terms job that made the set
+             * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
+            job_id?: string | null;
+            /**
+             * @description Status of the job that made the set (QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLED); null once the job is gone
+             * @example SUCCEEDED
+             */
+            job_status?: string | null;
+            /**
+             * @description Neighbours kept per query
+             * @example 5
+             */
+            limit_per_entry: number;
+            /**
+             * Format: uuid
+             * @example d5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80
+             */
+            ontology_snapshot_id: string;
+            /** @example releases/2025-01-01 */
+            ontology_version: string;
+            /**
+             * @description The remaining options of the request
+             * @example {
+             *       "exclude_self": true
+             *     }
+             */
+            options: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            owner_user_id?: string | null;
+            /** @example 348 */
+            prediction_count: number;
+            /**
+             * @description Number of query proteins
+             * @example 12
+             */
+            query_count: number;
+            /**
+             * Format: uuid
+             * @description The query set predicted (null: every protein of the embedding config)
+             * @example e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             */
+            query_set_id?: string | null;
+            /** Format: uuid */
+            reranker_model_id?: string | null;
+            /**
+             * @example diamond
+             * @enum {string}
+             */
+            search_backend: "diamond" | "numpy" | "hnsw";
+            /**
+             * @example public
+             * @enum {string}
+             */
+            visibility: "owner" | "unlisted" | "public";
+        };
+        PredictionSetView: {
+            /**
+             * Format: uuid
+             * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
+             */
+            annotation_set_id: string;
+            /** @example GOA 2025-01 */
+            annotation_set_label: string;
+            /** @example true */
+            aspect_separated_knn: boolean;
+            /**
+             * Format: date-time
+             * @example 2025-01-15T10:42:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Largest distance kept
+             * @example 1.2
+             */
+            distance_threshold?: number | null;
+            /** @example kmer */
+            embedding_backend: string;
+            /**
+             * Format: uuid
+             * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
+             */
+            embedding_config_id: string;
+            /** @example kmer-v1 */
+            embedding_config_name: string;
+            /**
+             * @description Whether a query's own accession was left out as a donor
+             * @example true
+             */
+            exclude_self: boolean;
+            /**
+             * Format: date-time
+             * @description When the retention purge removes an unlisted set
+             */
+            expires_at?: string | null;
+            /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
+            feature_schema_sha: string;
+            /**
+             * Format: uuid
+             * @example 3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The predict_go_terms job that made the set
+             * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
+            job_id?: string | null;
+            /**
+             * @description Status of the job that made the set (QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLED); null once the job is gone
+             * @example SUCCEEDED
+             */
+            job_status?: string | null;
+            /**
+             * @description Neighbours kept per query
+             * @example 5
+             */
+            limit_per_entry: number;
+            /**
+             * Format: uuid
+             * @example d5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80
+             */
+            ontology_snapshot_id: string;
+            /** @example releases/2025-01-01 */
+            ontology_version: string;
+            /**
+             * @description The remaining options of the request
+             * @example {
+             *       "exclude_self": true
+             *     }
+             */
+            options: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            owner_user_id?: string | null;
+            /**
+             * @description Number of query proteins
+             * @example 12
+             */
+            query_count: number;
+            /**
+             * Format: uuid
+             * @description The query set predicted (null: every protein of the embedding config)
+             * @example e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             */
+            query_set_id?: string | null;
+            /** Format: uuid */
+            reranker_model_id?: string | null;
+            /**
+             * @example diamond
+             * @enum {string}
+             */
+            search_backend: "diamond" | "numpy" | "hnsw";
+            /**
+             * @example public
+             * @enum {string}
+             */
+            visibility: "owner" | "unlisted" | "public";
+        };
         ProblemView: {
             /** @example job not found */
             detail?: string;
@@ -2093,13 +3716,557 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ProteinAnnotationView: {
+            /** @example 2024-03-12 */
+            annotation_date?: string | null;
+            /**
+             * Format: uuid
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
+             */
+            annotation_set_id: string;
+            /** @example UniProt */
+            assigned_by?: string | null;
+            /** @example PMID:1234567 */
+            db_reference?: string | null;
+            /** @example IDA */
+            evidence_code: string;
+            /**
+             * @description F (molecular function), P (biological process) or C (cellular component)
+             * @example F
+             */
+            go_aspect?: string | null;
+            /** @example GO:0005344 */
+            go_id: string;
+            /** @example oxygen carrier activity */
+            go_name?: string | null;
+            /** @example 81234 */
+            id: string;
+            /**
+             * @description A NOT annotation
+             * @example false
+             */
+            is_not: boolean;
+            /** @example P69905 */
+            protein_accession: string;
+            /** @example enables */
+            qualifier?: string | null;
+            /** @enum {string} */
+            source: "goa" | "quickgo";
+            /** @example 220 */
+            source_version: string;
+            /** @example taxon:9606 */
+            taxon_id?: string | null;
+            with_from?: string | null;
+        };
+        ProteinDetailView: {
+            /** @example P69905 */
+            accession: string;
+            /**
+             * @description The canonical entry (itself for a canonical protein)
+             * @example P69905
+             */
+            canonical_accession: string;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            created_at: string;
+            /**
+             * @description Embeddings stored for its sequence
+             * @example 2
+             */
+            embedding_count: number;
+            /** @example HBA_HUMAN */
+            entry_name?: string | null;
+            /** @example HBA1 */
+            gene_name?: string | null;
+            /**
+             * @description GO annotations over every set
+             * @example 37
+             */
+            go_annotation_count: number;
+            /** @example true */
+            is_canonical: boolean;
+            /**
+             * @description Isoforms of a canonical entry
+             * @example [
+             *       "P69905-2"
+             *     ]
+             */
+            isoform_accessions: string[];
+            /**
+             * @description Isoform number (P69905-2 → 2)
+             * @example null
+             */
+            isoform_index?: number | null;
+            /**
+             * @description Residues
+             * @example 142
+             */
+            length?: number | null;
+            /** @description UniProt metadata of the canonical entry; null until fetched */
+            metadata?: {
+                absorption: string | null;
+                active_site: string | null;
+                activity_regulation: string | null;
+                binding_site: string | null;
+                catalytic_activity: string | null;
+                cofactor: string | null;
+                dna_binding: string | null;
+                ec_number: string | null;
+                features: string | null;
+                /** @example Involved in oxygen transport from the lung to the various peripheral tissues. */
+                function_cc: string | null;
+                /** @example 3D-structure;Heme;Iron;Oxygen transport */
+                keywords: string | null;
+                kinetics: string | null;
+                pathway: string | null;
+                ph_dependence: string | null;
+                redox_potential: string | null;
+                rhea_id: string | null;
+                site: string | null;
+                temperature_dependence: string | null;
+            } | null;
+            /** @example Homo sapiens */
+            organism?: string | null;
+            /**
+             * @description Swiss-Prot (reviewed) entry
+             * @example true
+             */
+            reviewed?: boolean | null;
+            /** @example 1042 */
+            sequence_id?: number | null;
+            /**
+             * @description NCBI taxonomy id
+             * @example 9606
+             */
+            taxonomy_id?: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            updated_at: string;
+        };
+        ProteinPageView: {
+            items: components["schemas"]["ProteinView"][];
+            /** @example 50 */
+            limit: number;
+            /** @example 0 */
+            offset: number;
+            /**
+             * @description Proteins matching the filters
+             * @example 1287
+             */
+            total: number;
+        };
+        ProteinStatsView: {
+            /**
+             * Format: date-time
+             * @description When the counts were computed
+             * @example 2025-11-20T14:03:27.512Z
+             */
+            cached_at: string;
+            /** @example 20417 */
+            canonical: number;
+            /** @example 0 */
+            isoforms: number;
+            /** @example 20417 */
+            proteins: number;
+            /** @example 20417 */
+            reviewed: number;
+            /** @example 20398 */
+            sequences: number;
+            /**
+             * @description True when a recompute failed and older counts are served
+             * @example false
+             */
+            stale: boolean;
+            /** @example 20398 */
+            with_embeddings: number;
+            /** @example 19120 */
+            with_go_annotations: number;
+            /** @example 20380 */
+            with_metadata: number;
+        };
+        ProteinView: {
+            /** @example P69905 */
+            accession: string;
+            /**
+             * @description The canonical entry (itself for a canonical protein)
+             * @example P69905
+             */
+            canonical_accession: string;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            created_at: string;
+            /** @example HBA_HUMAN */
+            entry_name?: string | null;
+            /** @example HBA1 */
+            gene_name?: string | null;
+            /** @example true */
+            is_canonical: boolean;
+            /**
+             * @description Isoform number (P69905-2 → 2)
+             * @example null
+             */
+            isoform_index?: number | null;
+            /**
+             * @description Residues
+             * @example 142
+             */
+            length?: number | null;
+            /** @example Homo sapiens */
+            organism?: string | null;
+            /**
+             * @description Swiss-Prot (reviewed) entry
+             * @example true
+             */
+            reviewed?: boolean | null;
+            /** @example 1042 */
+            sequence_id?: number | null;
+            /**
+             * @description NCBI taxonomy id
+             * @example 9606
+             */
+            taxonomy_id?: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            updated_at: string;
+        };
+        PullRequestView: {
+            /** @example ada */
+            author?: string | null;
+            /**
+             * @description The code host's timestamp, as given
+             * @example 2025-03-14T09:26:53Z
+             */
+            created_at: string;
+            /** @example false */
+            draft: boolean;
+            /**
+             * @example [
+             *       "perf"
+             *     ]
+             */
+            labels: string[];
+            /** @example 12 */
+            number: number;
+            /** @example lab/svc-protein-function */
+            repo: string;
+            /** @example open */
+            state: string;
+            /** @example Faster embedding search */
+            title: string;
+            /**
+             * @description The code host's timestamp, as given
+             * @example 2025-03-15T10:00:00Z
+             */
+            updated_at: string;
+            /** @example https://github.com/lab/svc-protein-function/pull/12 */
+            url: string;
+        };
+        QuerySetCreatedView: {
+            /** @example Batch from the November screen */
+            description?: string | null;
+            /**
+             * @description FASTA records
+             * @example 12
+             */
+            entry_count: number;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
+             */
+            id: string;
+            /** @example human kinases */
+            name: string;
+            /**
+             * @description Distinct amino-acid sequences
+             * @example 11
+             */
+            unique_sequences: number;
+        };
+        QuerySetDeletionView: {
+            /** @example true */
+            deleted: boolean;
+            /** @example 12 */
+            entries_deleted: number;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
+             */
+            id: string;
+        };
+        QuerySetDetailView: {
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            created_at: string;
+            /** @example Batch from the November screen */
+            description?: string | null;
+            entries: components["schemas"]["QuerySetEntryView"][];
+            /** @example 12 */
+            entry_count: number;
+            /**
+             * Format: date-time
+             * @description When the retention purge removes an unlisted set
+             */
+            expires_at?: string | null;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
+             */
+            id: string;
+            /** @example human kinases */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The account that uploaded it
+             */
+            owner_user_id?: string | null;
+            /**
+             * @example owner
+             * @enum {string}
+             */
+            visibility: "owner" | "unlisted" | "public";
+        };
+        QuerySetEntryView: {
+            /**
+             * @description The FASTA identifier
+             * @example sp|P69905|HBA_HUMAN
+             */
+            accession: string;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            created_at: string;
+            /** @example 5012 */
+            id: number;
+            /**
+             * @description Residues
+             * @example 142
+             */
+            length: number;
+            /**
+             * @description MD5 of the sequence
+             * @example 0b5c4f1b0b1b1d0a4c6f0a9b5e0c1d2e
+             */
+            sequence_hash: string;
+            /** @example 1042 */
+            sequence_id: number;
+            /** @example Homo sapiens */
+            species?: string | null;
+            /** @example 9606 */
+            taxonomy_id?: number | null;
+        };
+        QuerySetView: {
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            created_at: string;
+            /** @example Batch from the November screen */
+            description?: string | null;
+            /** @example 12 */
+            entry_count: number;
+            /**
+             * Format: date-time
+             * @description When the retention purge removes an unlisted set
+             */
+            expires_at?: string | null;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
+             */
+            id: string;
+            /** @example human kinases */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The account that uploaded it
+             */
+            owner_user_id?: string | null;
+            /**
+             * @example owner
+             * @enum {string}
+             */
+            visibility: "owner" | "unlisted" | "public";
+        };
         QueuedJobView: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
             id: string;
             /** @enum {string} */
             status: "queued";
         };
+        QueueStatsView: {
+            /**
+             * @description Consumers attached to the queue
+             * @example 1
+             */
+            consumers: number;
+            /**
+             * @description Messages waiting for a consumer
+             * @example 0
+             */
+            messages_ready: number;
+            /** @example svc.predictions */
+            queue: string;
+        };
+        ReadinessChecksView: {
+            /**
+             * @description The message broker connection
+             * @example ok
+             * @enum {string}
+             */
+            broker: "ok" | "down";
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            database: "ok" | "down";
+        };
+        ReadinessView: {
+            checks: components["schemas"]["ReadinessChecksView"];
+            /**
+             * @example ready
+             * @enum {string}
+             */
+            status: "ready";
+        };
+        RerankerDeletionView: {
+            /**
+             * @description An uploaded booster was removed from the artifact store
+             * @example true
+             */
+            artifact_deleted: boolean;
+            /** @example true */
+            deleted: boolean;
+            /**
+             * Format: uuid
+             * @example 5c9e2b7a-3d41-4f6a-8b0c-1e2d3f4a5b6c
+             */
+            id: string;
+        };
+        RerankerMetricsView: {
+            /**
+             * @description Area under the precision-recall curve
+             * @example 0.49
+             */
+            auc_pr: number;
+            /**
+             * Format: uuid
+             * @example 3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f
+             */
+            evaluation_set_id: string;
+            /**
+             * @description Best F1 over the thresholds 0.01 ... 1.00
+             * @example 0.58
+             */
+            fmax: number;
+            /**
+             * @example pair
+             * @enum {string}
+             */
+            level: "pair";
+            /**
+             * @description Pairs scored
+             * @example 9450
+             */
+            pairs: number;
+            /**
+             * @description Pairs labelled true
+             * @example 812
+             */
+            positives: number;
+            /** @example 0.61 */
+            precision: number;
+            /**
+             * Format: uuid
+             * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+             */
+            prediction_set_id: string;
+            /** @example 0.55 */
+            recall: number;
+            /**
+             * Format: uuid
+             * @example f6a7b8c9-d0e1-4f2a-8b3c-4d5e6f7a8b9c
+             */
+            reranker_model_id: string;
+            /** @example 0.37 */
+            threshold?: number | null;
+        };
         RerankerSelection: Record<string, never>;
+        RerankerView: {
+            /** @example s3://svc-artifacts/rerankers/run-2025-01-15/model.txt */
+            artifact_uri: string;
+            /**
+             * Format: date-time
+             * @example 2025-01-15T10:42:00.000Z
+             */
+            created_at: string;
+            dataset_id?: string | null;
+            evaluation_set_id?: string | null;
+            external_source?: string | null;
+            /**
+             * @example {
+             *       "distance": 412,
+             *       "identity_sw": 230
+             *     }
+             */
+            feature_importance: {
+                [key: string]: unknown;
+            };
+            /**
+             * @example [
+             *       "distance",
+             *       "identity_sw",
+             *       "vote_count"
+             *     ]
+             */
+            feature_names: string[];
+            /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
+            feature_schema_sha: string;
+            /**
+             * Format: uuid
+             * @example 5c9e2b7a-3d41-4f6a-8b0c-1e2d3f4a5b6c
+             */
+            id: string;
+            /**
+             * @example upload
+             * @enum {string}
+             */
+            import_kind: "upload" | "reference";
+            /**
+             * @example {
+             *       "fmax": 0.61
+             *     }
+             */
+            metrics: {
+                [key: string]: unknown;
+            };
+            /** @example lgbm-goa-2025-01 */
+            name: string;
+            /** @example lambdarank */
+            objective?: string | null;
+            prediction_set_id?: string | null;
+            /** @description The training run record (run.json) */
+            run: {
+                [key: string]: unknown;
+            };
+            /** @example run-2025-01-15 */
+            run_id?: string | null;
+            /** @example features: distance-first */
+            spec_yaml: string;
+        };
         RunEvaluationRequest: {
             /** @enum {string} */
             band?: "v226" | "v227";
@@ -2137,9 +4304,164 @@ export interface components {
                 [key: string]: number;
             };
         };
+        ScoringConfigDeletionView: {
+            /** @example true */
+            deleted: boolean;
+            /**
+             * Format: uuid
+             * @example 0b6f2f5e-1f3c-4f0e-8a8e-6d2b1c4a9e7f
+             */
+            id: string;
+        };
+        ScoringConfigView: {
+            /**
+             * Format: date-time
+             * @example 2025-01-15T10:42:00.000Z
+             */
+            created_at: string;
+            /** @example Embedding similarity and identity */
+            description?: string | null;
+            /**
+             * Format: uuid
+             * @example 0b6f2f5e-1f3c-4f0e-8a8e-6d2b1c4a9e7f
+             */
+            id: string;
+            /**
+             * @description One of the built-in presets
+             * @example true
+             */
+            is_preset: boolean;
+            /** @example default */
+            name: string;
+            /**
+             * @description Weight of every scoring signal (normalized)
+             * @example {
+             *       "embedding_similarity": 0.5,
+             *       "identity_nw": 0,
+             *       "identity_sw": 0.3,
+             *       "evidence_weight": 0.2,
+             *       "taxonomic_proximity": 0,
+             *       "neighbor_vote_fraction": 0,
+             *       "prediction_score": 0
+             *     }
+             */
+            weights: {
+                [key: string]: number;
+            };
+        };
+        ScoringPresetsView: {
+            /**
+             * @description The presets this call registered
+             * @example [
+             *       "default"
+             *     ]
+             */
+            created: string[];
+            /** @description Every preset */
+            presets: components["schemas"]["ScoringConfigView"][];
+        };
+        SessionsRevokedView: {
+            /**
+             * @description How many open sessions were revoked
+             * @example 2
+             */
+            sessions_revoked: number;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            user_id: string;
+        };
+        SessionUserView: {
+            /** @example Ada Lovelace */
+            display_name: string;
+            /**
+             * Format: email
+             * @example ada@example.org
+             */
+            email: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            id: string;
+            /**
+             * @example researcher
+             * @enum {string}
+             */
+            role: "guest" | "researcher" | "operator" | "admin";
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "pending" | "active" | "deactivated";
+            /** @example ada.lovelace */
+            username: string;
+        };
         SetIaUrlRequest: {
             /** @description An empty string clears it */
             ia_url: string | null;
+        };
+        ShowcaseBestResultView: {
+            /** @example BPO */
+            aspect: string;
+            /** @example NK */
+            category: string;
+            /**
+             * Format: date-time
+             * @example 2025-03-14T10:02:11.204Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @example 3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f
+             */
+            evaluation_set_id: string;
+            /**
+             * @description f_micro_w, or fmax for results evaluated without IA
+             * @example f_micro_w
+             * @enum {string}
+             */
+            metric: "f_micro_w" | "fmax";
+            /** Format: uuid */
+            prediction_set_id?: string | null;
+            /**
+             * Format: uuid
+             * @example d9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a
+             */
+            result_id: string;
+            /** @example baseline */
+            stage?: string | null;
+            /** @example 0.412 */
+            value: number;
+        };
+        ShowcaseCountsView: {
+            /** @example 3 */
+            annotation_sets: number;
+            /** @example 1204133 */
+            annotations: number;
+            /** @example 2 */
+            embedding_configs: number;
+            /** @example 571609 */
+            embeddings: number;
+            /** @example 9 */
+            evaluation_results: number;
+            /** @example 2 */
+            evaluation_sets: number;
+            /** @example 2 */
+            ontology_snapshots: number;
+            /** @example 12 */
+            prediction_sets: number;
+            /** @example 3480120 */
+            predictions: number;
+            /** @example 571609 */
+            proteins: number;
+            /** @example 1 */
+            rerankers: number;
+        };
+        ShowcaseView: {
+            best_results: components["schemas"]["ShowcaseBestResultView"][];
+            counts: components["schemas"]["ShowcaseCountsView"];
         };
         SignupRequest: {
             display_name: string;
@@ -2148,8 +4470,170 @@ export interface components {
             password: string;
             username: string;
         };
+        SignupView: {
+            /**
+             * Format: email
+             * @example ada@example.org
+             */
+            email: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            id: string;
+            /**
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "active" | "deactivated";
+            /** @example ada.lovelace */
+            username: string;
+        };
+        StackPullsView: {
+            /**
+             * @description Whether the answer comes from the 5-minute cache
+             * @example false
+             */
+            cached: boolean;
+            /**
+             * @description Per repository slug, why its pulls could not be listed
+             * @example {
+             *       "lab/gone": "the code host answered 404"
+             *     }
+             */
+            errors: {
+                [key: string]: string;
+            };
+            /**
+             * @description When the code host was queried (Unix seconds)
+             * @example 1741944413.589
+             */
+            fetched_at: number;
+            pulls: components["schemas"]["PullRequestView"][];
+            /**
+             * @description The code host's remaining rate limit (lowest seen), null when it did not say
+             * @example 4998
+             */
+            rate_limit_remaining?: number | null;
+            /** @example 2 */
+            repos_queried: number;
+        };
+        StackRepoView: {
+            /** @example https://lab.github.io/svc-protein-function */
+            docs_url?: string | null;
+            /** @example https://github.com/lab/svc-protein-function */
+            github_url: string;
+            /** @example svc-protein-function */
+            name: string;
+            package_url?: string | null;
+            /**
+             * @example core
+             * @enum {string}
+             */
+            role: "core" | "contracts" | "plugin" | "lab";
+            /** @example Core service */
+            role_label: string;
+            /**
+             * @description owner/name on the code host
+             * @example lab/svc-protein-function
+             */
+            slug: string;
+            /** @example active */
+            status: string;
+            /** @example GO term prediction service and API */
+            summary: string;
+            /** @description The summary in Spanish */
+            summary_es?: string | null;
+        };
+        StackView: {
+            repos: components["schemas"]["StackRepoView"][];
+            /**
+             * @description Where to download the thesis, or null when the server has none
+             * @example /v1/stack/thesis.pdf
+             */
+            thesis_pdf_url?: string | null;
+        };
+        SubgraphEdgeView: {
+            /**
+             * @example is_a
+             * @enum {string}
+             */
+            relation_type: "is_a" | "part_of" | "regulates" | "negatively_regulates" | "positively_regulates";
+            /**
+             * @description Child term id
+             * @example 1207
+             */
+            source: number;
+            /**
+             * @description Parent term id
+             * @example 311
+             */
+            target: number;
+        };
+        SubgraphNodeView: {
+            /**
+             * @description F (molecular function), P (biological process) or C (cellular component)
+             * @example F
+             */
+            aspect?: string | null;
+            /** @example GO:0005515 */
+            go_id: string;
+            /**
+             * @description Term row id, referenced by edges
+             * @example 1207
+             */
+            id: number;
+            /**
+             * @description One of the requested terms
+             * @example true
+             */
+            is_query: boolean;
+            /** @example protein binding */
+            name?: string | null;
+        };
+        SubgraphView: {
+            edges: components["schemas"]["SubgraphEdgeView"][];
+            nodes: components["schemas"]["SubgraphNodeView"][];
+        };
         SupportCreate: {
             comment?: string;
+        };
+        SupportEntryView: {
+            /** @example Saved me a week of BLAST runs. */
+            comment?: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-03-14T09:26:53.589Z
+             */
+            created_at: string;
+            /**
+             * Format: uuid
+             * @example 6c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f
+             */
+            id: string;
+        };
+        SupportSummaryView: {
+            /** @description The 20 newest comments, newest first */
+            recent_comments: components["schemas"]["SupportEntryView"][];
+            /**
+             * @description Thumbs-up received, with or without comment
+             * @example 42
+             */
+            total: number;
+        };
+        UnindexedEmbeddingsCountView: {
+            /**
+             * @description Stored embeddings whose sequence no protein and no query-set entry references
+             * @example 42
+             */
+            count: number;
+        };
+        UnindexedEmbeddingsDeletionView: {
+            /**
+             * @description Embeddings removed
+             * @example 42
+             */
+            deleted: number;
         };
         UpdateExperimentRunRequest: {
             config?: Record<string, never>;
@@ -2166,6 +4650,69 @@ export interface components {
             role?: "guest" | "researcher" | "operator" | "admin";
             /** @enum {string} */
             status?: "active" | "deactivated";
+        };
+        UploadedSourceView: {
+            /** @example sources/9a1f0c4e-2b7d-4e8a-b3c5-6d0e1f2a3b4c/go-basic.obo */
+            key: string;
+            /** @example e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 */
+            sha256: string;
+            /** @example 31457280 */
+            size_bytes: number;
+            /** @example s3://svc-artifacts/sources/9a1f0c4e-2b7d-4e8a-b3c5-6d0e1f2a3b4c/go-basic.obo */
+            uri: string;
+        };
+        UserDeletionView: {
+            /** @example true */
+            deleted: boolean;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            id: string;
+        };
+        UserView: {
+            /**
+             * Format: date-time
+             * @example 2025-03-14T09:26:53.589000Z
+             */
+            created_at: string;
+            /** @example Ada Lovelace */
+            display_name: string;
+            /**
+             * Format: email
+             * @example ada@example.org
+             */
+            email: string;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f
+             */
+            id: string;
+            /**
+             * @description What the account holder said they would use the service for, at sign-up
+             * @example GO annotation of bacterial proteomes
+             */
+            intended_use?: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-03-15T08:00:00.000000Z
+             */
+            last_login_at?: string | null;
+            /**
+             * @example researcher
+             * @enum {string}
+             */
+            role: "guest" | "researcher" | "operator" | "admin";
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "pending" | "active" | "deactivated";
+            /** @example ada.lovelace */
+            username: string;
+        };
+        WorkersStatusView: {
+            queues: components["schemas"]["QueueStatsView"][];
         };
     };
     responses: never;
@@ -2185,11 +4732,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["HealthView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2220,11 +4770,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ReadinessView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2237,6 +4790,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2260,11 +4822,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["AuditEntryView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2302,6 +4867,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AdminController_resetDb: {
@@ -2313,11 +4887,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DatabaseResetView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2339,6 +4916,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2359,11 +4945,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["UserView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2394,6 +4983,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2418,11 +5016,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["UserView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2444,6 +5045,15 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2480,6 +5090,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2504,11 +5123,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["UserView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2530,6 +5152,15 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2566,6 +5197,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2599,14 +5239,35 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["AnnotateView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The caller's role is below the route's floor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2650,6 +5311,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     PluginsController_annotationSources: {
@@ -2661,11 +5331,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PluginListView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2696,11 +5369,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EvaluationSetSummaryView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2733,11 +5409,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EvaluationSetSummaryView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2779,11 +5458,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EvaluationSetDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2836,11 +5518,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example >P69905 HBA_HUMAN OS=Homo sapiens OX=9606 (NK)
+                     *     MVLSPADKTNVKAAWGKVGAHAGEYGAEALERMFLSFPTTKTYFPHFDLSHGSAQVKGHG
+                     *     KKVADALTNAVAHVDDMPNALSALSDLHAHKLRVDPVNFKLLSHCLLVTLAAHLPAEFTP
+                     */
+                    "text/x-fasta": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2891,11 +5581,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example P69905	GO:0005515
+                     *     P69905	GO:0020037
+                     *     P68871	GO:0005833
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2937,11 +5635,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example P69905	GO:0005515
+                     *     P69905	GO:0020037
+                     *     P68871	GO:0005833
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -2983,11 +5689,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example P69905	GO:0005515
+                     *     P69905	GO:0020037
+                     *     P68871	GO:0005833
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3029,11 +5743,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example P69905	GO:0005344
+                     *     P69905	GO:0019825
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3078,11 +5799,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EvaluationResultView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3134,6 +5858,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description No content */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3190,11 +5915,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /** @example PK (deflate ZIP: NK/evaluation_all.tsv, ..., summary.json) */
+                    "application/zip": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3237,11 +5966,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example setting	namespace	f_micro_w	fmax_w	f_micro	precision_w	recall_w	coverage_w	fmax	precision	recall	threshold	coverage	n	smin	tau	auprc_w	auprc
+                     *     NK	BPO	0.412	0.398	0.45	0.44	0.39	0.97	0.47	0.5	0.44	0.42	0.97	120	12.8	0.42	0.31	0.36
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3287,11 +6023,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3313,6 +6058,15 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3371,11 +6125,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3388,6 +6151,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3444,11 +6225,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["AnnotationSetView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3490,11 +6274,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["AnnotationSetView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3536,11 +6323,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["AnnotationSetDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3562,6 +6352,15 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3591,11 +6390,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3624,8 +6432,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3648,11 +6474,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3665,6 +6500,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3701,6 +6554,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3723,11 +6585,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3740,6 +6611,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3783,6 +6672,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AnnotationsController_snapshots: {
@@ -3794,11 +6692,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OntologySnapshotView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3831,11 +6732,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OntologySnapshotView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3881,11 +6785,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OntologySnapshotView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -3967,11 +6874,41 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "nodes": [
+                     *         {
+                     *           "id": 311,
+                     *           "go_id": "GO:0005488",
+                     *           "name": "binding",
+                     *           "aspect": "F",
+                     *           "is_query": false
+                     *         },
+                     *         {
+                     *           "id": 1207,
+                     *           "go_id": "GO:0005515",
+                     *           "name": "protein binding",
+                     *           "aspect": "F",
+                     *           "is_query": true
+                     *         }
+                     *       ],
+                     *       "edges": [
+                     *         {
+                     *           "source": 1207,
+                     *           "target": 311,
+                     *           "relation_type": "is_a"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SubgraphView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4024,11 +6961,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4041,6 +6987,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4084,6 +7048,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AuthController_revokeSessions: {
@@ -4097,11 +7070,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SessionsRevokedView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4132,6 +7108,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4154,11 +7139,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApiKeyTokenView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4205,6 +7193,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AuthController_listKeys: {
@@ -4216,11 +7213,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApiKeyView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4242,6 +7242,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4264,11 +7273,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4281,6 +7293,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4324,6 +7354,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AuthController_revokeKey: {
@@ -4337,11 +7376,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ApiKeyView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4379,6 +7421,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AuthController_login: {
@@ -4394,14 +7445,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SessionUserView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The caller's role is below the route's floor */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4445,6 +7508,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AuthController_logout: {
@@ -4456,6 +7528,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description No content */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4480,6 +7553,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AuthController_magicLinkConsume: {
@@ -4493,14 +7575,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SessionUserView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The caller's role is below the route's floor */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4519,6 +7622,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4541,14 +7653,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EmailRequestAcceptedView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4592,6 +7716,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     AuthController_me: {
@@ -4603,11 +7736,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["UserView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4620,6 +7756,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4642,14 +7787,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PasswordResetView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4686,6 +7843,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4708,14 +7874,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Accepted */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EmailRequestAcceptedView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4752,6 +7930,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4774,14 +7961,26 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SignupView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4825,6 +8024,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     BenchmarkController_embeddings: {
@@ -4836,11 +8044,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["BenchmarkEmbeddingView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4871,11 +8082,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["BenchmarkMatrixView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4912,11 +8126,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DatasetView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4960,11 +8177,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -4977,6 +8203,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5020,6 +8264,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     DatasetsController_get: {
@@ -5033,11 +8286,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DatasetView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5081,11 +8337,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DatasetView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5098,6 +8357,15 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5152,11 +8420,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PluginListView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5191,11 +8462,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5208,6 +8488,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5251,6 +8549,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     EmbeddingsController_list: {
@@ -5262,11 +8569,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EmbeddingConfigView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5303,11 +8613,23 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same recipe already exists: its config */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbeddingConfigView"];
+                };
+            };
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EmbeddingConfigView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5376,11 +8698,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EmbeddingConfigView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5422,11 +8747,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["EmbeddingConfigDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5479,14 +8807,41 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5530,6 +8885,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     PredictionsController_list: {
@@ -5544,11 +8908,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PredictionSetSummaryView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5590,11 +8957,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PredictionSetDetailView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5636,11 +9006,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PredictionSetDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5693,11 +9066,53 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "terms": {
+                     *         "F": [
+                     *           {
+                     *             "aspect": "F",
+                     *             "go_id": "GO:0005344",
+                     *             "go_name": "oxygen carrier activity",
+                     *             "prediction_count": 12,
+                     *             "protein_count": 9
+                     *           }
+                     *         ],
+                     *         "P": [
+                     *           {
+                     *             "aspect": "P",
+                     *             "go_id": "GO:0015671",
+                     *             "go_name": "oxygen transport",
+                     *             "prediction_count": 10,
+                     *             "protein_count": 8
+                     *           }
+                     *         ],
+                     *         "C": []
+                     *       },
+                     *       "totals": {
+                     *         "F": {
+                     *           "aspect": "F",
+                     *           "predictions": 180,
+                     *           "terms": 64,
+                     *           "proteins": 11
+                     *         },
+                     *         "P": {
+                     *           "aspect": "P",
+                     *           "predictions": 150,
+                     *           "terms": 71,
+                     *           "proteins": 10
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GoTermDistributionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5755,11 +9170,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example P69905	GO:0005344	0.910000
+                     *     P69905	GO:0005833	0.890000
+                     *     P68871	GO:0019825	0.874000
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5817,11 +9240,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example !gaf-version: 2.2
+                     *     !generated-by: SVC protein function service
+                     *     !date-generated: 2025-01-15
+                     *     UniProtKB	P69905	P69905	enables	GO:0005344	SVC:3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b	IEA	UniProtKB:P68871	F			protein	taxon:9606	20250115	SVC
+                     */
+                    "text/plain": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5879,11 +9311,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PredictionExportProteinView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -5939,11 +9374,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example protein_accession	go_id	go_name	go_aspect	distance	ref_protein_accession	qualifier	evidence_code	identity_nw	similarity_nw	alignment_score_nw	gaps_pct_nw	alignment_length_nw	identity_sw	similarity_sw	alignment_score_sw	gaps_pct_sw	alignment_length_sw	length_query	length_ref	query_taxonomy_id	ref_taxonomy_id	taxonomic_lca	taxonomic_distance	taxonomic_common_ancestors	taxonomic_relation	vote_count	k_position	go_term_frequency	ref_annotation_density	neighbor_distance_std	neighbor_vote_fraction	score
+                     *     P69905	GO:0005344	oxygen carrier activity	F	0.18	P68871	enables	IDA	43.7	61.2	310	2.1	142	45.1	63.4	318	1.4	140	142	147	9606	9606	9606	0	32	same	3	1	57	12	0.04	0.6	0.91
+                     *     P69905	GO:0005833	hemoglobin complex	C	0.18	P68871	part_of	IDA	43.7	61.2	310	2.1	142	45.1	63.4	318	1.4	140	142	147	9606	9606	9606	0	32	same	3	1	44	12	0.04	0.6	0.89
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -6001,11 +9444,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /** @example PK... (ZIP entries: predictions.tsv, predictions-cafa.tsv, predictions.gaf, predictions.json) */
+                    "application/zip": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -6060,11 +9507,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PredictionSetProteinsPageView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -6116,11 +9566,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PredictionRowView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -6163,14 +9616,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PredictionSetView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6214,11 +9679,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ExperimentRunView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -6262,11 +9730,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ExperimentRunView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -6279,6 +9750,15 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6335,11 +9815,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ExperimentRunView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -6381,6 +9864,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description No content */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -6440,11 +9924,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ExperimentRunView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -6466,6 +9953,15 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6520,7 +10016,7 @@ export interface operations {
                 limit?: number;
                 /** @description Only the caller's own jobs */
                 mine?: boolean;
-                operation?: string;
+                operation?: components["schemas"]["OperationName"];
                 parent_job_id?: string;
                 /** @description Any case (`queued` or `QUEUED`) */
                 status?: "QUEUED" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
@@ -7070,11 +10566,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OrphanSequenceCountView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7114,11 +10613,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["OrphanSequenceDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7158,11 +10660,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["UnindexedEmbeddingsCountView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7202,11 +10707,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["UnindexedEmbeddingsDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7237,6 +10745,58 @@ export interface operations {
             };
         };
     };
+    MetricsController_scrape: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP http_requests_total HTTP requests answered, by method, route and status
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{method="GET",route="/v1/jobs",status="200"} 42
+                     */
+                    "text/plain": string;
+                };
+            };
+            /** @description Missing or refused credential, or a route that needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     ProteinsController_list: {
         parameters: {
             query?: {
@@ -7253,11 +10813,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProteinPageView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7299,11 +10862,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProteinDetailView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7347,11 +10913,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProteinAnnotationView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7404,11 +10973,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7421,6 +10999,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7457,6 +11053,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7479,11 +11084,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7496,6 +11110,24 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7539,6 +11171,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     ProteinsController_stats: {
@@ -7550,11 +11191,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ProteinStatsView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7588,11 +11232,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["QuerySetView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7646,11 +11293,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["QuerySetCreatedView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7719,11 +11369,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["QuerySetDetailView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7765,11 +11418,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["QuerySetDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7818,11 +11474,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RerankerView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7855,11 +11514,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RerankerView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7931,11 +11593,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RerankerView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -7948,6 +11613,15 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8006,11 +11680,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RerankerView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8023,6 +11700,15 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8077,11 +11763,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PluginListView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8112,11 +11801,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ScoringConfigView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8151,11 +11843,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ScoringConfigView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8168,6 +11863,15 @@ export interface operations {
             };
             /** @description The caller's role is below the route's floor */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8224,11 +11928,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ScoringConfigView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8270,11 +11977,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ScoringConfigDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8323,11 +12033,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ScoringPresetsView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8372,11 +12085,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["PredictionSetMetricsView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8431,11 +12147,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example protein_accession	go_id	go_aspect	reranker_score	distance	ref_protein_accession
+                     *     P69905	GO:0005833	C	0.8731	0.0412	P01942
+                     *     P69905	GO:0019825	F	0.7954	0.0412	P01942
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8448,6 +12172,15 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8490,11 +12223,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RerankerMetricsView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8507,6 +12243,15 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not see */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8547,11 +12292,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example protein_accession	go_id	go_aspect	score	embedding_similarity	identity_nw	identity_sw	evidence_weight	taxonomic_proximity	neighbor_vote_fraction	prediction_score	distance	ref_protein_accession
+                     *     P69905	GO:0005344	F	0.812000	0.91	0.437	0.451	1	1	0.6	0.91	0.18	P68871
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8606,11 +12358,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example protein_accession	go_id	aspect	label	distance	ref_protein_accession	qualifier	evidence_code	identity_nw	similarity_nw	alignment_score_nw	gaps_pct_nw	alignment_length_nw	identity_sw	similarity_sw	alignment_score_sw	gaps_pct_sw	alignment_length_sw	length_query	length_ref	query_taxonomy_id	ref_taxonomy_id	taxonomic_lca	taxonomic_distance	taxonomic_common_ancestors	taxonomic_relation	vote_count	k_position	go_term_frequency	ref_annotation_density	neighbor_distance_std
+                     *     P69905	GO:0005833	C	1	0.0412	P01942	enables	IDA	0.87	0.93	612	0.7	142	0.88	0.94	615	0	141	142	142	9606	10090	40674	4	20	related	5	1	37	14	0.0123
+                     */
+                    "text/tab-separated-values": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8659,11 +12418,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RerankerView"][];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8696,11 +12458,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RerankerView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8742,11 +12507,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["RerankerDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8795,11 +12563,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ShowcaseView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8840,11 +12611,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["UploadedSourceView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8911,11 +12685,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["StackView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8946,11 +12723,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["StackPullsView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -8981,14 +12761,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The file, streamed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example %PDF-1.4
+                     *     1 0 obj
+                     *     << /Type /Catalog /Pages 2 0 R >>
+                     */
+                    "application/pdf": string;
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9016,11 +12813,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SupportSummaryView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -9055,11 +12855,14 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["SupportEntryView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -9128,11 +12931,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["UserDeletionView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -9161,8 +12967,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9181,11 +13005,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WorkersStatusView"];
+                };
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
@@ -9214,6 +13041,95 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
 }
+type FlattenedDeepRequired<T> = {
+    [K in keyof T]-?: FlattenedDeepRequired<T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]>;
+};
+type ReadonlyArray<T> = [
+    Exclude<T, undefined>
+] extends [
+    unknown[]
+] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsV1AdminAuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit"]["get"]["parameters"]["query"]["action"]> = ["signup", "login_ok", "login_fail", "logout", "admin_approve", "role_change", "deactivate", "api_key_mint", "api_key_revoke", "sessions_revoked", "db_reset", "user_deleted", "password_reset", "login_throttled"];
+export const pathsV1AdminUsersGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users"]["get"]["parameters"]["query"]["status"]> = ["pending", "active", "deactivated"];
+export const pathsV1AnnotationsEvaluationSetsIdDeltaProteinsFastaGetParametersQueryCategoryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotations/evaluation-sets/{id}/delta-proteins.fasta"]["get"]["parameters"]["query"]["category"]> = ["nk", "lk", "pk", "all"];
+export const pathsV1AnnotationsSetsGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotations/sets"]["get"]["parameters"]["query"]["source"]> = ["goa", "quickgo"];
+export const pathsV1EmbeddingsPredictionSetsIdPredictionsCafaTsvGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions-cafa.tsv"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];
+export const pathsV1EmbeddingsPredictionSetsIdPredictionsGafGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions.gaf"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];
+export const pathsV1EmbeddingsPredictionSetsIdPredictionsJsonGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions.json"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];
+export const pathsV1EmbeddingsPredictionSetsIdPredictionsTsvGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions.tsv"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];
+export const pathsV1EmbeddingsPredictionSetsIdPredictionsZipGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions.zip"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];
+export const pathsV1ExperimentRunsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/experiment-runs"]["get"]["parameters"]["query"]["status"]> = ["planned", "running", "done", "abandoned"];
+export const pathsV1JobsGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/jobs"]["get"]["parameters"]["query"]["status"]> = ["QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"];
+export const annotationSetViewSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AnnotationSetView"]["source"]> = ["goa", "quickgo"];
+export const apiKeyTokenViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyTokenView"]["role"]> = ["guest", "researcher", "operator", "admin"];
+export const apiKeyTokenViewToken_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyTokenView"]["token_type"]> = ["bearer"];
+export const apiKeyViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApiKeyView"]["role"]> = ["guest", "researcher", "operator", "admin"];
+export const approveUserRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ApproveUserRequest"]["role"]> = ["researcher", "operator"];
+export const aspectTotalsViewAspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AspectTotalsView"]["aspect"]> = ["F", "P", "C"];
+export const benchmarkCellViewPrimary_metricValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["BenchmarkCellView"]["primary_metric"]> = ["f_micro_w", "fmax"];
+export const computeEmbeddingsPayloadDeviceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ComputeEmbeddingsPayload"]["device"]> = ["cpu", "cuda", "auto"];
+export const createApiKeyRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateApiKeyRequest"]["role"]> = ["guest", "researcher", "operator", "admin"];
+export const createdApiKeyViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreatedApiKeyView"]["role"]> = ["guest", "researcher", "operator", "admin"];
+export const datasetViewOperationValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DatasetView"]["operation"]> = ["export_research_dataset", "import_by_reference"];
+export const datasetViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["DatasetView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const embeddingConfigViewLayer_aggValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmbeddingConfigView"]["layer_agg"]> = ["mean", "last", "concat"];
+export const embeddingConfigViewModel_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmbeddingConfigView"]["model_backend"]> = ["kmer", "esm", "t5", "ankh"];
+export const embeddingConfigViewPoolingValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EmbeddingConfigView"]["pooling"]> = ["mean", "max", "cls", "mean_max"];
+export const evaluationResultViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EvaluationResultView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const evaluationSetSummaryViewEvidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["EvaluationSetSummaryView"]["evidence"]> = ["experimental", "extended"];
+export const experimentRunViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExperimentRunView"]["status"]> = ["planned", "running", "done", "abandoned"];
+export const experimentRunViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExperimentRunView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const exportResearchDatasetPayloadAnnotation_sourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExportResearchDatasetPayload"]["annotation_source"]> = ["goa", "quickgo"];
+export const exportResearchDatasetPayloadSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExportResearchDatasetPayload"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
+export const goTermCountViewAspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GoTermCountView"]["aspect"]> = ["F", "P", "C"];
+export const healthViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthView"]["status"]> = ["ok"];
+export const jobViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobView"]["status"]> = ["QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"];
+export const jobViewSubmitted_viaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobView"]["submitted_via"]> = ["api", "annotate", "system"];
+export const jobViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const operationNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperationName"]> = ["ping", "load_ontology_snapshot", "load_goa_annotations", "load_quickgo_annotations", "insert_proteins", "fetch_uniprot_metadata", "build_go_cooccurrence", "load_interpro_go_mapping", "compute_embeddings", "predict_go_terms", "load_ncbi_taxonomy", "generate_evaluation_set", "run_cafa_evaluation", "export_research_dataset", "purge_expired_results"];
+export const pluginListViewGroupValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PluginListView"]["group"]> = ["runners", "embedding_backends", "annotation_sources"];
+export const predictGoTermsPayloadDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictGoTermsPayload"]["donor_evidence"]> = ["all", "experimental"];
+export const predictGoTermsPayloadSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictGoTermsPayload"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
+export const predictionExportTermViewAspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionExportTermView"]["aspect"]> = ["F", "P", "C"];
+export const predictionExportTermViewSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionExportTermView"]["source"]> = ["homology", "prior"];
+export const predictionRowViewGo_aspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionRowView"]["go_aspect"]> = ["F", "P", "C"];
+export const predictionSetDetailViewSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetDetailView"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
+export const predictionSetDetailViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetDetailView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const predictionSetSummaryViewSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetSummaryView"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
+export const predictionSetSummaryViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetSummaryView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const predictionSetViewSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetView"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
+export const predictionSetViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const proteinAnnotationViewSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProteinAnnotationView"]["source"]> = ["goa", "quickgo"];
+export const querySetDetailViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuerySetDetailView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const querySetViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuerySetView"]["visibility"]> = ["owner", "unlisted", "public"];
+export const queuedJobViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QueuedJobView"]["status"]> = ["queued"];
+export const readinessChecksViewBrokerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessChecksView"]["broker"]> = ["ok", "down"];
+export const readinessChecksViewDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessChecksView"]["database"]> = ["ok", "down"];
+export const readinessViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessView"]["status"]> = ["ready"];
+export const rerankerMetricsViewLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerMetricsView"]["level"]> = ["pair"];
+export const rerankerViewImport_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerView"]["import_kind"]> = ["upload", "reference"];
+export const runEvaluationRequestBandValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunEvaluationRequest"]["band"]> = ["v226", "v227"];
+export const runEvaluationRequestFrameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunEvaluationRequest"]["frame"]> = ["lafa"];
+export const sessionUserViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionUserView"]["role"]> = ["guest", "researcher", "operator", "admin"];
+export const sessionUserViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionUserView"]["status"]> = ["pending", "active", "deactivated"];
+export const showcaseBestResultViewMetricValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ShowcaseBestResultView"]["metric"]> = ["f_micro_w", "fmax"];
+export const signupViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignupView"]["status"]> = ["pending", "active", "deactivated"];
+export const stackRepoViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StackRepoView"]["role"]> = ["core", "contracts", "plugin", "lab"];
+export const subgraphEdgeViewRelation_typeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SubgraphEdgeView"]["relation_type"]> = ["is_a", "part_of", "regulates", "negatively_regulates", "positively_regulates"];
+export const updateExperimentRunRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateExperimentRunRequest"]["status"]> = ["planned", "running", "done", "abandoned"];
+export const updateUserRequestRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateUserRequest"]["role"]> = ["guest", "researcher", "operator", "admin"];
+export const updateUserRequestStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UpdateUserRequest"]["status"]> = ["active", "deactivated"];
+export const userViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserView"]["role"]> = ["guest", "researcher", "operator", "admin"];
+export const userViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserView"]["status"]> = ["pending", "active", "deactivated"];

@@ -1,1 +1,239 @@
-export {};
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+const VISIBILITIES = ['owner', 'unlisted', 'public'] as const;
+
+const STATS_EXAMPLE = {
+  delta_proteins: 412,
+  delta_annotations: 1873,
+  nk_proteins: 120,
+  nk_annotations: 388,
+  lk_proteins: 97,
+  lk_annotations: 301,
+  pk_proteins: 195,
+  pk_annotations: 1184,
+  known_annotations: 2210,
+  nk_gene_carry_over: 4,
+};
+
+const METRICS_EXAMPLE = {
+  NK: {
+    BPO: {
+      f_micro_w: 0.412,
+      fmax_w: 0.398,
+      precision_w: 0.44,
+      recall_w: 0.39,
+      coverage_w: 0.97,
+      auprc_w: 0.31,
+      f_micro: 0.45,
+      auprc: 0.36,
+      tau: 0.42,
+      fmax: 0.47,
+      precision: 0.5,
+      recall: 0.44,
+      threshold: 0.42,
+      coverage: 0.97,
+      n: 120,
+      smin: 12.8,
+    },
+  },
+};
+
+/** An evaluation set: a temporal holdout between two annotation sets. */
+export class EvaluationSetView {
+  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' }) id!: string;
+  @ApiProperty({
+    format: 'uuid',
+    example: 'a0c5e9d2-1b7f-4e3a-9c8d-6f2e1a0b3c4d',
+    description: 't0: the older (reference) annotation set',
+  })
+  old_annotation_set_id!: string;
+  @ApiProperty({
+    format: 'uuid',
+    example: 'b8e2f1c3-4d5a-4b6c-8e7f-9a0b1c2d3e4f',
+    description: 't1: the newer (ground-truth) annotation set',
+  })
+  new_annotation_set_id!: string;
+  @ApiProperty({ format: 'uuid', example: 'c4d5e6f7-0819-4a2b-9c3d-4e5f60718293' })
+  ontology_snapshot_id!: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    description: 'The job that generated the set',
+  })
+  job_id!: string | null;
+  @ApiProperty({
+    enum: ['experimental', 'extended'],
+    example: 'experimental',
+    description: 'The evidence codes counted: experimental, or the extended CAFA set',
+  })
+  evidence!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    description: 'Protein and annotation counts per category (NK, LK, PK, known terms)',
+    example: STATS_EXAMPLE,
+  })
+  stats!: Record<string, number>;
+  @ApiProperty({ format: 'date-time', example: '2025-03-14T09:26:53.589Z' }) created_at!: string;
+}
+
+/** An evaluation set as listed, with its labels and result count. */
+export class EvaluationSetSummaryView extends EvaluationSetView {
+  @ApiProperty({ example: '2025-01-01', description: "The ontology snapshot's OBO version" })
+  ontology_version!: string;
+  @ApiProperty({ example: 'goa 2024-01-17', description: 'Source and version of the old annotation set' })
+  old_annotation_set_label!: string;
+  @ApiProperty({ example: 'goa 2025-01-08', description: 'Source and version of the new annotation set' })
+  new_annotation_set_label!: string;
+  @ApiProperty({ example: 3, description: 'Stored evaluation results of the set' }) result_count!: number;
+}
+
+export class EvaluationSetDeletionView {
+  @ApiProperty({ example: true }) deleted!: boolean;
+  @ApiProperty({ example: 3 }) results_deleted!: number;
+  @ApiProperty({ example: 12, description: 'Stored artifact files removed' }) artifacts_deleted!: number;
+}
+
+/** A stored CAFA evaluation result. */
+export class EvaluationResultView {
+  @ApiProperty({ format: 'uuid', example: 'd9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a' }) id!: string;
+  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' })
+  evaluation_set_id!: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) prediction_set_id!: string | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) embedding_config_id!: string | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) scoring_config_id!: string | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) reranker_model_id!: string | null;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'Re-rankers per category and aspect: {nk|lk|pk: {bpo|mfo|cco: reranker id}}',
+  })
+  rerankers!: Record<string, unknown> | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) job_id!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'v226' }) band!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'lafa' }) frame!: string | null;
+  @ApiProperty({ example: 0.01, description: 'Threshold step of the evaluator' }) th_step!: number;
+  @ApiPropertyOptional({ nullable: true, type: Number }) max_terms!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'The IA file the run used' })
+  ia_source!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'The terms-of-interest file' })
+  toi_source!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) temporal_window!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) leakage_role!: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'baseline',
+    description: "'reranker', or the scoring config's name",
+  })
+  stage!: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: { type: 'number', nullable: true } },
+    },
+    description: 'metrics[category][aspect] -> f_micro_w, fmax, precision, recall, ...',
+    example: METRICS_EXAMPLE,
+  })
+  metrics!: Record<string, Record<string, Record<string, number | null>>>;
+  @ApiPropertyOptional({ nullable: true, type: String }) artifact_prefix!: string | null;
+  @ApiProperty({ type: [String] }) artifact_keys!: string[];
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) owner_user_id!: string | null;
+  @ApiProperty({ enum: VISIBILITIES, example: 'public' }) visibility!: (typeof VISIBILITIES)[number];
+  @ApiProperty({ format: 'date-time', example: '2025-03-14T10:02:11.204Z' }) created_at!: string;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'baseline' })
+  scoring_config_name!: string | null;
+}
+
+/** CAFA metrics of a prediction set on an evaluation set, computed on demand. */
+export class PredictionSetMetricsView {
+  @ApiProperty({ format: 'uuid', example: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b' })
+  prediction_set_id!: string;
+  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' })
+  evaluation_set_id!: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) scoring_config_id!: string | null;
+  @ApiProperty({ example: true, description: "Whether the snapshot's IA file weighted the metrics" })
+  weighted!: boolean;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      additionalProperties: { type: 'object', additionalProperties: { type: 'number', nullable: true } },
+    },
+    description: 'metrics[category][aspect] -> f_micro_w, fmax, precision, recall, ...',
+    example: METRICS_EXAMPLE,
+  })
+  metrics!: Record<string, Record<string, Record<string, number | null>>>;
+}
+
+/** Pair-level metrics of a re-ranker's scores against an evaluation set's ground truth. */
+export class RerankerMetricsView {
+  @ApiProperty({ format: 'uuid', example: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b' })
+  prediction_set_id!: string;
+  @ApiProperty({ format: 'uuid', example: 'f6a7b8c9-d0e1-4f2a-8b3c-4d5e6f7a8b9c' })
+  reranker_model_id!: string;
+  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' })
+  evaluation_set_id!: string;
+  @ApiProperty({ enum: ['pair'], example: 'pair' }) level!: string;
+  @ApiProperty({ example: 0.58, description: 'Best F1 over the thresholds 0.01 ... 1.00' }) fmax!: number;
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 0.37 }) threshold!: number | null;
+  @ApiProperty({ example: 0.61 }) precision!: number;
+  @ApiProperty({ example: 0.55 }) recall!: number;
+  @ApiProperty({ example: 0.49, description: 'Area under the precision-recall curve' }) auc_pr!: number;
+  @ApiProperty({ example: 812, description: 'Pairs labelled true' }) positives!: number;
+  @ApiProperty({ example: 9450, description: 'Pairs scored' }) pairs!: number;
+}
+
+export class MeanCiView {
+  @ApiProperty({ example: 0.43 }) mean!: number;
+  @ApiProperty({ example: 0.02, description: '95% interval half-width' }) ci95!: number;
+  @ApiProperty({ example: 3 }) n!: number;
+}
+
+/** One (embedding, stage) cell of the benchmark matrix. */
+export class BenchmarkCellView {
+  @ApiProperty({ example: '5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e' }) embedding!: string;
+  @ApiProperty({ example: 'esm2_t33_650M_UR50D' }) embedding_label!: string;
+  @ApiProperty({ example: 'baseline' }) stage!: string;
+  @ApiProperty({ example: 'Baseline' }) stage_label!: string;
+  @ApiProperty({ enum: ['f_micro_w', 'fmax'], example: 'f_micro_w' }) primary_metric!: 'f_micro_w' | 'fmax';
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      additionalProperties: { $ref: '#/components/schemas/MeanCiView' },
+    },
+    description: 'tasks[category][aspect] -> {mean, ci95, n}',
+    example: { NK: { BPO: { mean: 0.41, ci95: 0.02, n: 3 } } },
+  })
+  tasks!: Record<string, Record<string, MeanCiView>>;
+  @ApiProperty({ type: MeanCiView, description: 'The mean over the task means' }) per_task!: MeanCiView;
+  @ApiProperty({ example: 3, description: 'Results whose values make up the cell' }) results!: number;
+  @ApiProperty({ example: 0, description: 'Results left out: they hold no value of primary_metric' })
+  excluded_results!: number;
+}
+
+export class BenchmarkMatrixView {
+  @ApiProperty({ type: [String], example: ['NK', 'LK', 'PK'] }) categories!: string[];
+  @ApiProperty({ type: [String], example: ['BPO', 'MFO', 'CCO'] }) aspects!: string[];
+  @ApiProperty({ type: [String], example: ['baseline', 'reranker'] }) stages!: string[];
+  @ApiProperty({ type: [String], example: ['5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e'] }) embeddings!: string[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    example: { '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f': 'GOA 2024-01 → 2025-01' },
+  })
+  evaluation_set_labels!: Record<string, string>;
+  @ApiProperty({ type: [BenchmarkCellView] }) cells!: BenchmarkCellView[];
+}
+
+/** An embedding config with published evaluation results. */
+export class BenchmarkEmbeddingView {
+  @ApiProperty({ format: 'uuid', example: '5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e' }) id!: string;
+  @ApiProperty({ example: 'esm2_t33_650M_UR50D' }) model_name!: string;
+  @ApiProperty({ example: 'esm' }) model_backend!: string;
+  @ApiProperty({ example: 4, description: 'Published evaluation results' }) results!: number;
+}

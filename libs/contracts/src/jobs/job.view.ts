@@ -48,30 +48,30 @@ export class JobView {
 }
 
 export class QueuedJobView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
   @ApiProperty({ enum: ['queued'] }) status!: 'queued';
 }
 
 export class JobEventView {
-  @ApiProperty() id!: number;
+  @ApiProperty({ example: 42 }) id!: number;
   @ApiProperty({ format: 'uuid' }) job_id!: string;
   @ApiProperty({ format: 'date-time' }) ts!: string;
   @ApiProperty() level!: string;
-  @ApiProperty() event!: string;
+  @ApiProperty({ example: 'predict_go_terms.planned' }) event!: string;
   @ApiProperty({ nullable: true, type: String }) message!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) fields!: Record<string, unknown>;
 }
 
 export class JobCommentView {
-  @ApiProperty() id!: number;
+  @ApiProperty({ example: 7 }) id!: number;
   @ApiProperty({ format: 'uuid' }) job_id!: string;
   @ApiProperty({ nullable: true, type: String }) author!: string | null;
-  @ApiProperty() body!: string;
+  @ApiProperty({ example: 'Rerun with the 2024 annotations' }) body!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }
 
 export class JobDeletionView {
-  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
   @ApiProperty() deleted!: boolean;
   @ApiProperty() events_deleted!: number;
   @ApiProperty() comments_deleted!: number;

@@ -1,1 +1,338 @@
-export {};
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { JOB_STATUSES, JobStatus } from '../job-status';
+import { SEARCH_BACKENDS, SearchBackendName } from '../operations/prediction.payloads';
+
+const ASPECTS = ['F', 'P', 'C'] as const;
+type Aspect = (typeof ASPECTS)[number];
+
+/** A prediction set as stored, with the labels of what it was made from. */
+export class PredictionSetView {
+  @ApiProperty({ format: 'uuid', example: '3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b' }) id!: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e',
+    description: 'The predict_go_terms job that made the set',
+  })
+  job_id!: string | null;
+  @ApiProperty({ format: 'uuid', example: 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d' })
+  embedding_config_id!: string;
+  @ApiProperty({ format: 'uuid', example: 'c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f' })
+  annotation_set_id!: string;
+  @ApiProperty({ format: 'uuid', example: 'd5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80' })
+  ontology_snapshot_id!: string;
+  @ApiPropertyOptional({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    example: 'e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091',
+    description: 'The query set predicted (null: every protein of the embedding config)',
+  })
+  query_set_id!: string | null;
+  @ApiProperty({ example: 5, description: 'Neighbours kept per query' }) limit_per_entry!: number;
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 1.2, description: 'Largest distance kept' })
+  distance_threshold!: number | null;
+  @ApiProperty({ enum: SEARCH_BACKENDS, example: 'diamond' }) search_backend!: SearchBackendName;
+  @ApiProperty({ example: true }) aspect_separated_knn!: boolean;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { exclude_self: true },
+    description: 'The remaining options of the request',
+  })
+  options!: Record<string, unknown>;
+  @ApiProperty({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' })
+  feature_schema_sha!: string;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) reranker_model_id!: string | null;
+  @ApiProperty({ example: 12, description: 'Number of query proteins' }) query_count!: number;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) owner_user_id!: string | null;
+  @ApiProperty({ enum: ['owner', 'unlisted', 'public'], example: 'public' })
+  visibility!: 'owner' | 'unlisted' | 'public';
+  @ApiPropertyOptional({
+    format: 'date-time',
+    nullable: true,
+    type: String,
+    description: 'When the retention purge removes an unlisted set',
+  })
+  expires_at!: string | null;
+  @ApiProperty({ format: 'date-time', example: '2025-01-15T10:42:00.000Z' }) created_at!: string;
+  @ApiProperty({ example: 'kmer-v1' }) embedding_config_name!: string;
+  @ApiProperty({ example: 'kmer' }) embedding_backend!: string;
+  @ApiProperty({ example: 'GOA 2025-01' }) annotation_set_label!: string;
+  @ApiProperty({ example: 'releases/2025-01-01' }) ontology_version!: string;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'SUCCEEDED',
+    description: `Status of the job that made the set (${JOB_STATUSES.join(', ')}); null once the job is gone`,
+  })
+  job_status!: JobStatus | null;
+  @ApiProperty({ example: true, description: "Whether a query's own accession was left out as a donor" })
+  exclude_self!: boolean;
+}
+
+/** An item of the prediction-set list. */
+export class PredictionSetSummaryView extends PredictionSetView {
+  @ApiProperty({ example: 348 }) prediction_count!: number;
+}
+
+export class PredictionSetProteinCountView {
+  @ApiProperty({ example: 'P69905' }) protein_accession!: string;
+  @ApiProperty({ example: 29, description: 'Predicted terms' }) go_count!: number;
+}
+
+export class PredictionSetDetailView extends PredictionSetView {
+  @ApiProperty({ example: 348 }) prediction_count!: number;
+  @ApiProperty({ example: 12 }) protein_count!: number;
+  @ApiProperty({ type: [PredictionSetProteinCountView], description: 'Per protein, by accession' })
+  proteins!: PredictionSetProteinCountView[];
+}
+
+export class PredictionSetDeletionView {
+  @ApiProperty({ example: true }) deleted!: boolean;
+  @ApiProperty({ example: 348 }) predictions_deleted!: number;
+}
+
+export class PredictionSetProteinView {
+  @ApiProperty({ example: 'P69905' }) protein_accession!: string;
+  @ApiProperty({ example: 29, description: 'Predicted terms' }) go_count!: number;
+  @ApiProperty({ example: 0.18 }) min_distance!: number;
+  @ApiProperty({ example: 0.91 }) best_score!: number;
+  @ApiProperty({ example: 14, description: "The protein's terms in the set's annotations" })
+  annotation_count!: number;
+  @ApiProperty({ example: 11, description: "Predicted terms the set's annotations confirm" })
+  match_count!: number;
+}
+
+export class PredictionSetProteinsPageView {
+  @ApiProperty({ type: [PredictionSetProteinView] }) items!: PredictionSetProteinView[];
+  @ApiProperty({ example: 12 }) total!: number;
+  @ApiProperty({ example: 50 }) limit!: number;
+  @ApiProperty({ example: 0 }) offset!: number;
+}
+
+/** One predicted term: the 32 columns of predictions.tsv, the score and `self_hit`. */
+export class PredictionRowView {
+  @ApiProperty({ example: 'P69905' }) protein_accession!: string;
+  @ApiProperty({ example: 'GO:0005344' }) go_id!: string;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'oxygen carrier activity' })
+  go_name!: string | null;
+  @ApiProperty({ enum: ASPECTS, example: 'F' }) go_aspect!: Aspect;
+  @ApiProperty({ example: 0.18 }) distance!: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'P68871',
+    description: 'The donor protein (null for a term from the prior alone)',
+  })
+  ref_protein_accession!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'enables' }) qualifier!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'IDA' }) evidence_code!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 43.7 }) identity_nw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) similarity_nw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) alignment_score_nw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) gaps_pct_nw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) alignment_length_nw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 45.1 }) identity_sw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) similarity_sw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) alignment_score_sw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) gaps_pct_sw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) alignment_length_sw!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 142 }) length_query!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 147 }) length_ref!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: '9606' }) query_taxonomy_id!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: '9606' }) ref_taxonomy_id!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) taxonomic_lca!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) taxonomic_distance!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) taxonomic_common_ancestors!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) taxonomic_relation!: string | null;
+  @ApiProperty({ example: 3, description: 'Neighbours that carry the term' }) vote_count!: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    example: 1,
+    description: "Rank of the donor among the query's neighbours (null for a prior-only term)",
+  })
+  k_position!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) go_term_frequency!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) ref_annotation_density!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) neighbor_distance_std!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: Number }) neighbor_vote_fraction!: number | null;
+  @ApiProperty({ example: 0.91, description: 'The row score, 0..1 (docs/prediction.md, "Score")' })
+  score!: number;
+  @ApiProperty({
+    example: false,
+    description: "The donor is the query's own accession or an isoform of it (annotation mode)",
+  })
+  self_hit!: boolean;
+}
+
+/** A term of a protein in the JSON download: its best row. */
+export class PredictionExportTermView {
+  @ApiProperty({ example: 'GO:0005344' }) go_id!: string;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'oxygen carrier activity' })
+  go_name!: string | null;
+  @ApiProperty({ enum: ASPECTS, example: 'F' }) aspect!: Aspect;
+  @ApiProperty({ example: 0.91, description: 'The best row score of the term, 0..1' }) score!: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'P68871',
+    description: 'The donor protein (null for a term from the prior alone)',
+  })
+  donor!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Number, example: 45.1 }) identity!: number | null;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'IDA' }) evidence_code!: string | null;
+  @ApiProperty({ enum: ['homology', 'prior'], example: 'homology' }) source!: 'homology' | 'prior';
+}
+
+/** A protein of the JSON download, its terms best first. */
+export class PredictionExportProteinView {
+  @ApiProperty({ example: 'P69905' }) protein!: string;
+  @ApiProperty({ type: [PredictionExportTermView] }) terms!: PredictionExportTermView[];
+}
+
+export class GoTermCountView {
+  @ApiProperty({ enum: ASPECTS, example: 'F' }) aspect!: Aspect;
+  @ApiProperty({ example: 'GO:0005515' }) go_id!: string;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'protein binding' }) go_name!: string | null;
+  @ApiProperty({ example: 12 }) prediction_count!: number;
+  @ApiProperty({ example: 9 }) protein_count!: number;
+}
+
+/** The most predicted terms of each aspect. */
+export class GoTermsByAspectView {
+  @ApiProperty({ type: [GoTermCountView] }) F!: GoTermCountView[];
+  @ApiProperty({ type: [GoTermCountView] }) P!: GoTermCountView[];
+  @ApiProperty({ type: [GoTermCountView] }) C!: GoTermCountView[];
+}
+
+export class AspectTotalsView {
+  @ApiProperty({ enum: ASPECTS, example: 'P' }) aspect!: Aspect;
+  @ApiProperty({ example: 180 }) predictions!: number;
+  @ApiProperty({ example: 64, description: 'Distinct terms' }) terms!: number;
+  @ApiProperty({ example: 11 }) proteins!: number;
+}
+
+/** Totals per aspect; an aspect without predictions is absent. */
+export class AspectTotalsByAspectView {
+  @ApiPropertyOptional({ type: AspectTotalsView }) F?: AspectTotalsView;
+  @ApiPropertyOptional({ type: AspectTotalsView }) P?: AspectTotalsView;
+  @ApiPropertyOptional({ type: AspectTotalsView }) C?: AspectTotalsView;
+}
+
+export class GoTermDistributionView {
+  @ApiProperty({ type: GoTermsByAspectView }) terms!: GoTermsByAspectView;
+  @ApiProperty({ type: AspectTotalsByAspectView }) totals!: AspectTotalsByAspectView;
+}
+
+export class ScoringConfigView {
+  @ApiProperty({ format: 'uuid', example: '0b6f2f5e-1f3c-4f0e-8a8e-6d2b1c4a9e7f' }) id!: string;
+  @ApiProperty({ example: 'default' }) name!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'number' },
+    example: {
+      embedding_similarity: 0.5,
+      identity_nw: 0,
+      identity_sw: 0.3,
+      evidence_weight: 0.2,
+      taxonomic_proximity: 0,
+      neighbor_vote_fraction: 0,
+      prediction_score: 0,
+    },
+    description: 'Weight of every scoring signal (normalized)',
+  })
+  weights!: Record<string, number>;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'Embedding similarity and identity' })
+  description!: string | null;
+  @ApiProperty({ example: true, description: 'One of the built-in presets' }) is_preset!: boolean;
+  @ApiProperty({ format: 'date-time', example: '2025-01-15T10:42:00.000Z' }) created_at!: string;
+}
+
+export class ScoringPresetsView {
+  @ApiProperty({ type: [String], example: ['default'], description: 'The presets this call registered' })
+  created!: string[];
+  @ApiProperty({ type: [ScoringConfigView], description: 'Every preset' }) presets!: ScoringConfigView[];
+}
+
+export class ScoringConfigDeletionView {
+  @ApiProperty({ format: 'uuid', example: '0b6f2f5e-1f3c-4f0e-8a8e-6d2b1c4a9e7f' }) id!: string;
+  @ApiProperty({ example: true }) deleted!: boolean;
+}
+
+/** Where a one-click run's results appear, as paths on the service's own origin. */
+export class AnnotateLinksView {
+  @ApiProperty({
+    example: '/v1/query-sets/e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091',
+    description: 'GET: the uploaded query set',
+  })
+  query_set!: string;
+  @ApiProperty({
+    example: '/v1/jobs/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e',
+    description:
+      'GET: the embedding job; once SUCCEEDED, `result.prediction_job_id` names the prediction job',
+  })
+  embedding_job!: string;
+  @ApiProperty({
+    example:
+      '/v1/embeddings/resolve?query_set_id=e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091&embedding_config_id=a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d',
+    description: 'GET: the prediction set of this run (404 until the prediction job has made it)',
+  })
+  prediction_set!: string;
+  @ApiProperty({
+    example: '/#/annotate/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e',
+    description: 'The dashboard page that follows the run',
+  })
+  dashboard!: string;
+}
+
+export class AnnotateView {
+  @ApiProperty({ format: 'uuid', example: 'e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091' }) query_set_id!: string;
+  @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) embedding_job_id!: string;
+  @ApiProperty({ format: 'uuid', example: 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d' })
+  embedding_config_id!: string;
+  @ApiProperty({ format: 'uuid', example: 'c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f' })
+  annotation_set_id!: string;
+  @ApiProperty({ format: 'uuid', example: 'd5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80' })
+  ontology_snapshot_id!: string;
+  @ApiProperty({ type: AnnotateLinksView }) links!: AnnotateLinksView;
+}
+
+/** A registered LightGBM re-ranker. */
+export class RerankerView {
+  @ApiProperty({ format: 'uuid', example: '5c9e2b7a-3d41-4f6a-8b0c-1e2d3f4a5b6c' }) id!: string;
+  @ApiProperty({ example: 'lgbm-goa-2025-01' }) name!: string;
+  @ApiProperty({ example: 's3://svc-artifacts/rerankers/run-2025-01-15/model.txt' }) artifact_uri!: string;
+  @ApiProperty({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' })
+  feature_schema_sha!: string;
+  @ApiProperty({ type: [String], example: ['distance', 'identity_sw', 'vote_count'] })
+  feature_names!: string[];
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'lambdarank' }) objective!: string | null;
+  @ApiProperty({ example: 'features: distance-first\n' }) spec_yaml!: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The training run record (run.json)',
+  })
+  run!: Record<string, unknown>;
+  @ApiPropertyOptional({ nullable: true, type: String, example: 'run-2025-01-15' }) run_id!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { fmax: 0.61 } })
+  metrics!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, example: { distance: 412, identity_sw: 230 } })
+  feature_importance!: Record<string, unknown>;
+  @ApiPropertyOptional({ nullable: true, type: String }) dataset_id!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) external_source!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) prediction_set_id!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) evaluation_set_id!: string | null;
+  @ApiProperty({ enum: ['upload', 'reference'], example: 'upload' }) import_kind!: 'upload' | 'reference';
+  @ApiProperty({ format: 'date-time', example: '2025-01-15T10:42:00.000Z' }) created_at!: string;
+}
+
+export class RerankerDeletionView {
+  @ApiProperty({ format: 'uuid', example: '5c9e2b7a-3d41-4f6a-8b0c-1e2d3f4a5b6c' }) id!: string;
+  @ApiProperty({ example: true }) deleted!: boolean;
+  @ApiProperty({ example: true, description: 'An uploaded booster was removed from the artifact store' })
+  artifact_deleted!: boolean;
+}

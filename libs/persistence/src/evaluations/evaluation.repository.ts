@@ -83,16 +83,16 @@ export class EvaluationRepository {
   }
 
   listSets(): Promise<Record<string, unknown>[]> {
-    return queryRows(
-      this.db,
-      `SELECT ${SET_COLUMNS}, o.obo_version AS ontology_version,
-              (a.source || ' ' || a.source_version) AS old_annotation_set_label,
-              (b.source || ' ' || b.source_version) AS new_annotation_set_label,
-              (SELECT count(*)::int FROM evaluation_result r WHERE r.evaluation_set_id = e.id) AS result_count
-         FROM evaluation_set e JOIN ontology_snapshot o ON o.id = e.ontology_snapshot_id
-         JOIN annotation_set a ON a.id = e.old_annotation_set_id JOIN annotation_set b ON b.id = e.new_annotation_set_id
-        ORDER BY e.created_at DESC`,
-    );
+    return queryRows(this.db, `${SUMMARY_SELECT} ORDER BY e.created_at DESC`);
+  }
+
+  /** One set with the labels of its annotation sets and ontology, and its result count. */
+  async summary(id: string): Promise<Record<string, unknown>> {
+    const [set] = await queryRows<Record<string, unknown>>(this.db, `${SUMMARY_SELECT} WHERE e.id = $1`, [
+      id,
+    ]);
+    if (set === undefined) throw notFound('Evaluation set');
+    return set;
   }
 
   groundTruth(id: string, category: GroundTruthCategory): Promise<GroundTruthRow[]> {
@@ -213,3 +213,11 @@ export class EvaluationRepository {
     );
   }
 }
+
+/** A set with its labels: what the list and the detail answer. */
+const SUMMARY_SELECT = `SELECT ${SET_COLUMNS}, o.obo_version AS ontology_version,
+       (a.source || ' ' || a.source_version) AS old_annotation_set_label,
+       (b.source || ' ' || b.source_version) AS new_annotation_set_label,
+       (SELECT count(*)::int FROM evaluation_result r WHERE r.evaluation_set_id = e.id) AS result_count
+  FROM evaluation_set e JOIN ontology_snapshot o ON o.id = e.ontology_snapshot_id
+  JOIN annotation_set a ON a.id = e.old_annotation_set_id JOIN annotation_set b ON b.id = e.new_annotation_set_id`;
