@@ -8,7 +8,8 @@ import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definit
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
-import { peakRssMb, runBench, runBenchJob } from './bench-support';
+import { createGateway } from '../../apps/gateway-api/src/app.factory';
+import { BenchSession, peakRssMb, runBench, runBenchJob } from './bench-support';
 import { OBO_2022, setUpHumanReference } from './human-reference';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -25,7 +26,8 @@ const ASPECT_CODE: Record<string, string> = {
  *   service   run_cafa_evaluation through the queue (rows read back from PostgreSQL, NK/LK/PK)
  *   cli       the evaluator CLI (tools/evaluate) on the same rows written as a CAFA file (best score
  *             per protein and term, what the CAFA download gives), per category
- * and prints both times, the ratio and whether every metric is identical.
+ * and prints both times, the ratio and whether every metric is identical; then streams the set's
+ * TSV, CAFA, GAF and JSON downloads through a gateway on loopback (lines/s, RSS growth).
  */
 runBench(
   'bench-evaluate-service',
@@ -125,6 +127,8 @@ runBench(
         }
       }
     }
+    const exports = await timeExports(session, predictionSetId);
+    console.table(exports);
     console.table([
       { path: 'service run_cafa_evaluation', seconds: Number(service.wallSeconds.toFixed(2)) },
       { path: 'evaluator CLI on the CAFA file', seconds: Number(cliSeconds.toFixed(2)) },
@@ -139,12 +143,56 @@ runBench(
         cli_seconds: Number(cliSeconds.toFixed(2)),
         service_vs_cli: Number((service.wallSeconds / cliSeconds).toFixed(2)),
         metrics_identical: identical,
+        exports,
         differences: differences.slice(0, 10),
         peak_rss_mb: peakRssMb(),
       })}\n`,
     );
   },
 );
+
+/**
+ * Streams each download of the set through a gateway on loopback (the client reads as fast as it
+ * can) and reports lines/s and the gateway process's RSS growth, sampled every 50 ms, over its
+ * level before the download.
+ */
+async function timeExports(
+  { world }: BenchSession,
+  predictionSetId: string,
+): Promise<{ file: string; lines: number; seconds: number; lines_per_s: number; rss_growth_mb: number }[]> {
+  const gateway = await createGateway(world.config);
+  const out: { file: string; lines: number; seconds: number; lines_per_s: number; rss_growth_mb: number }[] =
+    [];
+  try {
+    for (const file of ['predictions.tsv', 'predictions-cafa.tsv', 'predictions.gaf', 'predictions.json']) {
+      global.gc?.();
+      const base = process.memoryUsage().rss;
+      let peak = base;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }, 50);
+      const started = Date.now();
+      const response = await fetch(`${gateway.url}/v1/embeddings/prediction-sets/${predictionSetId}/${file}`);
+      if (!response.ok || response.body === null) throw new Error(`${file}: HTTP ${response.status}`);
+      let lines = 0;
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        for (let i = 0; i < chunk.length; i += 1) if (chunk[i] === 10) lines += 1;
+      }
+      const seconds = (Date.now() - started) / 1000;
+      clearInterval(sampler);
+      out.push({
+        file,
+        lines,
+        seconds: Number(seconds.toFixed(2)),
+        lines_per_s: Math.round(lines / seconds),
+        rss_growth_mb: Math.round((peak - base) / 2 ** 20),
+      });
+    }
+  } finally {
+    await gateway.close();
+  }
+  return out;
+}
 
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);

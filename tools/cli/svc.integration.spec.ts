@@ -93,7 +93,7 @@ describe('svc, the command-line client, against the real stack', () => {
     );
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stderr).toMatch(/prediction: SUCCEEDED/);
-    embeddingJob = /#\/jobs\/([0-9a-f-]{36})/.exec(run.stderr)![1]!;
+    embeddingJob = /#\/annotate\/([0-9a-f-]{36})/.exec(run.stderr)![1]!;
     for (const file of ['predictions.tsv', 'predictions.gaf', 'predictions.json', 'predictions-cafa.tsv']) {
       expect(existsSync(join(out, file))).toBe(true);
     }

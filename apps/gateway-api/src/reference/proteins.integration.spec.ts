@@ -5,7 +5,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { AppProcess, freePort, HttpClient, HttpResult, spawnApp, testConfig, waitFor } from '@svc/testing';
+import {
+  AppProcess,
+  createSuiteWorld,
+  freePort,
+  HttpClient,
+  HttpResult,
+  spawnApp,
+  SuiteWorld,
+  testConfig,
+  waitFor,
+} from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 import { ReferenceService } from './reference.service';
 
@@ -395,6 +405,8 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
   /** The requests the stand-in received since `from`. */
   const requestsSince = (from: number): Recorded[] => uniprot.requests.slice(from);
 
+  let world: SuiteWorld | undefined;
+
   beforeAll(async () => {
     workDir = mkdtempSync(join(tmpdir(), 'proteins-it-'));
     const base = await uniprot.start(await freePort());
@@ -403,9 +415,11 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       { status: 503, when: () => true },
       { status: 429, headers: { 'retry-after': '1' }, when: (url) => url.searchParams.has('cursor') },
     );
-    gateway = await createGateway(testConfig());
+    // A database of its own: the tests count every protein row, which other suites also write.
+    world = await createSuiteWorld('proteins');
+    gateway = await createGateway(testConfig(world.env));
     api = new HttpClient(gateway.url);
-    worker = await spawnApp('ingestion-worker', { SVC_UNIPROT_BASE_URL: base });
+    worker = await spawnApp('ingestion-worker', { ...world.env, SVC_UNIPROT_BASE_URL: base });
     await worker.waitForLog('worker started');
   });
 
@@ -413,6 +427,7 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
     await worker?.stop();
     await gateway?.close();
     await uniprot.stop();
+    await world?.dispose();
     if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
   });
 

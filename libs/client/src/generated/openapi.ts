@@ -2946,8 +2946,11 @@ export interface components {
             meta: {
                 [key: string]: unknown;
             };
-            /** @example predict_go_terms */
-            operation: components["schemas"]["OperationName"];
+            /**
+             * @description An operation of the catalogue (`OperationName`), or a plugin's
+             * @example predict_go_terms
+             */
+            operation: string;
             /**
              * Format: uuid
              * @description The account the job works for

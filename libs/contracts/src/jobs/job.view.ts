@@ -1,10 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-status';
-import { OPERATION_NAMES } from '../operations/catalog';
 
 export class JobView {
   @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
-  @ApiProperty({ enum: OPERATION_NAMES, enumName: 'OperationName', example: 'predict_go_terms' })
+  @ApiProperty({
+    example: 'predict_go_terms',
+    description: "An operation of the catalogue (`OperationName`), or a plugin's",
+  })
   operation!: string;
   @ApiProperty() queue_name!: string;
   @ApiProperty({ enum: JOB_STATUSES }) status!: JobStatus;
