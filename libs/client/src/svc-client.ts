@@ -183,11 +183,7 @@ export class SvcClient {
     const type = response.headers.get('content-type') ?? '';
     const parsed: unknown = type.includes('json') && text !== '' ? JSON.parse(text) : text;
     if (!response.ok) {
-      throw new SvcApiError(
-        response.status,
-        isProblem(parsed) ? parsed : null,
-        path,
-      );
+      throw new SvcApiError(response.status, isProblem(parsed) ? parsed : null, path);
     }
     return parsed as T;
   }

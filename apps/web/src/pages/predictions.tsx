@@ -3,7 +3,6 @@ import {
   PredictionProteinsPage,
   PredictedTerm,
   PredictionProtein,
-  PredictionSet,
   PredictionSetDetail,
   PredictionSetSummary,
   qs,
