@@ -1,35 +1,72 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { createGateway } from '../../apps/gateway-api/src/app.factory';
 import { createBenchWorld } from './bench-support';
 
+const ROOT = resolve(__dirname, '..', '..');
+const ADMIN = { email: 'bench-admin@svc.test', password: 'bench-admin-password-1' };
+
 /**
- * `npm run bench:api`: requests/s and latency of GET /v1/jobs/{id} and POST /v1/jobs against a
- * gateway on loopback, over a throw-away database and queue prefix (both removed afterwards).
+ * `npm run bench:api`: requests/s and latency of GET /v1/jobs/{id} and POST /v1/jobs with the
+ * credential gate on (an API key on every request, checked by the gateway, looked up through the
+ * auth service), against the gateway and the auth service as their own processes (as deployed), over
+ * a throw-away database and queue prefix. The load generator runs in this process, so on 2 cores the
+ * gateway has one core to itself. The same run measures a bare node:http server answering the same
+ * job JSON from memory, in its own process: the ceiling of this machine and load generator.
  * Options: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 20).
  */
 async function main(): Promise<void> {
   const seconds = Number(process.env['BENCH_SECONDS'] ?? 10);
   const connections = Number(process.env['BENCH_CONNECTIONS'] ?? 20);
-  const world = await createBenchWorld({ SVC_DB_POOL_SIZE: '20' });
-  const gateway = await createGateway(world.config);
-  await gateway.infra.broker.waitUntilReady(10_000);
+  const port = await freePort();
+  const world = await createBenchWorld({
+    SVC_DB_POOL_SIZE: '20',
+    SVC_AUTHN_REQUIRED: 'true',
+    SVC_PORT: String(port),
+    SVC_BOOTSTRAP_ADMIN_EMAIL: ADMIN.email,
+    SVC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
+  });
+  const children: ChildProcess[] = [];
   try {
-    const created = await fetch(`${gateway.url}/v1/jobs`, {
+    children.push(await startApp('auth-service', world.env, 'auth-service ready'));
+    // BENCH_PROFILE=DIR writes the gateway's CPU profile there (node --cpu-prof) when it stops.
+    const profile = process.env['BENCH_PROFILE'];
+    const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+    children.push(await startApp('gateway-api', world.env, 'gateway listening', flags));
+    const url = `http://127.0.0.1:${port}`;
+    const login = await fetch(`${url}/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const minted = await fetch(`${url}/v1/auth/api-keys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ name: 'bench' }),
+    });
+    const { key } = (await minted.json()) as { key: string };
+    const headers = { 'x-api-key': key };
+    const created = await fetch(`${url}/v1/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ operation: 'ping', queue_name: 'svc.ping', payload: { message: 'bench' } }),
     });
     const { id: jobId } = (await created.json()) as { id: string };
-    const get = await autocannon({ url: `${gateway.url}/v1/jobs/${jobId}`, connections, duration: seconds });
+    const jobUrl = `${url}/v1/jobs/${jobId}`;
+    const body = await (await fetch(jobUrl, { headers })).text();
+    await autocannon({ url: jobUrl, headers, connections, duration: 2 }); // warm-up
+    const get = await autocannon({ url: jobUrl, headers, connections, duration: seconds });
     const post = await autocannon({
-      url: `${gateway.url}/v1/jobs`,
+      url: `${url}/v1/jobs`,
       connections,
       duration: seconds,
       requests: [
         {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...headers },
           // A fresh payload per request, so deduplication never answers 409.
           setupRequest: (request) => ({
             ...request,
@@ -42,9 +79,11 @@ async function main(): Promise<void> {
         },
       ],
     });
+    const ceiling = await bareServerRate(body, connections, seconds);
     const rows = [
-      { endpoint: 'GET /v1/jobs/{id}', result: get },
-      { endpoint: 'POST /v1/jobs', result: post },
+      { endpoint: 'GET /v1/jobs/{id} (API key)', result: get },
+      { endpoint: 'POST /v1/jobs (API key)', result: post },
+      { endpoint: 'bare node:http, same JSON', result: ceiling },
     ].map(({ endpoint, result }) => ({
       endpoint,
       requests_per_s: Math.round(result.requests.average),
@@ -55,13 +94,86 @@ async function main(): Promise<void> {
     }));
     process.stdout.write(`connections=${connections} duration=${seconds}s\n`);
     console.table(rows);
-    process.stdout.write(`${JSON.stringify(rows)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({
+        rows,
+        get_vs_bare_server: Number((get.requests.average / ceiling.requests.average).toFixed(2)),
+      })}\n`,
+    );
     // autocannon stops without waiting for its last requests; let them finish before closing.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((done) => setTimeout(done, 2000));
   } finally {
-    await gateway.close();
+    for (const child of children.reverse()) await stop(child);
     await world.dispose();
   }
+}
+
+/** Starts `apps/<name>/src/main.ts` with the world's settings and waits for its ready line. */
+function startApp(
+  name: string,
+  env: Record<string, string>,
+  ready: string,
+  flags: string[] = [],
+): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [...flags, '-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', name, 'src', 'main.ts')],
+    { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env, SVC_LOG_LEVEL: 'info' }, stdio: 'pipe' },
+  );
+  return new Promise((done, fail) => {
+    let seen = '';
+    const timer = setTimeout(() => fail(new Error(`${name} did not start: ${seen.slice(-2000)}`)), 60_000);
+    const watch = (chunk: Buffer): void => {
+      seen += chunk.toString();
+      if (seen.includes(ready)) {
+        clearTimeout(timer);
+        child.stdout?.off('data', watch);
+        child.stderr?.off('data', watch);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        done(child);
+      }
+    };
+    child.stdout?.on('data', watch);
+    child.stderr?.on('data', watch);
+    child.on('exit', (code) => fail(new Error(`${name} exited with ${code}: ${seen.slice(-2000)}`)));
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** A node:http server in its own process answering `body` for every request, under the same load. */
+async function bareServerRate(
+  body: string,
+  connections: number,
+  seconds: number,
+): Promise<autocannon.Result> {
+  const port = await freePort();
+  const script = `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(${JSON.stringify(body)}); }).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: 'pipe' });
+  await new Promise((done) => child.stdout.once('data', done));
+  try {
+    return await autocannon({ url: `http://127.0.0.1:${port}/`, connections, duration: seconds });
+  } finally {
+    await stop(child);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
 }
 
 main().catch((error: unknown) => {

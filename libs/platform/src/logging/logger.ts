@@ -25,7 +25,7 @@ export interface LoggerOptions {
  * text lines (`SVC_LOG_FORMAT=text`) for a terminal.
  */
 export function createLogger(options: LoggerOptions): Logger {
-  const destination = options.destination ?? process.stdout;
+  const destination = options.destination ?? standardOutput();
   if (options.format === 'text') return new TextLogger(options.name, options.level, destination, {});
   const base = pino(
     {
@@ -38,6 +38,18 @@ export function createLogger(options: LoggerOptions): Logger {
     destination,
   );
   return new PinoLogger(base, { logger: options.name });
+}
+
+let stdout: NodeJS.WritableStream | undefined;
+
+/**
+ * Standard output, written asynchronously: on Linux a write to a pipe is synchronous, one system call
+ * per line, which costs a busy gateway a fifth of its time (one line per request). Lines written while
+ * a write is pending go out together; pino flushes what is left when the process exits.
+ */
+function standardOutput(): NodeJS.WritableStream {
+  stdout ??= pino.destination({ dest: 1, sync: false }) as unknown as NodeJS.WritableStream;
+  return stdout;
 }
 
 class PinoLogger implements Logger {
