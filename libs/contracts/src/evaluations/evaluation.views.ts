@@ -38,6 +38,17 @@ const METRICS_EXAMPLE = {
   },
 };
 
+/** metrics[category][aspect][metric], as results and on-demand metrics carry them. */
+const METRICS_PROPERTY = {
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: { type: 'number', nullable: true } },
+  },
+  description: 'metrics[category][aspect] -> f_micro_w, fmax, precision, recall, ...',
+  example: METRICS_EXAMPLE,
+} as const;
+
 /** An evaluation set: a temporal holdout between two annotation sets. */
 export class EvaluationSetView {
   @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' }) id!: string;
@@ -129,15 +140,7 @@ export class EvaluationResultView {
     description: "'reranker', or the scoring config's name",
   })
   stage!: string | null;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: {
-      type: 'object',
-      additionalProperties: { type: 'object', additionalProperties: { type: 'number', nullable: true } },
-    },
-    description: 'metrics[category][aspect] -> f_micro_w, fmax, precision, recall, ...',
-    example: METRICS_EXAMPLE,
-  })
+  @ApiProperty(METRICS_PROPERTY)
   metrics!: Record<string, Record<string, Record<string, number | null>>>;
   @ApiPropertyOptional({ nullable: true, type: String }) artifact_prefix!: string | null;
   @ApiProperty({ type: [String] }) artifact_keys!: string[];
@@ -157,15 +160,7 @@ export class PredictionSetMetricsView {
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) scoring_config_id!: string | null;
   @ApiProperty({ example: true, description: "Whether the snapshot's IA file weighted the metrics" })
   weighted!: boolean;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: {
-      type: 'object',
-      additionalProperties: { type: 'object', additionalProperties: { type: 'number', nullable: true } },
-    },
-    description: 'metrics[category][aspect] -> f_micro_w, fmax, precision, recall, ...',
-    example: METRICS_EXAMPLE,
-  })
+  @ApiProperty(METRICS_PROPERTY)
   metrics!: Record<string, Record<string, Record<string, number | null>>>;
 }
 

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { notFound } from '@svc/contracts';
+import { notFound, PROTEIN_METADATA_FIELDS } from '@svc/contracts';
 import { bulkInsert } from '../bulk';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 
@@ -17,26 +17,8 @@ export interface ProteinInput {
   reviewed: boolean | null;
 }
 
-export const METADATA_FIELDS = [
-  'absorption',
-  'active_site',
-  'activity_regulation',
-  'binding_site',
-  'catalytic_activity',
-  'cofactor',
-  'dna_binding',
-  'ec_number',
-  'features',
-  'function_cc',
-  'keywords',
-  'kinetics',
-  'pathway',
-  'ph_dependence',
-  'redox_potential',
-  'rhea_id',
-  'site',
-  'temperature_dependence',
-] as const;
+/** The metadata columns: the contract's list (libs/contracts), one source for both. */
+export const METADATA_FIELDS = PROTEIN_METADATA_FIELDS;
 export type MetadataField = (typeof METADATA_FIELDS)[number];
 
 const PROTEIN_COLUMNS = [
