@@ -20,7 +20,7 @@ const ASPECT_CODE: Record<string, string> = {
 };
 
 /**
- * `npm run bench:evaluate-service [-- --proteins N]`: a prediction set of N human proteins (window
+ * `npm run bench:evaluate-service [-- --proteins N] [--skip-exports]`: a prediction set of N human proteins (window
  * A's 4,270 targets first, then other Swiss-Prot proteins; default 6,000, about 3 M rows) predicted
  * with the default, then
  *   service   run_cafa_evaluation through the queue (rows read back from PostgreSQL, NK/LK/PK)
@@ -127,8 +127,10 @@ runBench(
         }
       }
     }
-    const exports = await timeExports(session, predictionSetId);
-    console.table(exports);
+    const exports = process.argv.includes('--skip-exports')
+      ? []
+      : await timeExports(session, predictionSetId);
+    if (exports.length > 0) console.table(exports);
     console.table([
       { path: 'service run_cafa_evaluation', seconds: Number(service.wallSeconds.toFixed(2)) },
       { path: 'evaluator CLI on the CAFA file', seconds: Number(cliSeconds.toFixed(2)) },

@@ -113,11 +113,10 @@ export async function evaluatePredictionSet(input: {
       best: new Map(),
     });
   }
-  for await (const chunk of new PredictionSetRepository(input.db).streamRows(
-    input.predictionSetId,
-    {},
-    5000,
-  )) {
+  // Without a scoring config or re-rankers a row is scored by its own score: only that is read.
+  const columns = input.weights === null && input.scorerFor === undefined ? 'score' : 'export';
+  const rows = new PredictionSetRepository(input.db).streamRows(input.predictionSetId, {}, 5000, columns);
+  for await (const chunk of rows) {
     for (const entry of categories) {
       foldBestScores(
         entry.best,

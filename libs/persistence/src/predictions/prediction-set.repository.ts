@@ -243,7 +243,15 @@ export class PredictionSetRepository {
     id: string,
     filters: TsvFilters,
     chunk = 1000,
+    columns: 'export' | 'score' = 'export',
   ): AsyncGenerator<Record<string, unknown>[]> {
+    // `score`: what the evaluator needs without a scoring config (no term join, no features).
+    const select =
+      columns === 'export'
+        ? `p.id::text AS row_id, p.go_term_id, p.features, ${tsvSelect()}`
+        : `p.id::text AS row_id, p.protein_accession, p.go_id, p.distance::float8 AS distance, ${SCORE_SELECT}`;
+    const from =
+      columns === 'export' ? 'prediction p LEFT JOIN go_term t ON t.id = p.go_term_id' : 'prediction p';
     let after: { accession: string; distance: number; id: string } | null = null;
     for (;;) {
       const params: unknown[] = [
@@ -260,8 +268,8 @@ export class PredictionSetRepository {
       }
       const rows: Record<string, unknown>[] = await queryRows(
         this.db,
-        `SELECT p.id::text AS row_id, p.go_term_id, p.features, ${tsvSelect()}
-           FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
+        `SELECT ${select}
+           FROM ${from}
           WHERE p.prediction_set_id = $1 AND ($2::text IS NULL OR p.protein_accession = $2)
             AND ($3::text IS NULL OR p.aspect = $3) AND ($4::real IS NULL OR p.distance <= $4::real) ${keyset}
           ORDER BY p.protein_accession, p.distance, p.id LIMIT $5`,
@@ -295,15 +303,16 @@ export class PredictionSetRepository {
   }
 }
 
+/** Rows stored before the score column carry the score they were evaluated with, 1 - d/2. */
+const SCORE_SELECT = 'COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2))) AS score';
+
 /** The 32 TSV columns as a select list (GO name and aspect from the term). */
 function tsvSelect(): string {
   return PREDICTIONS_TSV_COLUMNS.map((c) => {
     if (c === 'go_name') return 't.name AS go_name';
     if (c === 'go_aspect') return 'p.aspect AS go_aspect';
     if (c === 'distance') return 'p.distance::float8 AS distance';
-    // Rows stored before the score column carry the score they were evaluated with, 1 - d/2.
-    if (c === 'score')
-      return 'COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2))) AS score';
+    if (c === 'score') return SCORE_SELECT;
     return `p.${c}`;
   }).join(', ');
 }
