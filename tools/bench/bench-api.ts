@@ -1,8 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { freePort } from '@svc/testing';
 import { createBenchWorld } from './bench-support';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -163,17 +163,6 @@ async function bareServerRate(
   } finally {
     await stop(child);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 main().catch((error: unknown) => {

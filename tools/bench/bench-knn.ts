@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GEMM_EXACT_SEARCH, normalizeRows } from '@svc/inference';
+import { GEMM_EXACT_SEARCH } from '@svc/inference';
+import { randomUnitRows } from './synthetic-vectors';
 
 const { values } = parseArgs({
   options: {
@@ -20,16 +21,6 @@ const rows = Number(values.rows);
 const dims = Number(values.dims);
 const queryCount = Number(values.queries);
 const k = Number(values.k);
-
-function randomUnitRows(n: number, seed: number): Float32Array {
-  let state = seed >>> 0;
-  const data = new Float32Array(n * dims);
-  for (let i = 0; i < data.length; i += 1) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    data[i] = state / 2 ** 32 - 0.5;
-  }
-  return normalizeRows(data, dims);
-}
 
 const NUMPY = `
 import sys, time, numpy as np
@@ -50,8 +41,8 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-knn-'));
   try {
     console.log(`reference ${rows} x ${dims} float32, ${queryCount} queries, k=${k}`);
-    const ref = randomUnitRows(rows, 17);
-    const queries = randomUnitRows(queryCount, 23);
+    const ref = randomUnitRows(rows, dims, 17);
+    const queries = randomUnitRows(queryCount, dims, 23);
     writeFileSync(join(dir, 'ref.f32'), Buffer.from(ref.buffer, ref.byteOffset, ref.byteLength));
     writeFileSync(join(dir, 'q.f32'), Buffer.from(queries.buffer, queries.byteOffset, queries.byteLength));
 

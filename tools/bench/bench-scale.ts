@@ -4,7 +4,8 @@
 // Usage: npm run bench:scale -- [--rows 570000] [--dims 2048] [--queries 512] [--hnsw-sample 20000]
 //        [--batch 500] [--proteome 20000,100000] [--workers 1,2,4,8,16]
 import { parseArgs } from 'node:util';
-import { GEMM_EXACT_SEARCH, HNSW_SEARCH, normalizeRows } from '@svc/inference';
+import { GEMM_EXACT_SEARCH, HNSW_SEARCH } from '@svc/inference';
+import { randomUnitRows } from './synthetic-vectors';
 
 const { values } = parseArgs({
   options: {
@@ -26,16 +27,6 @@ const hnswSample = Number(values['hnsw-sample']);
 const batchSize = Number(values.batch);
 const proteomes = values.proteome.split(',').map(Number);
 const workerCounts = values.workers.split(',').map(Number);
-
-function randomUnitRows(n: number, seed: number): Float32Array {
-  let state = seed >>> 0;
-  const data = new Float32Array(n * dims);
-  for (let i = 0; i < data.length; i += 1) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    data[i] = state / 2 ** 32 - 0.5;
-  }
-  return normalizeRows(data, dims);
-}
 
 const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
 const seconds = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
@@ -62,13 +53,13 @@ export function simulateQueue(
 async function main(): Promise<void> {
   console.log(`reference ${rows.toLocaleString()} x ${dims} float32 (synthetic unit vectors), k=${k}`);
   let started = process.hrtime.bigint();
-  const reference = randomUnitRows(rows, 17);
+  const reference = randomUnitRows(rows, dims, 17);
   const generateSeconds = seconds(started);
   const rssBefore = process.memoryUsage().rss;
   started = process.hrtime.bigint();
   const index = GEMM_EXACT_SEARCH.build({ rows, dimensions: dims, data: reference });
   const exactBuildSeconds = seconds(started);
-  const queries = randomUnitRows(queryCount, 23);
+  const queries = randomUnitRows(queryCount, dims, 23);
   await index.search(queries.subarray(0, dims), k); // the session and its threads
   started = process.hrtime.bigint();
   await index.search(queries, k);
