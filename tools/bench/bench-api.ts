@@ -1,11 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '@svc/testing';
-import { createBenchWorld } from './bench-support';
+import { createBenchWorld, startApp, stopApp } from './bench-support';
 
-const ROOT = resolve(__dirname, '..', '..');
 const ADMIN = { email: 'bench-admin@svc.test', password: 'bench-admin-password-1' };
 
 /**
@@ -103,49 +101,9 @@ async function main(): Promise<void> {
     // autocannon stops without waiting for its last requests; let them finish before closing.
     await new Promise((done) => setTimeout(done, 2000));
   } finally {
-    for (const child of children.reverse()) await stop(child);
+    for (const child of children.reverse()) await stopApp(child);
     await world.dispose();
   }
-}
-
-/** Starts `apps/<name>/src/main.ts` with the world's settings and waits for its ready line. */
-function startApp(
-  name: string,
-  env: Record<string, string>,
-  ready: string,
-  flags: string[] = [],
-): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [...flags, '-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', name, 'src', 'main.ts')],
-    { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env, SVC_LOG_LEVEL: 'info' }, stdio: 'pipe' },
-  );
-  return new Promise((done, fail) => {
-    let seen = '';
-    const timer = setTimeout(() => fail(new Error(`${name} did not start: ${seen.slice(-2000)}`)), 60_000);
-    const watch = (chunk: Buffer): void => {
-      seen += chunk.toString();
-      if (seen.includes(ready)) {
-        clearTimeout(timer);
-        child.stdout?.off('data', watch);
-        child.stderr?.off('data', watch);
-        child.stdout?.resume();
-        child.stderr?.resume();
-        done(child);
-      }
-    };
-    child.stdout?.on('data', watch);
-    child.stderr?.on('data', watch);
-    child.on('exit', (code) => fail(new Error(`${name} exited with ${code}: ${seen.slice(-2000)}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 /** A node:http server in its own process answering `body` for every request, under the same load. */
@@ -161,7 +119,7 @@ async function bareServerRate(
   try {
     return await autocannon({ url: `http://127.0.0.1:${port}/`, connections, duration: seconds });
   } finally {
-    await stop(child);
+    await stopApp(child);
   }
 }
 

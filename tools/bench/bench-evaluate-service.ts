@@ -3,13 +3,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { CafaNamespaceResult } from '@svc/domain';
-import { EVALUATION_CATEGORIES, EvaluationRepository, queryRows } from '@svc/persistence';
+import {
+  EVALUATION_CATEGORIES,
+  EvaluationRepository,
+  PREDICTIONS_TSV_COLUMNS,
+  queryRows,
+} from '@svc/persistence';
+import { freePort } from '@svc/testing';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
-import { createGateway } from '../../apps/gateway-api/src/app.factory';
-import { BenchSession, peakRssMb, runBench, runBenchJob } from './bench-support';
+import { BenchSession, peakRssMb, rssMbOf, runBench, runBenchJob, startApp, stopApp } from './bench-support';
 import { OBO_2022, setUpHumanReference } from './human-reference';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -129,7 +134,7 @@ runBench(
     }
     const exports = process.argv.includes('--skip-exports')
       ? []
-      : await timeExports(session, predictionSetId);
+      : await timeExports(session, predictionSetId, evaluationSetId);
     if (exports.length > 0) console.table(exports);
     console.table([
       { path: 'service run_cafa_evaluation', seconds: Number(service.wallSeconds.toFixed(2)) },
@@ -153,47 +158,108 @@ runBench(
   },
 );
 
+type ExportFigure = {
+  file: string;
+  lines: number;
+  seconds: number;
+  lines_per_s: number;
+  vs_copy: number | null;
+  gateway_rss_before_mb: number;
+  gateway_rss_peak_mb: number;
+};
+
 /**
- * Streams each download of the set through a gateway on loopback (the client reads as fast as it
- * can) and reports lines/s and the gateway process's RSS growth, sampled every 50 ms, over its
- * level before the download.
+ * Streams each download of the set through a gateway in its own process (as deployed; the client
+ * here reads as fast as it can) and reports lines/s and the gateway's RSS before and at its peak,
+ * sampled every 50 ms. The alternative a user would reach for, PostgreSQL's own COPY of the same
+ * 32 columns to standard output (psql), is timed in the same run: the TSV's `vs_copy` is the ratio.
  */
 async function timeExports(
   { world }: BenchSession,
   predictionSetId: string,
-): Promise<{ file: string; lines: number; seconds: number; lines_per_s: number; rss_growth_mb: number }[]> {
-  const gateway = await createGateway(world.config);
-  const out: { file: string; lines: number; seconds: number; lines_per_s: number; rss_growth_mb: number }[] =
-    [];
+  evaluationSetId: string,
+): Promise<ExportFigure[]> {
+  const copy = timeCopy(world.env['SVC_DB_URL']!, predictionSetId);
+  const port = await freePort();
+  const gateway = await startApp(
+    'gateway-api',
+    { ...world.env, SVC_PORT: String(port) },
+    'gateway listening',
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const out: ExportFigure[] = [
+    {
+      file: 'COPY (psql, same 32 columns)',
+      lines: copy.lines,
+      seconds: copy.seconds,
+      lines_per_s: Math.round(copy.lines / copy.seconds),
+      vs_copy: 1,
+      gateway_rss_before_mb: 0,
+      gateway_rss_peak_mb: 0,
+    },
+  ];
   try {
-    for (const file of ['predictions.tsv', 'predictions-cafa.tsv', 'predictions.gaf', 'predictions.json']) {
-      global.gc?.();
-      const base = process.memoryUsage().rss;
+    const files = [
+      'embeddings/prediction-sets/ID/predictions.tsv',
+      'embeddings/prediction-sets/ID/predictions-cafa.tsv',
+      'embeddings/prediction-sets/ID/predictions.gaf',
+      'embeddings/prediction-sets/ID/predictions.json',
+      `scoring/prediction-sets/ID/training-data.tsv?evaluation_set_id=${evaluationSetId}`,
+    ];
+    for (const path of files) {
+      const base = rssMbOf(gateway.pid!);
       let peak = base;
       const sampler = setInterval(() => {
-        peak = Math.max(peak, process.memoryUsage().rss);
+        peak = Math.max(peak, rssMbOf(gateway.pid!));
       }, 50);
       const started = Date.now();
-      const response = await fetch(`${gateway.url}/v1/embeddings/prediction-sets/${predictionSetId}/${file}`);
-      if (!response.ok || response.body === null) throw new Error(`${file}: HTTP ${response.status}`);
+      const response = await fetch(`${url}/v1/${path.replace('ID', predictionSetId)}`);
+      if (!response.ok || response.body === null) throw new Error(`${path}: HTTP ${response.status}`);
       let lines = 0;
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         for (let i = 0; i < chunk.length; i += 1) if (chunk[i] === 10) lines += 1;
       }
       const seconds = (Date.now() - started) / 1000;
       clearInterval(sampler);
+      const file = path.split('/').pop()!.split('?')[0]!;
       out.push({
         file,
         lines,
         seconds: Number(seconds.toFixed(2)),
         lines_per_s: Math.round(lines / seconds),
-        rss_growth_mb: Math.round((peak - base) / 2 ** 20),
+        vs_copy:
+          file === 'predictions.tsv'
+            ? Number((lines / seconds / (copy.lines / copy.seconds)).toFixed(2))
+            : null,
+        gateway_rss_before_mb: base,
+        gateway_rss_peak_mb: peak,
       });
     }
   } finally {
-    await gateway.close();
+    await stopApp(gateway);
   }
   return out;
+}
+
+/** psql's COPY of the set's TSV columns, in the downloads' order, to standard output: lines and seconds. */
+function timeCopy(dbUrl: string, predictionSetId: string): { lines: number; seconds: number } {
+  const columns = PREDICTIONS_TSV_COLUMNS.map((c) =>
+    c === 'go_name' ? 't.name' : c === 'go_aspect' ? 'p.aspect' : `p.${c}`,
+  ).join(', ');
+  const started = Date.now();
+  const output = execFileSync(
+    'psql',
+    [
+      dbUrl,
+      '-c',
+      `\\copy (SELECT ${columns} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id WHERE p.prediction_set_id = '${predictionSetId}' ORDER BY p.protein_accession, p.distance, p.id) TO STDOUT`,
+    ],
+    { maxBuffer: 8 * 1024 * 1024 * 1024 },
+  );
+  const seconds = (Date.now() - started) / 1000;
+  let lines = 0;
+  for (let i = 0; i < output.length; i += 1) if (output[i] === 10) lines += 1;
+  return { lines, seconds };
 }
 
 function option(name: string): string | undefined {

@@ -1,7 +1,10 @@
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
 import { Infrastructure, openInfrastructure, WorkerDefinition } from '@svc/jobs';
 import { createDataSource, dropDatabase, ensureDatabase, runMigrations } from '@svc/persistence';
 import { AppConfig, loadConfig } from '@svc/platform';
@@ -150,5 +153,55 @@ export async function runBenchJob(
       return { job: current, wallSeconds: (Date.now() - started) / 1000 };
     }
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Starts `apps/<name>/src/main.ts` with the world's settings and waits for its ready line. */
+export function startApp(
+  name: string,
+  env: Record<string, string>,
+  ready: string,
+  flags: string[] = [],
+): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [...flags, '-r', join(ROOT, 'tools', 'register.js'), join(ROOT, 'apps', name, 'src', 'main.ts')],
+    { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env, SVC_LOG_LEVEL: 'info' }, stdio: 'pipe' },
+  );
+  return new Promise((done, fail) => {
+    let seen = '';
+    const timer = setTimeout(() => fail(new Error(`${name} did not start: ${seen.slice(-2000)}`)), 60_000);
+    const watch = (chunk: Buffer): void => {
+      seen += chunk.toString();
+      if (seen.includes(ready)) {
+        clearTimeout(timer);
+        child.stdout?.off('data', watch);
+        child.stderr?.off('data', watch);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        done(child);
+      }
+    };
+    child.stdout?.on('data', watch);
+    child.stderr?.on('data', watch);
+    child.on('exit', (code) => fail(new Error(`${name} exited with ${code}: ${seen.slice(-2000)}`)));
+  });
+}
+
+export async function stopApp(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((done) => setTimeout(done, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+/** A process's resident memory now, in MB (Linux: /proc/<pid>/status), or 0 once it has gone. */
+export function rssMbOf(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? 0 : Math.round(Number(kb) / 1024);
+  } catch {
+    return 0;
   }
 }

@@ -1,3 +1,4 @@
+import type { PoolClient } from 'pg';
 import { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 export type Db = DataSource | EntityManager;
@@ -12,6 +13,44 @@ export async function queryRows<T>(db: Db, text: string, params: unknown[] = [])
   } finally {
     if (borrowed === undefined) await runner.release();
   }
+}
+
+/**
+ * Runs one SELECT and returns its rows as arrays of PostgreSQL's own text for each value (NULL stays
+ * null): no per-value parsing and no row objects, for streams that only print what they read.
+ */
+export async function queryTextRows(
+  db: Db,
+  text: string,
+  params: unknown[] = [],
+): Promise<(string | null)[][]> {
+  const borrowed = db instanceof DataSource ? undefined : db.queryRunner;
+  const runner: QueryRunner = borrowed ?? (db instanceof DataSource ? db : db.connection).createQueryRunner();
+  try {
+    const client = (await runner.connect()) as PoolClient;
+    const result = await client.query<(string | null)[]>({
+      text,
+      values: params,
+      rowMode: 'array',
+      types: { getTypeParser: () => (value: string) => value },
+    });
+    return result.rows;
+  } finally {
+    if (borrowed === undefined) await runner.release();
+  }
+}
+
+/**
+ * A number column's PostgreSQL text as JavaScript prints the same number (`String(n)`), so a file
+ * written from text rows matches one written from parsed rows: PostgreSQL and JavaScript both print
+ * the shortest round-trip digits and differ only in when they switch to exponent notation
+ * (`5e-05` against `0.00005`) and in `-0`. NaN and infinities, which a TSV cell leaves empty, give null.
+ */
+export function jsNumberText(text: string | null): string | null {
+  if (text === null) return null;
+  if (!text.includes('e') && text !== '-0' && text !== 'NaN' && !text.endsWith('Infinity')) return text;
+  const value = Number(text);
+  return Number.isFinite(value) ? String(value) : null;
 }
 
 export async function queryOne<T>(db: Db, text: string, params: unknown[] = []): Promise<T | null> {

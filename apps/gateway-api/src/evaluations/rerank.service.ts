@@ -16,6 +16,7 @@ import {
   EvaluationSetRecord,
   loadOboDocument,
   loadPredictionRows,
+  PredictionExportReader,
   PredictionSetRecord,
   PredictionSetRepository,
   PREDICTIONS_TSV_COLUMNS,
@@ -115,19 +116,13 @@ export class RerankService {
     const set = await this.set(predictionSetId, viewer);
     const evaluation = await this.evaluationSet(set, evaluationSetId);
     const isTrue = await this.labeller(evaluation);
-    const rows = this.sets.streamRows(set.id, {});
+    const rows = new PredictionExportReader(this.infra.db).tsvRows(set.id, {});
     async function* chunks() {
       for await (const chunk of rows) {
         yield chunk.map((r) => {
-          const protein = String(r['protein_accession']);
-          const label = isTrue.label(protein, String(r['go_id'])) ? 1 : 0;
-          return [
-            protein,
-            r['go_id'],
-            r['go_aspect'],
-            label,
-            ...PREDICTIONS_TSV_COLUMNS.slice(4, 31).map((c) => r[c]),
-          ];
+          const protein = r[0]!;
+          const label = isTrue.label(protein, r[1]!) ? 1 : 0;
+          return [protein, r[1], r[3], label, ...r.slice(4, 31)];
         });
       }
     }

@@ -14,12 +14,13 @@ import { listScope, predictionGafHeader, predictionGafLine, Viewer } from '@svc/
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
   EvaluationRepository,
+  BestTermRow,
   JobRepository,
+  PredictionExportReader,
   PredictionSetRepository,
   PREDICTIONS_TSV_COLUMNS,
   queryOne,
   queryRows,
-  rowScore,
 } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
@@ -36,6 +37,7 @@ const PREDICTION_SET_WRITERS = ['predict_go_terms', 'purge_expired_results'];
 @Injectable()
 export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   private readonly sets: PredictionSetRepository;
+  private readonly downloads: PredictionExportReader;
   private readonly recent: CachedValue<{ items: Record<string, unknown>[] }>;
 
   constructor(
@@ -44,6 +46,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
   ) {
     this.sets = new PredictionSetRepository(infra.db);
+    this.downloads = new PredictionExportReader(infra.db);
     const finishedJobs = new JobRepository(infra.db);
     // Sets are made and purged by workers: a job finishing refreshes the list within a second.
     this.recent = new CachedValue(
@@ -227,11 +230,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async *tsvText(id: string, filters: ExportFilters): AsyncGenerator<string> {
-    const rows = this.sets.streamRows(id, filters);
-    async function* chunks() {
-      for await (const chunk of rows) yield chunk.map((r) => PREDICTIONS_TSV_COLUMNS.map((c) => r[c]));
-    }
-    yield* tsvLines(PREDICTIONS_TSV_COLUMNS, chunks());
+    yield* tsvLines(PREDICTIONS_TSV_COLUMNS, this.downloads.tsvRows(id, filters));
   }
 
   private async *cafaText(
@@ -268,9 +267,9 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
             predictionGafLine({
               protein,
               goId: t.goId,
-              aspect: t.row['go_aspect'] as 'F' | 'P' | 'C',
-              taxonId: (t.row['query_taxonomy_id'] as string | null) ?? null,
-              donor: (t.row['ref_protein_accession'] as string | null) ?? null,
+              aspect: t.aspect as 'F' | 'P' | 'C',
+              taxonId: t.queryTaxonomyId,
+              donor: t.donor,
               predictionSetId: id,
               date,
             }),
@@ -287,20 +286,16 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
       if (terms.length === 0) continue;
       const entry = {
         protein,
-        terms: terms.map(({ goId, score, row }) => {
-          const features = (row['features'] ?? {}) as Record<string, unknown>;
-          const identity = features['identity'] ?? row['identity_sw'] ?? null;
-          return {
-            go_id: goId,
-            go_name: row['go_name'] ?? null,
-            aspect: row['go_aspect'],
-            score: Number(score.toFixed(6)),
-            donor: row['ref_protein_accession'] ?? null,
-            identity: identity === null ? null : Number(identity),
-            evidence_code: row['evidence_code'] ?? null,
-            source: row['ref_protein_accession'] === null ? 'prior' : 'homology',
-          };
-        }),
+        terms: terms.map((t) => ({
+          go_id: t.goId,
+          go_name: t.goName,
+          aspect: t.aspect,
+          score: Number(t.score.toFixed(6)),
+          donor: t.donor,
+          identity: t.identity,
+          evidence_code: t.evidenceCode,
+          source: t.donor === null ? 'prior' : 'homology',
+        })),
       };
       yield `${first ? '' : ','}\n${JSON.stringify(entry)}`;
       first = false;
@@ -310,41 +305,18 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * The set's proteins in accession order, each with its best row per term (the highest score),
-   * best first, those under `minScore` left out. Rows arrive by accession, so one protein is held at
-   * a time.
+   * best first, those under `minScore` left out; `restrict` keeps only the proteins it names.
    */
   private async *bestTerms(
     id: string,
     filters: ExportFilters,
     restrict: Set<string> | null,
     minScore: number,
-  ): AsyncGenerator<{
-    protein: string;
-    terms: { goId: string; score: number; row: Record<string, unknown> }[];
-  }> {
-    let protein: string | null = null;
-    let best = new Map<string, { goId: string; score: number; row: Record<string, unknown> }>();
-    const done = (name: string) => ({
-      protein: name,
-      terms: [...best.values()]
-        .filter((t) => t.score >= minScore)
-        .sort((a, b) => b.score - a.score || (a.goId < b.goId ? -1 : 1)),
-    });
-    for await (const chunk of this.sets.streamRows(id, filters)) {
-      for (const row of chunk) {
-        const accession = String(row['protein_accession']);
-        if (restrict !== null && !restrict.has(accession)) continue;
-        if (accession !== protein) {
-          if (protein !== null) yield done(protein);
-          protein = accession;
-          best = new Map();
-        }
-        const goId = String(row['go_id']);
-        const score = rowScore(row);
-        if (score > (best.get(goId)?.score ?? -1)) best.set(goId, { goId, score, row });
-      }
+  ): AsyncGenerator<{ protein: string; terms: BestTermRow[] }> {
+    for await (const { protein, terms } of this.downloads.bestTerms(id, filters)) {
+      if (restrict !== null && !restrict.has(protein)) continue;
+      yield { protein, terms: terms.filter((t) => t.score >= minScore) };
     }
-    if (protein !== null) yield done(protein);
   }
 
   private async deltaProteins(evaluationSetId: string): Promise<Set<string>> {

@@ -1,0 +1,148 @@
+import { Db, jsNumberText, queryOne, queryTextRows } from '../sql';
+import { PREDICTION_ROW_COLUMNS, PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
+import type { TsvFilters } from './prediction-set.repository';
+
+/** One text row of predictions.tsv, in PREDICTIONS_TSV_COLUMNS order (null where the value is NULL). */
+export type TsvTextRow = (string | null)[];
+
+/** The best row of one (protein, term): what the CAFA, GAF and JSON downloads print. */
+export interface BestTermRow {
+  goId: string;
+  score: number;
+  aspect: string;
+  queryTaxonomyId: string | null;
+  donor: string | null;
+  goName: string | null;
+  identity: number | null;
+  evidenceCode: string | null;
+}
+
+/** Rows per batch: each batch is whole proteins, about this many rows, read in one statement. */
+const BATCH_ROWS = 20_000;
+
+const FILTER = `p.prediction_set_id = $1 AND ($2::text IS NULL OR p.protein_accession = $2)
+  AND ($3::text IS NULL OR p.aspect = $3) AND ($4::real IS NULL OR p.distance <= $4::real)
+  AND ($5::text IS NULL OR p.protein_accession > $5)`;
+
+/** Rows stored before the score column carry the score they were evaluated with, 1 - d/2. */
+const SCORE = 'COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2)))';
+
+const NUMERIC = new Set<string>([
+  'distance',
+  'score',
+  ...PREDICTION_ROW_COLUMNS.filter((c) => c.type === 'real' || c.type === 'int').map((c) => c.name),
+]);
+
+/** predictions.tsv's 32 columns and the score as a select list (GO name and aspect from the term). */
+const TSV_SELECT = PREDICTIONS_TSV_COLUMNS.map((c) => {
+  if (c === 'go_name') return 't.name';
+  if (c === 'go_aspect') return 'p.aspect';
+  if (c === 'distance') return 'p.distance::float8';
+  if (c === 'score') return SCORE;
+  return `p.${c}`;
+}).join(', ');
+
+const NUMERIC_INDEXES = PREDICTIONS_TSV_COLUMNS.flatMap((c, i) => (NUMERIC.has(c) ? [i] : []));
+
+/**
+ * The downloads of a prediction set, read as PostgreSQL text in batches of whole proteins (keyed by
+ * accession, so no connection is held between batches and memory stays flat in the set's size).
+ * The rows and their order are those of the row-object reader (`PredictionSetRepository.streamRows`),
+ * printed the same way; only the parsing is skipped.
+ */
+export class PredictionExportReader {
+  constructor(private readonly db: Db) {}
+
+  /** predictions.tsv rows, by accession, then distance, then row id. */
+  async *tsvRows(id: string, filters: TsvFilters, batchRows = BATCH_ROWS): AsyncGenerator<TsvTextRow[]> {
+    for await (const batch of this.batches(id, filters, batchRows)) {
+      const rows = await queryTextRows(
+        this.db,
+        `SELECT ${TSV_SELECT} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
+          WHERE ${batch.where} ORDER BY p.protein_accession, p.distance, p.id`,
+        batch.params,
+      );
+      for (const row of rows) for (const i of NUMERIC_INDEXES) row[i] = jsNumberText(row[i] ?? null);
+      if (rows.length > 0) yield rows;
+    }
+  }
+
+  /**
+   * Each protein with its best row per term: the highest score, the first by distance and row id
+   * among equal scores; best first, then by GO id.
+   */
+  async *bestTerms(
+    id: string,
+    filters: TsvFilters,
+    batchRows = BATCH_ROWS,
+  ): AsyncGenerator<{ protein: string; terms: BestTermRow[] }> {
+    for await (const batch of this.batches(id, filters, batchRows)) {
+      const rows = await queryTextRows(
+        this.db,
+        `SELECT b.protein_accession, b.go_id, b.score, b.aspect, b.query_taxonomy_id, b.ref_protein_accession,
+                t.name, b.identity, b.evidence_code
+           FROM (SELECT DISTINCT ON (p.protein_accession, p.go_id) p.protein_accession, p.go_id, p.go_term_id,
+                        ${SCORE} AS score, p.aspect, p.query_taxonomy_id, p.ref_protein_accession, p.evidence_code,
+                        COALESCE(p.features ->> 'identity', p.identity_sw::text) AS identity
+                   FROM prediction p WHERE ${batch.where}
+                  ORDER BY p.protein_accession, p.go_id, score DESC, p.distance, p.id) b
+           LEFT JOIN go_term t ON t.id = b.go_term_id
+          ORDER BY b.protein_accession, b.score DESC, b.go_id COLLATE "C"`,
+        batch.params,
+      );
+      let protein: string | null = null;
+      let terms: BestTermRow[] = [];
+      for (const r of rows) {
+        if (r[0] !== protein) {
+          if (protein !== null) yield { protein, terms };
+          protein = r[0]!;
+          terms = [];
+        }
+        terms.push({
+          goId: r[1]!,
+          score: Number(r[2]),
+          aspect: r[3]!,
+          queryTaxonomyId: r[4] ?? null,
+          donor: r[5] ?? null,
+          goName: r[6] ?? null,
+          identity: r[7] === null || r[7] === undefined ? null : Number(r[7]),
+          evidenceCode: r[8] ?? null,
+        });
+      }
+      if (protein !== null) yield { protein, terms };
+    }
+  }
+
+  /**
+   * The set's rows as consecutive accession ranges of about `rows` rows each, whole proteins: the
+   * upper bound is the accession `rows` rows past the last range (the last range is open).
+   */
+  private async *batches(
+    id: string,
+    filters: TsvFilters,
+    rows: number,
+  ): AsyncGenerator<{ where: string; params: unknown[] }> {
+    let after: string | null = null;
+    for (;;) {
+      const params: unknown[] = [
+        id,
+        filters.accession ?? null,
+        filters.aspect ?? null,
+        filters.maxDistance ?? null,
+        after,
+      ];
+      const bound = await queryOne<{ protein_accession: string }>(
+        this.db,
+        `SELECT p.protein_accession FROM prediction p WHERE ${FILTER} ORDER BY p.protein_accession OFFSET $6 LIMIT 1`,
+        [...params, rows],
+      );
+      const upto = bound?.protein_accession ?? null;
+      yield {
+        where: `${FILTER} AND ($6::text IS NULL OR p.protein_accession <= $6)`,
+        params: [...params, upto],
+      };
+      if (upto === null) return;
+      after = upto;
+    }
+  }
+}
