@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Zip, ZipDeflate } from 'fflate';
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit, StreamableFile } from '@nestjs/common';
 import {
@@ -28,7 +27,7 @@ import { checkAccess, requirePredictionSet, requireReadable } from '../common/ow
 import { viewerOf } from '../common/viewer';
 import { JobsService } from '../jobs/jobs.service';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
-import { tsvLines } from './tsv';
+import { downloadStream, tsvLines } from './tsv';
 
 /** The operations whose success adds or removes prediction sets (or completes one: its counts and status). */
 const PREDICTION_SET_WRITERS = ['predict_go_terms', 'purge_expired_results'];
@@ -223,7 +222,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
       { name: 'predictions.gaf', text: () => this.gafText(id, filters, minScore, date) },
       { name: 'predictions.json', text: () => this.jsonText(id, filters, minScore) },
     ];
-    return new StreamableFile(Readable.from(zipStream(entries)), {
+    return new StreamableFile(downloadStream(zipStream(entries)), {
       type: 'application/zip',
       disposition: `attachment; filename="predictions-${id}.zip"`,
     });
@@ -357,7 +356,10 @@ type ExportFilters = { accession?: string; aspect?: 'F' | 'P' | 'C'; maxDistance
 const TSV = 'text/tab-separated-values; charset=utf-8';
 
 function textFile(text: AsyncIterable<string>, type: string, filename: string): StreamableFile {
-  return new StreamableFile(Readable.from(text), { type, disposition: `attachment; filename="${filename}"` });
+  return new StreamableFile(downloadStream(text), {
+    type,
+    disposition: `attachment; filename="${filename}"`,
+  });
 }
 
 /**
