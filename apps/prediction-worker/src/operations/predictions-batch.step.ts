@@ -1,6 +1,10 @@
 import { PredictionsBatchPayload } from '@svc/contracts';
 import { batchKey, defineStep, JobError } from '@svc/jobs';
-import { PredictionSetRepository } from '@svc/persistence';
+import {
+  encodePredictionColumns,
+  PREDICTION_ROW_COLUMN_NAMES,
+  PredictionSetRepository,
+} from '@svc/persistence';
 import { sourcePolicyOf } from '@svc/platform';
 import { transferBatch } from '@svc/transfer';
 import { applyReranker } from './apply-reranker';
@@ -56,7 +60,8 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       const accessions = [...new Set(queries.map((q) => q.accession))];
       await dispatch('svc.predictions.write', PREDICTIONS_WRITE, {
         prediction_set_id: set.id,
-        rows: accessions.flatMap((accession) => byQuery.get(accession) ?? []),
+        columns: [...PREDICTION_ROW_COLUMN_NAMES],
+        values: encodePredictionColumns(accessions.flatMap((accession) => byQuery.get(accession) ?? [])),
         query_count: queries.length,
         batch_key: batchKey(queries.map((q) => q.accession)),
       });

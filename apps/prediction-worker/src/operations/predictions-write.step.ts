@@ -1,6 +1,12 @@
 import { PredictionsWritePayload } from '@svc/contracts';
-import { defineStep } from '@svc/jobs';
-import { JobRepository, PredictionSetRepository } from '@svc/persistence';
+import { defineStep, JobError } from '@svc/jobs';
+import {
+  Db,
+  decodePredictionColumns,
+  JobRepository,
+  PredictionRow,
+  PredictionSetRepository,
+} from '@svc/persistence';
 import { PREDICTIONS_WRITE } from './predictions-batch.step';
 
 /**
@@ -16,10 +22,17 @@ export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
     await throwIfCancelled();
     const sets = new PredictionSetRepository(db);
     const jobs = new JobRepository(db);
-    const counts = { prediction_count: payload.rows.length };
+    const columns = rowsOf(payload);
+    const write = (tx?: Db): Promise<number> =>
+      'rows' in columns
+        ? sets.writeRows(payload.prediction_set_id, columns.rows, tx)
+        : sets.writeColumns(payload.prediction_set_id, columns.values, tx);
+    const counts = {
+      prediction_count: 'rows' in columns ? columns.rows.length : (columns.values[0]?.length ?? 0),
+    };
     if (payload.batch_key !== undefined) {
       const committed = await tickOnce(payload.batch_key, payload.query_count, async (tx) => {
-        await sets.writeRows(payload.prediction_set_id, payload.rows, tx);
+        await write(tx);
         await jobs.mergeResult(parentJobId, { counts }, tx);
       });
       // The write that closed the job refreshes the planner's statistics: without them every page of
@@ -29,8 +42,19 @@ export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
       return;
     }
     // A message queued before batch keys existed: written and ticked as before.
-    await sets.writeRows(payload.prediction_set_id, payload.rows);
+    await write();
     await jobs.mergeResult(parentJobId, { counts });
     await tick(payload.query_count);
   },
 });
+
+/** The message's rows: columnar (`columns` + `values`), or row objects from an older batch step. */
+function rowsOf(payload: PredictionsWritePayload): { values: unknown[][] } | { rows: PredictionRow[] } {
+  if (payload.values !== undefined) {
+    const decoded = decodePredictionColumns(payload.columns ?? [], payload.values);
+    if ('error' in decoded) throw new JobError('invalid_payload', `invalid write message: ${decoded.error}`);
+    return decoded;
+  }
+  if (payload.rows !== undefined) return { rows: payload.rows };
+  throw new JobError('invalid_payload', 'invalid write message: it holds neither values nor rows');
+}

@@ -138,8 +138,15 @@ export class PredictionsBatchPayload {
 /** Step on svc.predictions.write: store one batch's rows and tick the parent's progress. */
 export class PredictionsWritePayload {
   @IsValidUuid() prediction_set_id!: string;
-  /** Rows as column-name objects (see the prediction table). */
-  @IsArray() rows!: Record<string, unknown>[];
+  /**
+   * The rows column by column, as one JSON text: the column names in `columns`, then one array per
+   * column (`encodePredictionColumns`). One string, so the message is neither walked nor validated
+   * value by value on arrival, and carries no key per row.
+   */
+  @IsOptional() @IsArray() @IsString({ each: true }) @ArrayMaxSize(100) columns?: string[];
+  @IsOptional() @IsString() values?: string;
+  /** Rows as column-name objects: messages queued before the columnar form. */
+  @IsOptional() @IsArray() rows?: Record<string, unknown>[];
   @IsInt() @Min(0) query_count!: number;
   /** Names the batch, so that a redelivered write stores its rows and ticks once (see `batchKey`). */
   @IsOptional() @IsString() @MaxLength(100) batch_key?: string;

@@ -41,6 +41,60 @@ export const PREDICTION_ROW_COLUMNS = [
 export type PredictionRowColumn = (typeof PREDICTION_ROW_COLUMNS)[number]['name'];
 export type PredictionRow = Partial<Record<PredictionRowColumn, unknown>>;
 
+/** The stored columns' names, in order: what a columnar write message names. */
+export const PREDICTION_ROW_COLUMN_NAMES: readonly string[] = PREDICTION_ROW_COLUMNS.map((c) => c.name);
+
+/**
+ * Rows as one JSON text, column by column in PREDICTION_ROW_COLUMNS order, `features` as its JSON
+ * text: a write message's `values`. A value missing from a row is null.
+ */
+export function encodePredictionColumns(rows: PredictionRow[]): string {
+  return JSON.stringify(
+    PREDICTION_ROW_COLUMNS.map(({ name }) =>
+      name === 'features'
+        ? rows.map((r) => JSON.stringify(r.features ?? {}))
+        : rows.map((r) => r[name] ?? null),
+    ),
+  );
+}
+
+/**
+ * The columns of `encodePredictionColumns`, or a reason they cannot be stored: `names` must be the
+ * stored columns in order, and `values` one array per column, all of one length, holding only
+ * strings, finite numbers and nulls (the database checks each against its column's type).
+ */
+export function decodePredictionColumns(
+  names: readonly string[],
+  values: string,
+): { values: unknown[][] } | { error: string } {
+  if (
+    names.length !== PREDICTION_ROW_COLUMN_NAMES.length ||
+    names.some((n, i) => n !== PREDICTION_ROW_COLUMN_NAMES[i])
+  )
+    return { error: `columns must be ${PREDICTION_ROW_COLUMN_NAMES.join(', ')}` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(values);
+  } catch {
+    return { error: 'values is not JSON' };
+  }
+  if (!Array.isArray(parsed) || parsed.length !== names.length)
+    return { error: `values must hold ${names.length} columns` };
+  const count = Array.isArray(parsed[0]) ? parsed[0].length : -1;
+  for (const [i, column] of parsed.entries()) {
+    if (!Array.isArray(column) || column.length !== count)
+      return { error: `column ${names[i]} must be an array of ${count} values` };
+    for (const value of column)
+      if (
+        value !== null &&
+        typeof value !== 'string' &&
+        !(typeof value === 'number' && Number.isFinite(value))
+      )
+        return { error: `column ${names[i]} holds a value that is not a string, a finite number or null` };
+  }
+  return { values: parsed as unknown[][] };
+}
+
 /** The 32 columns of predictions.tsv (DESIGN.md §3), then the row's score (docs/prediction.md, "Score"). */
 export const PREDICTIONS_TSV_COLUMNS = [
   'protein_accession',

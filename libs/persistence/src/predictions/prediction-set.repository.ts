@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
 import { ListScope, Visibility } from '@svc/domain';
-import { bulkInsert } from '../bulk';
+import { bulkInsert, bulkInsertColumns } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 import { PREDICTION_ROW_COLUMNS, PredictionRow, PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
@@ -116,6 +116,19 @@ export class PredictionSetRepository {
       chunkSize: 2000,
     });
     return rows.length;
+  }
+
+  /** Stores rows held column by column (`decodePredictionColumns`), as `writeRows` does. */
+  async writeColumns(predictionSetId: string, values: unknown[][], tx: Db = this.db): Promise<number> {
+    const count = values[0]?.length ?? 0;
+    if (count === 0) return 0;
+    await bulkInsertColumns(tx, {
+      table: 'prediction',
+      columns: [{ name: 'prediction_set_id', type: 'uuid' }, ...PREDICTION_ROW_COLUMNS],
+      values: [new Array<string>(count).fill(predictionSetId), ...values],
+      chunkSize: 2000,
+    });
+    return count;
   }
 
   /** The most recent sets a list scope may see, with their labels and prediction counts. */
