@@ -18,6 +18,9 @@ export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
   name: PREDICTIONS_WRITE,
   queue: 'svc.predictions.write',
   payload: PredictionsWritePayload,
+  // Two writes side by side: each is one transaction of bulk inserts (the database's work, not this
+  // process's), and their progress ticks serialise on the job row at commit.
+  concurrency: 2,
   async execute({ payload, db, parentJobId, tick, tickOnce, throwIfCancelled }) {
     await throwIfCancelled();
     const sets = new PredictionSetRepository(db);

@@ -3122,7 +3122,7 @@ export interface components {
             annotation_set_id: string;
             /** @default true */
             aspect_separated_knn: boolean;
-            /** @description Queries per batch step; default 500 with diamond, 100 with an embedding backend */
+            /** @description Queries per batch step; default 2000 with diamond, 100 with an embedding backend */
             batch_size?: number;
             /** @description Global and local alignment features of every (query, donor) pair; default true with an embedding backend, false with diamond (whose hits already carry identity, bitscore and e-value) */
             compute_alignments?: boolean;

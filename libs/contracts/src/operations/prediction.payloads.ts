@@ -59,7 +59,7 @@ export class PredictGoTermsPayload {
   @Max(2)
   distance_threshold?: number;
   @ApiPropertyOptional({
-    description: 'Queries per batch step; default 500 with diamond, 100 with an embedding backend',
+    description: 'Queries per batch step; default 2000 with diamond, 100 with an embedding backend',
   })
   @IsOptional()
   @IsInt()

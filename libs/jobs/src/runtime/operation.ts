@@ -85,6 +85,11 @@ export interface StepOperation<P extends object = object> {
   readonly name: string;
   readonly queue: string;
   readonly payload: PayloadClass;
+  /**
+   * Messages of this step a worker process runs at once (its queue's prefetch; default 1). More than
+   * one only for a step whose commits are safe side by side and that mostly waits on the database.
+   */
+  readonly concurrency?: number;
   execute(context: StepContext<P>): Promise<void>;
 }
 
@@ -99,6 +104,7 @@ export function defineStep<P extends object>(definition: {
   name: string;
   queue: string;
   payload: PayloadClass;
+  concurrency?: number;
   execute(context: StepContext<P>): Promise<void>;
 }): StepOperation<P> {
   return { kind: 'step', ...definition };

@@ -84,7 +84,13 @@ export class WorkerRuntime {
       this.stopConsumers.push(await this.options.broker.consume(queue, (d) => this.onJobDelivery(queue, d)));
     }
     for (const queue of this.options.stepQueues ?? []) {
-      this.stopConsumers.push(await this.options.broker.consume(queue, (d) => this.onStepDelivery(d)));
+      const prefetch = Math.max(
+        1,
+        ...(this.options.steps ?? []).filter((s) => s.queue === queue).map((s) => s.concurrency ?? 1),
+      );
+      this.stopConsumers.push(
+        await this.options.broker.consume(queue, (d) => this.onStepDelivery(d), prefetch),
+      );
     }
     if (this.options.runReaper !== false) {
       this.reaperTimer = setInterval(() => {

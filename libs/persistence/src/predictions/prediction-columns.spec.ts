@@ -32,7 +32,7 @@ describe('columnar prediction write messages', () => {
     expect(column('qualifier')).toEqual(['enables\tsomething "quoted"', null]);
     expect(column('score')).toEqual([0.00005, null]);
     expect(column('ref_protein_accession')).toEqual(['Q99999', null]);
-    expect(column('features').map((f) => JSON.parse(String(f)))).toEqual([
+    expect(column('features').map((f) => JSON.parse(String(f)) as unknown)).toEqual([
       { identity: 0.9, self_hit: true },
       {},
     ]);
