@@ -25,14 +25,15 @@ const ASPECT_CODE: Record<string, string> = {
 };
 
 /**
- * `npm run bench:evaluate-service [-- --proteins N] [--skip-exports]`: a prediction set of N human proteins (window
+ * `npm run bench:evaluate-service [-- --proteins N] [--skip-exports] [--gateway-heap-mb N]`: a prediction set of N human proteins (window
  * A's 4,270 targets first, then other Swiss-Prot proteins; default 6,000, about 3 M rows) predicted
  * with the default, then
  *   service   run_cafa_evaluation through the queue (rows read back from PostgreSQL, NK/LK/PK)
  *   cli       the evaluator CLI (tools/evaluate) on the same rows written as a CAFA file (best score
  *             per protein and term, what the CAFA download gives), per category
  * and prints both times, the ratio and whether every metric is identical; then streams the set's
- * TSV, CAFA, GAF and JSON downloads through a gateway on loopback (lines/s, RSS growth).
+ * TSV, CAFA, GAF, JSON and training-data downloads through a gateway in its own process (rows/s,
+ * the gateway's RSS before and at its peak) next to psql's COPY of the same columns.
  */
 runBench(
   'bench-evaluate-service',
@@ -181,10 +182,13 @@ async function timeExports(
 ): Promise<ExportFigure[]> {
   const copy = timeCopy(world.env['SVC_DB_URL']!, predictionSetId);
   const port = await freePort();
+  // --gateway-heap-mb N caps the gateway's heap: a download that held the set would fail under it.
+  const heap = option('gateway-heap-mb');
   const gateway = await startApp(
     'gateway-api',
     { ...world.env, SVC_PORT: String(port) },
     'gateway listening',
+    heap === undefined ? [] : [`--max-old-space-size=${Number(heap)}`],
   );
   const url = `http://127.0.0.1:${port}`;
   const out: ExportFigure[] = [

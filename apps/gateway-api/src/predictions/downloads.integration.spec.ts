@@ -45,6 +45,8 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
   let dir: string;
   let setId: string;
   let evaluationSetId: string;
+  let predictRequest: Record<string, unknown>;
+  let predicted: TestJob;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-downloads-'));
@@ -72,12 +74,12 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
     const t0 = await load('annotations.t0.gene2go-2022-09-12.tsv');
     const t1 = await load('annotations.t1.gene2go-2024-09-20.tsv');
     const configId = await embedProteinsWithKmer(api, join(data, 'sequences.fasta'));
-    const predicted = await runJobToSuccess<TestJob>(
-      api,
-      '/v1/embeddings/predict',
-      { embedding_config_id: configId, annotation_set_id: t0, ontology_snapshot_id: snapshotId },
-      300_000,
-    );
+    predictRequest = {
+      embedding_config_id: configId,
+      annotation_set_id: t0,
+      ontology_snapshot_id: snapshotId,
+    };
+    predicted = await runJobToSuccess<TestJob>(api, '/v1/embeddings/predict', predictRequest, 300_000);
     setId = predicted.result!['prediction_set_id'] as string;
     const generated = await runJobToSuccess<TestJob>(api, '/v1/annotations/evaluation-sets/generate', {
       old_annotation_set_id: t0,
@@ -202,6 +204,25 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
       )
       .join('\n');
     expect(withoutLabels === expected).toBe(true);
+  });
+
+  it('predicts the same rows in three batches as in one', async () => {
+    const queries = Number(predicted.result!['queries']);
+    expect(predicted.result!['batches']).toBe(1);
+    const batched = await runJobToSuccess<TestJob>(
+      api,
+      '/v1/embeddings/predict',
+      { ...predictRequest, batch_size: Math.ceil(queries / 3) },
+      300_000,
+    );
+    expect(batched.result!['batches']).toBe(3);
+    const tsv = async (id: string): Promise<string> =>
+      (await api.get<string>(`/v1/embeddings/prediction-sets/${id}/predictions.tsv`)).text;
+    const once = (await tsv(setId))
+      .split('\n')
+      .filter((line) => !line.startsWith('ZZEDGE'))
+      .join('\n');
+    expect((await tsv(batched.result!['prediction_set_id'] as string)) === once).toBe(true);
   });
 
   it('gives the same rows whatever the batch size', async () => {
