@@ -5,7 +5,7 @@ import { computeDedupKey } from '@svc/domain';
 import { JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
 import { openRawQueueAccess, testConfig, waitFor } from '@svc/testing';
 import { Infrastructure, openInfrastructure } from '../process/infrastructure';
-import { JobError } from './job-error';
+import { JobAbortedError, JobError } from './job-error';
 import { abortableSleep, defineOperation, defineStep, deferTo, StepOperation } from './operation';
 import { WorkerRuntime } from './worker-runtime';
 
@@ -45,6 +45,12 @@ class CoordinatorPayload {
   @Min(0)
   fail_index?: number;
 
+  /** The first execution of each write step waits this long on its signal (abortable) before it ticks. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  abortable_ms?: number;
+
   /** Return deferTo() only once the steps have ticked this far (the steps outrun the coordinator). */
   @IsOptional()
   @IsInt()
@@ -70,6 +76,12 @@ class StepPayload {
   @IsInt()
   @Min(0)
   fail_index?: number;
+
+  /** The first execution of each write step waits this long on its signal (abortable) before it ticks. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  abortable_ms?: number;
 }
 
 class SimplePayload {
@@ -141,6 +153,7 @@ const operations = [
         const step: Record<string, unknown> = { run: payload.run, index };
         if (payload.write_ms !== undefined) step['write_ms'] = payload.write_ms;
         if (payload.fail_index !== undefined) step['fail_index'] = payload.fail_index;
+        if (payload.abortable_ms !== undefined) step['abortable_ms'] = payload.abortable_ms;
         await dispatch(BATCH_QUEUE, 'test_batch', step);
       }
       const wanted = payload.return_after_ticks;
@@ -189,8 +202,19 @@ const stepsFor = (runtimeName: string): StepOperation[] => [
     name: 'test_write',
     queue: WRITE_QUEUE,
     payload: StepPayload,
-    async execute({ payload, tick }) {
-      bump(`write:${payload.run}`);
+    async execute({ payload, tick, signal }) {
+      const executions = bump(`write:${payload.run}`);
+      if (payload.abortable_ms !== undefined && executions === 1) {
+        try {
+          await abortableSleep(payload.abortable_ms, signal);
+        } catch (error) {
+          bump(`write-aborted:${payload.run}:${(error as JobAbortedError).reason}`);
+          // Winding down takes a moment: stop() must wait for it.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          bump(`write-ended:${payload.run}`);
+          throw error;
+        }
+      }
       if (payload.write_ms !== undefined)
         await new Promise((resolve) => setTimeout(resolve, payload.write_ms));
       if (payload.fail_index === payload.index)
@@ -667,5 +691,72 @@ describe('WorkerRuntime against PostgreSQL and RabbitMQ', () => {
       expect(names.filter((n) => n === 'job.succeeded')).toHaveLength(1);
       expect(names.indexOf('job.deferred')).toBeLessThan(names.indexOf('job.succeeded'));
     }
+  });
+  it("fires a running step's signal when its parent is cancelled, and the step ticks nothing", async () => {
+    const run = uniqueRun('step-cancel');
+    const id = await createJob(COORDINATOR.name, { run, steps: 1, abortable_ms: 30_000 });
+    await waitFor(async () => count(`write:${run}`) === 1 || undefined, { what: 'write step running' });
+
+    await jobs.cancel(id);
+    // The runtime looks at the parents of its running steps every heartbeat (1 s in tests).
+    await waitFor(async () => count(`write-ended:${run}`) === 1 || undefined, {
+      timeoutMs: 5000,
+      what: 'write step stopped',
+    });
+
+    expect(count(`write-aborted:${run}:cancelled`)).toBe(1);
+    expect(count(`tick:${run}`)).toBe(0);
+    const job = await jobs.getById(id);
+    expect(job.status).toBe('CANCELLED');
+    expect(job.progress_current ?? 0).toBe(0);
+  });
+
+  it('waits on stop for its running steps, whose messages go back to the queue for the next worker', async () => {
+    const run = uniqueRun('step-stop');
+    const id = await createJob(COORDINATOR.name, { run, steps: 1, abortable_ms: 30_000 });
+    await waitFor(async () => count(`write:${run}`) === 1 || undefined, { what: 'write step running' });
+
+    const stopping = Date.now();
+    await runtime.stop();
+    // stop() returned only after the step had wound down, and well before its 30 s sleep.
+    expect(count(`write-ended:${run}`)).toBe(1);
+    expect(count(`write-aborted:${run}:shutdown`)).toBe(1);
+    expect(Date.now() - stopping).toBeLessThan(5000);
+    expect((await jobs.getById(id)).status).toBe('RUNNING');
+
+    runtime = await startRuntime(infra, 'runtime-test-steps');
+    const job = await waitForJob(id, isTerminal, 'terminal');
+    expect(job.status).toBe('SUCCEEDED');
+    expect(count(`write:${run}`)).toBe(2);
+    expect(count(`tick:${run}`)).toBe(1);
+  });
+
+  it('commits a terminal status and its event together: a failed closing transaction leaves neither', async () => {
+    const succeeded = await createJob(SIMPLE.name, { run: uniqueRun('atomic-success') }, { publish: false });
+    const failed = await createJob(SIMPLE.name, { run: uniqueRun('atomic-failure') }, { publish: false });
+    await jobs.claim(succeeded, 30);
+    await jobs.claim(failed, 30);
+
+    await expect(
+      jobs.markSucceeded(succeeded, { done: true }, () => Promise.reject(new Error('closing step broke'))),
+    ).rejects.toThrow('closing step broke');
+    expect((await jobs.getById(succeeded)).status).toBe('RUNNING');
+    expect(await eventNames(succeeded)).not.toContain('job.succeeded');
+
+    // The repository's one call writes the event: there is no later statement a crash could skip.
+    expect(await jobs.markSucceeded(succeeded, { done: true })).toBe(true);
+    expect(await jobs.markFailed(failed, 'test_broke', 'the test broke it')).toBe(true);
+    expect((await eventNames(succeeded)).filter((n) => n === 'job.succeeded')).toHaveLength(1);
+    const failure = (await events.list(failed, 10)).find((e) => e.event === 'job.failed');
+    expect(failure).toMatchObject({
+      level: 'error',
+      message: 'the test broke it',
+      fields: { error_code: 'test_broke' },
+    });
+    // A second close of either changes nothing and writes no second event.
+    expect(await jobs.markSucceeded(succeeded, null)).toBe(false);
+    expect(await jobs.markFailed(failed, 'again', 'again')).toBe(false);
+    expect((await eventNames(succeeded)).filter((n) => n === 'job.succeeded')).toHaveLength(1);
+    expect((await eventNames(failed)).filter((n) => n === 'job.failed')).toHaveLength(1);
   });
 });

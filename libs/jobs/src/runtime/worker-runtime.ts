@@ -20,6 +20,14 @@ import { EmitFn, isDeferred, JobOperation, StepOperation } from './operation';
 import { validatePayload } from './validate-payload';
 import { assertFollowUpAllowed, insertFollowUp, publishFollowUp } from './follow-up';
 
+/** A step message being handled by this process. */
+interface RunningStep {
+  parentId: string;
+  controller: AbortController;
+  /** Settles when its handler has returned. */
+  done: Promise<void>;
+}
+
 /** How long a delivery that met a database or broker outage waits before going back to its queue. */
 const OUTAGE_RETRY_MS = 1000;
 
@@ -61,6 +69,9 @@ export class WorkerRuntime {
   private readonly operations = new Map<string, JobOperation>();
   private readonly steps = new Map<string, StepOperation>();
   private readonly running = new Map<string, { execution: JobExecution; done: Promise<unknown> }>();
+  /** Steps running in this process: their signal fires on the parent's cancel and on shutdown. */
+  private readonly runningSteps = new Set<RunningStep>();
+  private stepWatchTimer: NodeJS.Timeout | undefined;
   private readonly stopConsumers: (() => Promise<void>)[] = [];
   private reaperTimer: NodeJS.Timeout | undefined;
   private reaping: Promise<void> | null = null;
@@ -92,6 +103,10 @@ export class WorkerRuntime {
         await this.options.broker.consume(queue, (d) => this.onStepDelivery(d), prefetch),
       );
     }
+    this.stepWatchTimer = setInterval(() => {
+      void this.abortStepsOfStoppedParents();
+    }, this.options.timing.heartbeatSeconds * 1000);
+    this.stepWatchTimer.unref();
     if (this.options.runReaper !== false) {
       this.reaperTimer = setInterval(() => {
         this.reaping ??= this.reapOnce().finally(() => (this.reaping = null));
@@ -107,23 +122,47 @@ export class WorkerRuntime {
     });
   }
 
-  /** Stops taking messages, hands running jobs back to their queues, and waits for handlers to settle. */
+  /**
+   * Stops taking messages, signals every running job and step to stop, and waits for their handlers
+   * (up to `graceMs`): a job is handed back to its queue once its handler has stopped, a step's
+   * message goes back to its queue. A job whose handler outlives the grace period is handed back
+   * then, since the process is about to end.
+   */
   async stop(graceMs = 10_000): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
     if (this.reaperTimer !== undefined) clearInterval(this.reaperTimer);
+    if (this.stepWatchTimer !== undefined) clearInterval(this.stepWatchTimer);
     await Promise.all(this.stopConsumers.map((stop) => stop()));
     const pending = [...this.running.values()];
-    for (const { execution } of pending) {
-      execution.abort('shutdown');
-      await this.handBack(execution);
-    }
+    const steps = [...this.runningSteps];
+    for (const { execution } of pending) execution.abort('shutdown');
+    for (const step of steps) step.controller.abort(new JobAbortedError('shutdown'));
     await Promise.race([
-      Promise.allSettled(pending.map((p) => p.done)),
+      Promise.allSettled([...pending.map((p) => p.done), ...steps.map((step) => step.done)]),
       new Promise((resolve) => setTimeout(resolve, graceMs).unref()),
     ]);
+    for (const { execution } of this.running.values()) await this.handBack(execution);
     await this.reaping;
-    this.options.logger.info('worker stopped', { worker: this.options.name, handed_back: pending.length });
+    this.options.logger.info('worker stopped', {
+      worker: this.options.name,
+      handed_back: pending.length,
+      steps_stopped: steps.length,
+    });
+  }
+
+  /** Fires the signal of every running step whose parent job is no longer RUNNING (cancelled, failed, deleted). */
+  private async abortStepsOfStoppedParents(): Promise<void> {
+    if (this.runningSteps.size === 0) return;
+    try {
+      const parents = [...new Set([...this.runningSteps].map((step) => step.parentId))];
+      const running = await this.jobs.runningAmong(parents);
+      for (const step of this.runningSteps)
+        if (!running.has(step.parentId)) step.controller.abort(new JobAbortedError('cancelled'));
+    } catch (error) {
+      // Like a missed heartbeat: the next pass looks again.
+      this.options.logger.warn('step watch failed', { error: (error as Error).message });
+    }
   }
 
   /** Logs a failure that escaped every handler, without ending the process. */
@@ -313,12 +352,8 @@ export class WorkerRuntime {
           finish((await this.jobs.getStatus(job.id)) ?? 'CANCELLED');
           return 'ack';
         }
-        await this.events.append(job.id, 'job.deferred', null, { progress_total: result.progressTotal });
         if (deferred.closed) {
-          // The steps had already ticked up to the total: nothing is left to close the job later.
-          await this.events.append(job.id, 'job.succeeded', null, {
-            progress_current: deferred.progress_current,
-          });
+          // The steps had already ticked up to the total: the job closed with its deferral.
           await followUps.publish();
           finish('SUCCEEDED');
         } else {
@@ -328,10 +363,7 @@ export class WorkerRuntime {
       }
       const followUps = this.followUps();
       const succeeded = await this.jobs.markSucceeded(job.id, result ?? null, followUps.onClose(job.id));
-      if (succeeded) {
-        await this.events.append(job.id, 'job.succeeded', null, {});
-        await followUps.publish();
-      }
+      if (succeeded) await followUps.publish();
       finish(succeeded ? 'SUCCEEDED' : 'CANCELLED');
       return 'ack';
     } catch (error) {
@@ -367,8 +399,10 @@ export class WorkerRuntime {
     const reason = execution.abortReason ?? 'cancelled';
     if (reason === 'cancelled')
       await this.events.append(jobId, 'job.cancel_observed', 'the worker stopped the job', {});
+    // Its handler has stopped: only now does the job go back to its queue for another worker.
+    if (reason === 'shutdown') await this.handBack(execution);
     finish(reason === 'cancelled' ? 'CANCELLED' : 'HANDED_BACK');
-    // A cancelled job's message is rejected (no requeue); a handed-back job was already republished.
+    // A cancelled job's message is rejected (no requeue); a handed-back job was republished.
     return reason === 'cancelled' ? 'reject' : 'ack';
   }
 
@@ -393,8 +427,7 @@ export class WorkerRuntime {
   }
 
   private async fail(jobId: string, code: string, message: string): Promise<void> {
-    const failed = await this.jobs.markFailed(jobId, code, message);
-    if (failed) await this.events.append(jobId, 'job.failed', message, { error_code: code }, 'error');
+    await this.jobs.markFailed(jobId, code, message);
   }
 
   private emitter(jobId: string): EmitFn {
@@ -452,23 +485,45 @@ export class WorkerRuntime {
       );
       return 'reject';
     }
-    const controller = new AbortController();
+    let settle = (): void => undefined;
+    const running: RunningStep = {
+      parentId,
+      controller: new AbortController(),
+      done: new Promise<void>((resolve) => (settle = resolve)),
+    };
+    this.runningSteps.add(running);
+    try {
+      return await this.runStep(step, message.payload, running, delivery.traceparent);
+    } finally {
+      this.runningSteps.delete(running);
+      settle();
+    }
+  }
+
+  private async runStep(
+    step: StepOperation,
+    rawPayload: unknown,
+    { parentId, controller }: RunningStep,
+    traceparent: string | null,
+  ): Promise<DeliveryOutcome> {
     const logger = this.options.logger.child('step', { job_id: parentId, operation: step.name });
     try {
-      const payload = await validatePayload(step.payload, message.payload);
+      const payload = await validatePayload(step.payload, rawPayload);
       await step.execute({
         parentJobId: parentId,
         payload,
         emit: this.emitter(parentId),
         signal: controller.signal,
         throwIfCancelled: async () => {
-          if ((await this.jobs.getStatus(parentId)) !== 'RUNNING') throw new JobAbortedError('cancelled');
+          if (!controller.signal.aborted && (await this.jobs.getStatus(parentId)) !== 'RUNNING')
+            controller.abort(new JobAbortedError('cancelled'));
+          if (controller.signal.aborted) throw controller.signal.reason as JobAbortedError;
         },
         dispatch: (queue, name, stepPayload) =>
           this.options.broker.publishOperation(
             queue,
             { operation: name, job_id: parentId, payload: stepPayload },
-            delivery.traceparent,
+            traceparent,
           ),
         tick: async (amount = 1) => {
           const followUps = this.followUps();
@@ -495,7 +550,13 @@ export class WorkerRuntime {
       });
       return 'ack';
     } catch (error) {
-      if (error instanceof JobAbortedError) return 'ack';
+      // Stopped by the parent's cancel: skipped. Stopped by shutdown: back to the queue for another
+      // worker (a step's writes commit once per key, so running it again is safe).
+      if (error instanceof JobAbortedError) return error.reason === 'shutdown' ? 'requeue' : 'ack';
+      if (controller.signal.aborted) {
+        const reason = controller.signal.reason as JobAbortedError;
+        return reason.reason === 'shutdown' ? 'requeue' : 'ack';
+      }
       // Steps are safe to run again (their writes commit once per key): retried after the outage.
       if (isInfrastructureUnavailable(error)) throw error;
       const failure = jobFailureOf(error);

@@ -95,6 +95,22 @@ export interface JobDeletion {
   children_deleted: number;
 }
 
+interface TickRow {
+  progress_current: number;
+  progress_total: number | null;
+  status: string;
+}
+
+/**
+ * The completion rule of a deferred job, written once: the update that brings its progress to the
+ * total marks it SUCCEEDED and stamps `finished_at`. Both arguments are SQL expressions.
+ */
+function closeWhenComplete(progress: string, total: string): string {
+  const complete = `${total} IS NOT NULL AND ${progress} >= ${total}`;
+  return `status = CASE WHEN ${complete} THEN 'SUCCEEDED' ELSE status END,
+              finished_at = CASE WHEN ${complete} THEN clock_timestamp() ELSE finished_at END`;
+}
+
 export interface ProgressTick {
   progress_current: number;
   progress_total: number | null;
@@ -122,11 +138,7 @@ const REAPER_LOCK_KEY = 'svc.job-reaper';
 
 /** Every state change of a job is one conditional statement, so concurrent workers cannot race. */
 export class JobRepository {
-  private readonly events: JobEventRepository;
-
-  constructor(private readonly db: DataSource) {
-    this.events = new JobEventRepository(db);
-  }
+  constructor(private readonly db: DataSource) {}
 
   /** Inserts the QUEUED row and its `job.created` event in one transaction. */
   async createQueued(job: NewJob): Promise<JobRecord> {
@@ -256,55 +268,71 @@ export class JobRepository {
     return rows.length === 1;
   }
 
+  /** Which of these jobs are RUNNING now (one query for every step a worker is running). */
+  async runningAmong(ids: readonly string[]): Promise<Set<string>> {
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      `SELECT id FROM job WHERE id = ANY($1::uuid[]) AND status = 'RUNNING'`,
+      [ids],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
   async getStatus(id: string): Promise<string | null> {
     const row = await queryOne<{ status: string }>(this.db, `SELECT status FROM job WHERE id = $1`, [id]);
     return row?.status ?? null;
   }
 
-  /** `onClose` runs in the same transaction when the job did succeed (follow-up jobs). */
+  /**
+   * RUNNING -> SUCCEEDED with its `job.succeeded` event in one transaction, so no crash can leave a
+   * finished job without its event; `onClose` runs in the same transaction (follow-up jobs).
+   */
   async markSucceeded(
     id: string,
     result: Record<string, unknown> | null,
     onClose?: (tx: Db) => Promise<void>,
   ): Promise<boolean> {
-    if (onClose !== undefined)
-      return this.db.transaction(async (tx) => {
-        const done = await this.markSucceededIn(tx, id, result);
-        if (done) await onClose(tx);
-        return done;
-      });
-    return this.markSucceededIn(this.db, id, result);
+    return this.db.transaction(async (tx) => {
+      const rows = await queryRows(
+        tx,
+        `UPDATE job SET status = 'SUCCEEDED', finished_at = clock_timestamp(), leased_until = NULL, result = $2
+          WHERE id = $1 AND status = 'RUNNING' RETURNING id`,
+        [id, result === null ? null : JSON.stringify(result)],
+      );
+      if (rows.length !== 1) return false;
+      await new JobEventRepository(tx).append(id, 'job.succeeded', null, {});
+      if (onClose !== undefined) await onClose(tx);
+      return true;
+    });
   }
 
-  private async markSucceededIn(
-    db: Db,
-    id: string,
-    result: Record<string, unknown> | null,
-  ): Promise<boolean> {
-    const rows = await queryRows(
-      db,
-      `UPDATE job SET status = 'SUCCEEDED', finished_at = clock_timestamp(), leased_until = NULL, result = $2
-        WHERE id = $1 AND status = 'RUNNING' RETURNING id`,
-      [id, result === null ? null : JSON.stringify(result)],
-    );
-    return rows.length === 1;
-  }
-
+  /** QUEUED or RUNNING -> FAILED with its `job.failed` event in one transaction. */
   async markFailed(id: string, errorCode: string, errorMessage: string): Promise<boolean> {
-    const rows = await queryRows(
-      this.db,
-      `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
-              error_code = $2, error_message = $3
-        WHERE id = $1 AND status IN ('QUEUED','RUNNING') RETURNING id`,
-      [id, errorCode, errorMessage],
-    );
-    return rows.length === 1;
+    return this.db.transaction(async (tx) => {
+      const rows = await queryRows(
+        tx,
+        `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
+                error_code = $2, error_message = $3
+          WHERE id = $1 AND status IN ('QUEUED','RUNNING') RETURNING id`,
+        [id, errorCode, errorMessage],
+      );
+      if (rows.length !== 1) return false;
+      await new JobEventRepository(tx).append(
+        id,
+        'job.failed',
+        errorMessage,
+        { error_code: errorCode },
+        'error',
+      );
+      return true;
+    });
   }
 
   /**
    * A coordinator handed its work to batch steps: the job stays RUNNING without a lease until the
    * steps have ticked `progress_current` up to `progress_total`. Steps may outrun their coordinator
-   * (or there may be none): when the total is already reached, the job closes here instead.
+   * (or there may be none): when the total is already reached, the job closes here instead. The
+   * `job.deferred` event (and `job.succeeded` when it closed) is written in the same transaction.
    * Null when the job is no longer RUNNING.
    */
   async markDeferred(
@@ -312,66 +340,43 @@ export class JobRepository {
     progressTotal: number | null,
     onClose?: (tx: Db) => Promise<void>,
   ): Promise<ProgressTick | null> {
-    if (onClose !== undefined)
-      return this.db.transaction(async (tx) => {
-        const tick = await this.markDeferredIn(tx, id, progressTotal);
-        if (tick?.closed === true) await onClose(tx);
-        return tick;
+    return this.db.transaction(async (tx) => {
+      const row = await queryOne<TickRow>(
+        tx,
+        `UPDATE job SET leased_until = NULL, progress_total = COALESCE($2, progress_total),
+                progress_current = COALESCE(progress_current, 0),
+                ${closeWhenComplete('COALESCE(progress_current, 0)', 'COALESCE($2, progress_total)')}
+          WHERE id = $1 AND status = 'RUNNING'
+          RETURNING progress_current, progress_total, status`,
+        [id, progressTotal],
+      );
+      if (row === null) return null;
+      await new JobEventRepository(tx).append(id, 'job.deferred', null, {
+        progress_total: row.progress_total,
       });
-    return this.markDeferredIn(this.db, id, progressTotal);
-  }
-
-  private async markDeferredIn(
-    db: Db,
-    id: string,
-    progressTotal: number | null,
-  ): Promise<ProgressTick | null> {
-    const row = await queryOne<{ progress_current: number; progress_total: number | null; status: string }>(
-      db,
-      `UPDATE job SET leased_until = NULL, progress_total = COALESCE($2, progress_total),
-              progress_current = COALESCE(progress_current, 0),
-              status = CASE WHEN COALESCE($2, progress_total) IS NOT NULL
-                             AND COALESCE(progress_current, 0) >= COALESCE($2, progress_total)
-                            THEN 'SUCCEEDED' ELSE status END,
-              finished_at = CASE WHEN COALESCE($2, progress_total) IS NOT NULL
-                                  AND COALESCE(progress_current, 0) >= COALESCE($2, progress_total)
-                                 THEN clock_timestamp() ELSE finished_at END
-        WHERE id = $1 AND status = 'RUNNING'
-        RETURNING progress_current, progress_total, status`,
-      [id, progressTotal],
-    );
-    if (row === null) return null;
-    return { ...row, closed: row.status === 'SUCCEEDED' };
+      return this.closedIn(tx, id, row, onClose);
+    });
   }
 
   async setProgress(id: string, current: number | null, total: number | null): Promise<void> {
     await queryRows(
       this.db,
       `UPDATE job SET progress_current = COALESCE($2, progress_current), progress_total = COALESCE($3, progress_total)
-        WHERE id = $1 AND status = 'RUNNING'`,
+        WHERE id = $1`,
       [id, current, total],
     );
   }
 
-  /** Atomically adds to `progress_current`; the tick that reaches `progress_total` closes the job. */
+  /** Adds to the progress; the tick that reaches the total closes the job (its event and `onClose` in the same transaction). */
   async tickProgress(
     id: string,
     amount: number,
     onClose?: (tx: Db) => Promise<void>,
   ): Promise<ProgressTick | null> {
-    const row =
-      onClose === undefined
-        ? await this.tickIn(this.db, id, amount)
-        : await this.db.transaction(async (tx) => {
-            const ticked = await this.tickIn(tx, id, amount);
-            if (ticked?.status === 'SUCCEEDED') await onClose(tx);
-            return ticked;
-          });
-    if (row === null) return null;
-    const closed = row.status === 'SUCCEEDED';
-    if (closed)
-      await this.events.append(id, 'job.succeeded', null, { progress_current: row.progress_current });
-    return { ...row, closed };
+    return this.db.transaction(async (tx) => {
+      const ticked = await this.tickIn(tx, id, amount);
+      return ticked === null ? null : this.closedIn(tx, id, ticked, onClose);
+    });
   }
 
   /**
@@ -405,7 +410,7 @@ export class JobRepository {
     write: (tx: Db) => Promise<void>,
     onClose?: (tx: Db) => Promise<void>,
   ): Promise<StepCommit> {
-    let outcome: Awaited<ReturnType<JobRepository['tickIn']>> | 'duplicate';
+    let outcome: ProgressTick | 'duplicate';
     try {
       outcome = await this.db.transaction(async (tx) => {
         const claimed = await queryRows(
@@ -420,29 +425,39 @@ export class JobRepository {
         // Not RUNNING (cancelled, or handed back and waiting for its re-run, which sends this batch
         // again): nothing of this step may stay committed, or the re-run's copy would be skipped.
         if (ticked === null) throw new StepNotCommitted();
-        if (ticked.status === 'SUCCEEDED' && onClose !== undefined) await onClose(tx);
-        return ticked;
+        return this.closedIn(tx, id, ticked, onClose);
       });
     } catch (error) {
       if (error instanceof StepNotCommitted) return { duplicate: false, tick: null };
       throw error;
     }
     if (outcome === 'duplicate') return { duplicate: true, tick: null };
-    const closed = outcome.status === 'SUCCEEDED';
-    if (closed)
-      await this.events.append(id, 'job.succeeded', null, { progress_current: outcome.progress_current });
-    return { duplicate: false, tick: { ...outcome, closed } };
+    return { duplicate: false, tick: outcome };
   }
 
-  private tickIn(db: Db, id: string, amount: number) {
-    return queryOne<{ progress_current: number; progress_total: number | null; status: string }>(
+  /** Inside the closing transaction: the `job.succeeded` event and `onClose` of a tick that completed the job. */
+  private async closedIn(
+    tx: Db,
+    id: string,
+    row: TickRow,
+    onClose?: (tx: Db) => Promise<void>,
+  ): Promise<ProgressTick> {
+    const closed = row.status === 'SUCCEEDED';
+    if (closed) {
+      await new JobEventRepository(tx).append(id, 'job.succeeded', null, {
+        progress_current: row.progress_current,
+      });
+      if (onClose !== undefined) await onClose(tx);
+    }
+    return { ...row, closed };
+  }
+
+  private tickIn(db: Db, id: string, amount: number): Promise<TickRow | null> {
+    return queryOne<TickRow>(
       db,
       `UPDATE job
           SET progress_current = COALESCE(progress_current, 0) + $2,
-              status = CASE WHEN progress_total IS NOT NULL AND COALESCE(progress_current, 0) + $2 >= progress_total
-                            THEN 'SUCCEEDED' ELSE status END,
-              finished_at = CASE WHEN progress_total IS NOT NULL AND COALESCE(progress_current, 0) + $2 >= progress_total
-                                 THEN clock_timestamp() ELSE finished_at END
+              ${closeWhenComplete('COALESCE(progress_current, 0) + $2', 'progress_total')}
         WHERE id = $1 AND status = 'RUNNING'
         RETURNING progress_current, progress_total, status`,
       [id, amount],
