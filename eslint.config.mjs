@@ -29,7 +29,7 @@ const depConstraints = [
       'type:platform',
       'type:jobs',
       'type:inference',
-      'type:transfer',
+      'type:go-transfer',
       'type:client',
     ],
   },
@@ -63,9 +63,9 @@ const depConstraints = [
     onlyDependOnLibsWithTags: ['type:inference', 'type:domain', 'type:contracts', 'type:platform'],
   },
   {
-    sourceTag: 'type:transfer',
+    sourceTag: 'type:go-transfer',
     onlyDependOnLibsWithTags: [
-      'type:transfer',
+      'type:go-transfer',
       'type:jobs',
       'type:persistence',
       'type:inference',

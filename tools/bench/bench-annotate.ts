@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { diamondSearch, ensureDiamondDatabase } from '@svc/inference';
-import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/transfer';
+import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/go-transfer';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';

@@ -4,7 +4,7 @@
 //   diamond-knn  DIAMOND blastp --sensitive --evalue 1e-3 --max-target-seqs 50, experimental donors,
 //                score = max pident / 100 per term
 //   default      the service's default: the same DIAMOND hits blended with the prior by the shipped
-//                model (libs/transfer/src/blend), the code path of predict_go_terms
+//                model (libs/go-transfer/src/blend), the code path of predict_go_terms
 // All three are scored by the service's CAFA evaluator (f_micro_w; IA from the t0 annotations,
 // known terms on PK), NK accessions carried over at gene level left out, no target donating to itself.
 // The model was fitted on the older window and selected on window A (npm run train:blend).
@@ -12,7 +12,7 @@
 import { join, resolve } from 'node:path';
 import { type GoAspect, type HoldoutCategory } from '@svc/domain';
 import { diamondVersion } from '@svc/inference';
-import { defaultBlendModel } from '@svc/transfer';
+import { defaultBlendModel } from '@svc/go-transfer';
 import { searchWindow } from '../quality/homology';
 import {
   blendPredictor,

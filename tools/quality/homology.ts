@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HomologyHit } from '@svc/domain';
 import { diamondSearch, ensureDiamondDatabase, type SequenceRecord } from '@svc/inference';
-import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/transfer';
+import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/go-transfer';
 import { CATEGORIES, type QualityWindow } from './windows';
 
 export interface WindowHits {

@@ -10,7 +10,7 @@ import {
   type HoldoutCategory,
   type HomologyHit,
 } from '@svc/domain';
-import { HOMOLOGY_HITS } from '@svc/transfer';
+import { HOMOLOGY_HITS } from '@svc/go-transfer';
 import { ASPECTS, CATEGORIES, NAMESPACE_OF, type QualityWindow } from './windows';
 
 /** Scores one target in one aspect: (term, score) pairs. */

@@ -51,7 +51,7 @@ function modelOf(params: Record<GoAspect, AspectBlend>): BlendModel {
 async function main(): Promise<void> {
   const root = resolve(__dirname, '..', '..');
   const dataDir = resolve(option('data') ?? join(root, '..', 'shared', 'data'));
-  const out = resolve(option('out') ?? join(root, 'libs', 'transfer', 'src', 'blend', `${VERSION}.json`));
+  const out = resolve(option('out') ?? join(root, 'libs', 'go-transfer', 'src', 'blend', `${VERSION}.json`));
   const sequences = readSequences(dataDir);
 
   const older = loadWindow(dataDir, WINDOWS.older, sequences);

@@ -32,7 +32,7 @@ import {
   ReferencePoolRepository,
 } from '@svc/persistence';
 import { sourcePolicyOf } from '@svc/platform';
-import { transferBatch, TransferSettings } from '@svc/transfer';
+import { transferBatch, TransferSettings } from '@svc/go-transfer';
 import { DataSource } from 'typeorm';
 import { datasetColumns, DatasetRow, DatasetTableWriter } from './dataset-table';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { calibrate, type GoAspect, GoGraph, parseGafLine, parseObo } from '@svc/domain';
-import { defaultBlendModel } from '@svc/transfer';
+import { defaultBlendModel } from '@svc/go-transfer';
 import {
   AppProcess,
   createSuiteWorld,

@@ -8,7 +8,7 @@ import {
   ReferencePoolRepository,
   RerankerRepository,
 } from '@svc/persistence';
-import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/transfer';
+import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
 import { viewerOfJob } from './job-viewer';
 import { requireHomologyTool } from './homology-tool';
 import { PREDICTIONS_BATCH } from './predictions-batch.step';

@@ -6,7 +6,7 @@ import {
   PredictionSetRepository,
 } from '@svc/persistence';
 import { sourcePolicyOf } from '@svc/platform';
-import { transferBatch } from '@svc/transfer';
+import { transferBatch } from '@svc/go-transfer';
 import { applyReranker } from './apply-reranker';
 
 export const PREDICTIONS_BATCH = 'predict_go_terms_batch';
