@@ -116,14 +116,11 @@ export class RerankService {
     const set = await this.set(predictionSetId, viewer);
     const evaluation = await this.evaluationSet(set, evaluationSetId);
     const isTrue = await this.labeller(evaluation);
-    const rows = new PredictionExportReader(this.infra.db).tsvRows(set.id, {});
+    const rows = new PredictionExportReader(this.infra.db).trainingRows(set.id);
     async function* chunks() {
       for await (const chunk of rows) {
-        yield chunk.map((r) => {
-          const protein = r[0]!;
-          const label = isTrue.label(protein, r[1]!) ? 1 : 0;
-          return [protein, r[1], r[3], label, ...r.slice(4, 31)];
-        });
+        for (const row of chunk) row[3] = isTrue.label(row[0]!, row[1]!) ? '1' : '0';
+        yield chunk;
       }
     }
     return streamTsv(TRAINING_TSV_COLUMNS, chunks(), `training-data-${set.id}.tsv`);

@@ -33,16 +33,33 @@ const NUMERIC = new Set<string>([
   ...PREDICTION_ROW_COLUMNS.filter((c) => c.type === 'real' || c.type === 'int').map((c) => c.name),
 ]);
 
-/** predictions.tsv's 32 columns and the score as a select list (GO name and aspect from the term). */
-const TSV_SELECT = PREDICTIONS_TSV_COLUMNS.map((c) => {
-  if (c === 'go_name') return 't.name';
-  if (c === 'go_aspect') return 'p.aspect';
-  if (c === 'distance') return 'p.distance::float8';
-  if (c === 'score') return SCORE;
-  return `p.${c}`;
-}).join(', ');
+/** The select expression of one predictions.tsv column (GO name from the term, aspect from the row). */
+function columnSelect(column: (typeof PREDICTIONS_TSV_COLUMNS)[number]): string {
+  if (column === 'go_name') return 't.name';
+  if (column === 'go_aspect') return 'p.aspect';
+  if (column === 'distance') return 'p.distance::float8';
+  if (column === 'score') return SCORE;
+  return `p.${column}`;
+}
+
+/** predictions.tsv's 32 columns and the score as a select list. */
+const TSV_SELECT = PREDICTIONS_TSV_COLUMNS.map(columnSelect).join(', ');
 
 const NUMERIC_INDEXES = PREDICTIONS_TSV_COLUMNS.flatMap((c, i) => (NUMERIC.has(c) ? [i] : []));
+
+/**
+ * training-data.tsv's 31 columns: accession, GO id, aspect, a NULL where the caller puts the label,
+ * then predictions.tsv's columns from `distance` to `neighbor_vote_fraction` at the same positions.
+ */
+const TRAINING_SELECT = [
+  'p.protein_accession',
+  'p.go_id',
+  'p.aspect',
+  'NULL',
+  ...PREDICTIONS_TSV_COLUMNS.slice(4, 31).map(columnSelect),
+].join(', ');
+
+const TRAINING_NUMERIC_INDEXES = NUMERIC_INDEXES.filter((i) => i >= 4 && i < 31);
 
 /**
  * The downloads of a prediction set, read as PostgreSQL text in batches of whole proteins (keyed by
@@ -63,6 +80,23 @@ export class PredictionExportReader {
         batch.params,
       );
       for (const row of rows) for (const i of NUMERIC_INDEXES) row[i] = jsNumberText(row[i] ?? null);
+      if (rows.length > 0) yield rows;
+    }
+  }
+
+  /**
+   * training-data.tsv rows without their labels (index 3 is null), in predictions.tsv's order; no
+   * GO term join, since the file names no term.
+   */
+  async *trainingRows(id: string, batchRows = BATCH_ROWS): AsyncGenerator<TsvTextRow[]> {
+    for await (const batch of this.batches(id, {}, batchRows)) {
+      const rows = await queryTextRows(
+        this.db,
+        `SELECT ${TRAINING_SELECT} FROM prediction p WHERE ${batch.where}
+          ORDER BY p.protein_accession, p.distance, p.id`,
+        batch.params,
+      );
+      for (const row of rows) for (const i of TRAINING_NUMERIC_INDEXES) row[i] = jsNumberText(row[i] ?? null);
       if (rows.length > 0) yield rows;
     }
   }
