@@ -42,6 +42,7 @@ import { CreateDatasets1764700000000 } from './migrations/1764700000000-create-d
 import { CreateJobRecovery1764800000000 } from './migrations/1764800000000-create-job-recovery';
 import { AddOwnership1764900000000 } from './migrations/1764900000000-add-ownership';
 import { AddPredictionScore1765000000000 } from './migrations/1765000000000-add-prediction-score';
+import { CreateDatasetNameClaim1765100000000 } from './migrations/1765100000000-create-dataset-name-claim';
 
 export const ENTITIES = [
   JobEntity,
@@ -84,6 +85,7 @@ export const MIGRATIONS = [
   CreateJobRecovery1764800000000,
   AddOwnership1764900000000,
   AddPredictionScore1765000000000,
+  CreateDatasetNameClaim1765100000000,
 ];
 
 export interface DataSourceOptions {

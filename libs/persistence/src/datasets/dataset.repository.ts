@@ -85,6 +85,33 @@ export class DatasetRepository {
     }
   }
 
+  /**
+   * Claims `name` for the export job `jobId` before it uploads anything under the name's key folder.
+   * False when a dataset of that name exists or another job that is still QUEUED or RUNNING holds the
+   * claim; a claim left by a job that ended without publishing is taken over, and the same job (run
+   * again after a hand-back) keeps its own.
+   */
+  async claimName(name: string, jobId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      if ((await queryOne(tx, `SELECT 1 FROM dataset WHERE name = $1`, [name])) !== null) return false;
+      const claimed = await queryRows(
+        tx,
+        `INSERT INTO dataset_name_claim AS c (name, job_id) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET job_id = EXCLUDED.job_id, claimed_at = now()
+          WHERE c.job_id = EXCLUDED.job_id
+             OR NOT EXISTS (SELECT 1 FROM job j WHERE j.id = c.job_id AND j.status IN ('QUEUED','RUNNING'))
+         RETURNING name`,
+        [name, jobId],
+      );
+      return claimed.length === 1;
+    });
+  }
+
+  /** Gives up a claim (the export failed, or its dataset row now holds the name). */
+  async releaseName(name: string, jobId: string): Promise<void> {
+    await queryRows(this.db, `DELETE FROM dataset_name_claim WHERE name = $1 AND job_id = $2`, [name, jobId]);
+  }
+
   async existsByName(name: string): Promise<boolean> {
     return (await queryOne(this.db, `SELECT 1 FROM dataset WHERE name = $1`, [name])) !== null;
   }
