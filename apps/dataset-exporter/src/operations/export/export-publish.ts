@@ -28,7 +28,9 @@ export async function publishDataset(
     throw new JobError('dataset_exists', `a dataset named '${name}' already exists`);
   try {
     const prefix = `datasets/${name}/`;
-    const trainUri = await store.put(`${prefix}train.parquet`, { path: join(tables.folder, 'train.parquet') });
+    const trainUri = await store.put(`${prefix}train.parquet`, {
+      path: join(tables.folder, 'train.parquet'),
+    });
     const evalUri =
       tables.evalRows !== null
         ? await store.put(`${prefix}eval.parquet`, { path: join(tables.folder, 'eval.parquet') })

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { currentTestRun } from '@svc/testing';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
-import { JobRepository } from '../jobs/job.repository';
-import { DatasetRepository } from './dataset.repository';
+import { createDataSource, DatasetRepository, JobRepository } from '@svc/persistence';
 
 // The dataset name claim against the run's real PostgreSQL: an export claims its name before it
 // uploads anything under datasets/<name>/, so two exports of one name cannot overwrite each other.
