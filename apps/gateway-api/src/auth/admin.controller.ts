@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
   ApproveUserRequest,
@@ -8,7 +8,6 @@ import {
   ListAuditQuery,
   ListUsersQuery,
   UpdateUserRequest,
-  UserDeletionView,
   UserView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
@@ -90,32 +89,6 @@ export class AdminController {
   @Roles('admin')
   async resetDb(@CurrentPrincipal() who: Principal): Promise<DatabaseResetView> {
     const result = await this.rpc.call<DatabaseResetView>(AUTH_RPC.resetDb, {}, actorOf(who, undefined));
-    this.auth.gate.invalidate();
-    return result;
-  }
-}
-
-@ApiTags('admin')
-@Controller('users')
-export class UsersController {
-  constructor(
-    @Inject(AUTH_RPC_CLIENT) private readonly rpc: AuthRpcClient,
-    @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
-  ) {}
-
-  @ApiDoc({
-    summary: "Delete an account (not one's own)",
-    ok: UserDeletionView,
-    problems: [409, 503],
-  })
-  @Delete(':id')
-  @Roles('admin')
-  async remove(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<UserDeletionView> {
-    const result = await this.rpc.call<UserDeletionView>(
-      AUTH_RPC.deleteUser,
-      { id: checkUuid(id, 'User') },
-      actorOf(who, undefined),
-    );
     this.auth.gate.invalidate();
     return result;
   }

@@ -6,8 +6,6 @@ import {
   EmbeddingConfigDeletionView,
   EmbeddingConfigView,
   QueuedJobView,
-  UnindexedEmbeddingsCountView,
-  UnindexedEmbeddingsDeletionView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody } from '@svc/platform';
 import { ApiDoc } from '../http/api-doc';
@@ -84,31 +82,5 @@ export class EmbeddingsController {
     @CurrentPrincipal() who: Principal,
   ): Promise<QueuedJobView> {
     return this.embeddings.compute(body, who);
-  }
-}
-
-@ApiTags('maintenance')
-@Controller('maintenance/unindexed-embeddings')
-export class EmbeddingMaintenanceController {
-  constructor(private readonly embeddings: EmbeddingsService) {}
-
-  @ApiDoc({
-    summary: 'Count the embeddings no protein and no query set references',
-    ok: UnindexedEmbeddingsCountView,
-  })
-  @Get()
-  @Roles('operator')
-  async count(): Promise<UnindexedEmbeddingsCountView> {
-    return { count: await this.embeddings.countUnindexed() };
-  }
-
-  @ApiDoc({
-    summary: 'Delete the embeddings no protein and no query set references',
-    ok: UnindexedEmbeddingsDeletionView,
-  })
-  @Delete()
-  @Roles('operator')
-  async remove(): Promise<UnindexedEmbeddingsDeletionView> {
-    return { deleted: await this.embeddings.deleteUnindexed() };
   }
 }

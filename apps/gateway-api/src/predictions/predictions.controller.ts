@@ -1,10 +1,6 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Req, StreamableFile } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import { Controller, Delete, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
-  AnnotateQuery,
-  AnnotateView,
-  ImportRerankerByReferenceRequest,
   CafaExportQuery,
   StandardExportQuery,
   GoTermDistributionQuery,
@@ -21,24 +17,12 @@ import {
   PredictionSetSummaryView,
   PredictionSetView,
   QueuedJobView,
-  RerankerDeletionView,
-  RerankerView,
   ResolvePredictionQuery,
-  ScoreTsvQuery,
-  ScoringConfigCreate,
-  ScoringConfigDeletionView,
-  ScoringConfigView,
-  ScoringPresetsView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
 import { ApiDoc } from '../http/api-doc';
-import { MultipartBody } from '../http/multipart-body';
-import { readMultipart } from '../reference/multipart';
-import { AnnotateService } from './annotate.service';
 import { PredictionsService } from './predictions.service';
-import { RerankersService } from './rerankers.service';
-import { ScoringService } from './scoring.service';
 
 const PREDICTIONS_TSV_EXAMPLE =
   'protein_accession\tgo_id\tgo_name\tgo_aspect\tdistance\tref_protein_accession\tqualifier\tevidence_code\tidentity_nw\tsimilarity_nw\talignment_score_nw\tgaps_pct_nw\talignment_length_nw\tidentity_sw\tsimilarity_sw\talignment_score_sw\tgaps_pct_sw\talignment_length_sw\tlength_query\tlength_ref\tquery_taxonomy_id\tref_taxonomy_id\ttaxonomic_lca\ttaxonomic_distance\ttaxonomic_common_ancestors\ttaxonomic_relation\tvote_count\tk_position\tgo_term_frequency\tref_annotation_density\tneighbor_distance_std\tneighbor_vote_fraction\tscore\n' +
@@ -54,11 +38,6 @@ const PREDICTIONS_GAF_EXAMPLE =
 
 const PREDICTIONS_ZIP_EXAMPLE =
   'PK\u0003\u0004... (ZIP entries: predictions.tsv, predictions-cafa.tsv, predictions.gaf, predictions.json)';
-
-const SCORE_TSV_EXAMPLE =
-  'protein_accession\tgo_id\tgo_aspect\tscore\tembedding_similarity\tidentity_nw\tidentity_sw\tevidence_weight\ttaxonomic_proximity\tneighbor_vote_fraction\tprediction_score\tdistance\tref_protein_accession\n' +
-  'P69905\tGO:0005344\tF\t0.812000\t0.91\t0.437\t0.451\t1\t1\t0.6\t0.91\t0.18\tP68871\n';
-
 @ApiTags('predictions')
 @Controller('embeddings')
 export class PredictionsController {
@@ -255,185 +234,5 @@ export class PredictionsController {
     @CurrentPrincipal() who: Principal,
   ): Promise<StreamableFile> {
     return this.predictions.cafaTsv(id, query, viewerOf(who));
-  }
-}
-
-@ApiTags('scoring')
-@Controller('scoring')
-export class ScoringController {
-  constructor(private readonly scoring: ScoringService) {}
-
-  @ApiDoc({ summary: 'List scoring configs, newest first', ok: [ScoringConfigView] })
-  @Get('configs')
-  @Roles('guest')
-  list(): Promise<ScoringConfigView[]> {
-    return this.scoring.list();
-  }
-
-  @ApiDoc({ summary: 'Create a scoring config (named weights)', ok: ScoringConfigView, problems: [409] })
-  @Post('configs')
-  @HttpCode(201)
-  @Roles('operator')
-  create(@ValidBody() body: ScoringConfigCreate): Promise<ScoringConfigView> {
-    return this.scoring.create(body);
-  }
-
-  @ApiDoc({ summary: 'Register the missing scoring presets; returns every preset', ok: ScoringPresetsView })
-  @Post('configs/presets')
-  @HttpCode(201)
-  @Roles('operator')
-  presets(): Promise<ScoringPresetsView> {
-    return this.scoring.createPresets();
-  }
-
-  @ApiDoc({ summary: 'One scoring config', ok: ScoringConfigView })
-  @Get('configs/:id')
-  @Roles('guest')
-  get(@Param('id') id: string): Promise<ScoringConfigView> {
-    return this.scoring.get(id);
-  }
-
-  @ApiDoc({ summary: 'Delete a scoring config', ok: ScoringConfigDeletionView })
-  @Delete('configs/:id')
-  @Roles('operator')
-  remove(@Param('id') id: string): Promise<ScoringConfigDeletionView> {
-    return this.scoring.delete(id);
-  }
-
-  @ApiDoc({
-    summary: "Download a prediction set's rows with their signals, scored by a scoring config",
-    ok: { file: 'text/tab-separated-values', example: SCORE_TSV_EXAMPLE },
-  })
-  @Get('prediction-sets/:id/score.tsv')
-  @Roles('guest')
-  scoreTsv(
-    @Param('id') id: string,
-    @ValidQuery() query: ScoreTsvQuery,
-    @CurrentPrincipal() who: Principal,
-  ): Promise<StreamableFile> {
-    return this.scoring.scoreTsv(id, query.scoring_config_id, viewerOf(who));
-  }
-}
-
-@ApiTags('annotate')
-@Controller('annotate')
-export class AnnotateController {
-  constructor(private readonly annotate: AnnotateService) {}
-
-  /**
-   * multipart/form-data: `file` (FASTA), `name`. Guests may annotate with save_history=false under the
-   * daily sequence quota of their address; save_history=true needs a researcher account.
-   */
-  @ApiDoc({
-    summary: 'One-click annotation: upload a FASTA, embed it and queue its GO-term prediction',
-    ok: AnnotateView,
-    problems: [403, 409, 503],
-  })
-  @Post()
-  @HttpCode(201)
-  @Roles('guest')
-  @MultipartBody({
-    files: { file: 'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
-    fields: { name: 'A name for the query set (default: the file name)' },
-    required: ['file'],
-  })
-  async create(
-    @Req() request: FastifyRequest,
-    @ValidQuery() query: AnnotateQuery,
-    @CurrentPrincipal() who: Principal,
-  ): Promise<AnnotateView> {
-    const form = await readMultipart(request, ['file']);
-    const name = form.fields['name']?.trim() || form.files['file']!.filename || 'annotation';
-    return this.annotate.annotate({
-      name: name.slice(0, 200),
-      fasta: form.files['file']!.content.toString('utf8'),
-      saveHistory: query.save_history ?? false,
-      principal: who,
-    });
-  }
-}
-
-/** Reranker files may be up to 100 MB (DESIGN.md §3). */
-const RERANKER_UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
-
-@ApiTags('rerankers')
-@Controller('reranker-models')
-export class RerankerModelsController {
-  constructor(private readonly rerankers: RerankersService) {}
-
-  /** multipart/form-data: files `model.txt`, `spec.yaml`, `run.json`; fields name, dataset_id, external_source, prediction_set_id, evaluation_set_id, force. */
-  @ApiDoc({ summary: 'Import a LightGBM re-ranker from uploaded files', ok: RerankerView, problems: [409] })
-  @Post('import')
-  @HttpCode(201)
-  @Roles('operator')
-  @MultipartBody({
-    files: {
-      'model.txt': 'LightGBM text model',
-      'spec.yaml': 'feature spec (features: distance-first, or the feature list)',
-      'run.json': 'training run record (metrics, feature schema)',
-    },
-    fields: {
-      name: 'Model name',
-      dataset_id: 'Dataset the model was trained on',
-      external_source: 'Where the model comes from',
-      prediction_set_id: 'Prediction set it was checked on',
-      evaluation_set_id: 'Evaluation set it was checked on',
-      force: 'true to import despite a feature schema mismatch',
-    },
-    required: ['model.txt', 'spec.yaml', 'run.json'],
-  })
-  async importUpload(@Req() request: FastifyRequest): Promise<RerankerView> {
-    const form = await readMultipart(request, ['model.txt', 'spec.yaml', 'run.json'], {
-      maxFileBytes: RERANKER_UPLOAD_LIMIT_BYTES,
-    });
-    return this.rerankers.importUpload({
-      modelText: form.files['model.txt']!.content.toString('utf8'),
-      specYaml: form.files['spec.yaml']!.content.toString('utf8'),
-      runJson: form.files['run.json']!.content.toString('utf8'),
-      fields: form.fields,
-    });
-  }
-
-  @ApiDoc({
-    summary: 'Register a LightGBM re-ranker stored elsewhere (by URI)',
-    ok: RerankerView,
-    problems: [409],
-  })
-  @Post('import-by-reference')
-  @HttpCode(201)
-  @Roles('operator')
-  importByReference(@ValidBody() body: ImportRerankerByReferenceRequest): Promise<RerankerView> {
-    return this.rerankers.importByReference(body);
-  }
-}
-
-/** Registered re-rankers, readable under both the scoring and the reranker-models paths. */
-@ApiTags('rerankers')
-@Controller()
-export class ScoringRerankersController {
-  constructor(private readonly rerankers: RerankersService) {}
-
-  @ApiDoc({ summary: 'List registered re-rankers, newest first', ok: [RerankerView] })
-  @Get(['scoring/rerankers', 'reranker-models'])
-  @Roles('guest')
-  list(): Promise<RerankerView[]> {
-    return this.rerankers.list();
-  }
-
-  @ApiDoc({ summary: 'One registered re-ranker', ok: RerankerView })
-  @Get(['scoring/rerankers/:id', 'reranker-models/:id'])
-  @Roles('guest')
-  get(@Param('id') id: string): Promise<RerankerView> {
-    return this.rerankers.get(id);
-  }
-
-  @ApiDoc({
-    summary: 'Delete a re-ranker (and its uploaded booster)',
-    ok: RerankerDeletionView,
-  })
-  @Delete('scoring/rerankers/:id')
-  @Roles('operator')
-  remove(@Param('id') id: string): Promise<RerankerDeletionView> {
-    return this.rerankers.delete(id);
   }
 }

@@ -1,0 +1,47 @@
+import { Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ApiTags } from '@nestjs/swagger';
+import { AnnotateQuery, AnnotateView } from '@svc/contracts';
+import { CurrentPrincipal, Principal, Roles, ValidQuery } from '@svc/platform';
+import { ApiDoc } from '../http/api-doc';
+import { MultipartBody } from '../http/multipart-body';
+import { readMultipart } from '../reference/multipart';
+import { AnnotateService } from './annotate.service';
+
+@ApiTags('annotate')
+@Controller('annotate')
+export class AnnotateController {
+  constructor(private readonly annotate: AnnotateService) {}
+
+  /**
+   * multipart/form-data: `file` (FASTA), `name`. Guests may annotate with save_history=false under the
+   * daily sequence quota of their address; save_history=true needs a researcher account.
+   */
+  @ApiDoc({
+    summary: 'One-click annotation: upload a FASTA, embed it and queue its GO-term prediction',
+    ok: AnnotateView,
+    problems: [403, 409, 503],
+  })
+  @Post()
+  @HttpCode(201)
+  @Roles('guest')
+  @MultipartBody({
+    files: { file: 'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
+    fields: { name: 'A name for the query set (default: the file name)' },
+    required: ['file'],
+  })
+  async create(
+    @Req() request: FastifyRequest,
+    @ValidQuery() query: AnnotateQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<AnnotateView> {
+    const form = await readMultipart(request, ['file']);
+    const name = form.fields['name']?.trim() || form.files['file']!.filename || 'annotation';
+    return this.annotate.annotate({
+      name: name.slice(0, 200),
+      fasta: form.files['file']!.content.toString('utf8'),
+      saveHistory: query.save_history ?? false,
+      principal: who,
+    });
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { JobsModule } from '../jobs/jobs.module';
+import { AnnotationsController } from './annotations.controller';
+import { MaintenanceController } from './maintenance.controller';
+import { ProteinsController } from './proteins.controller';
+import { QuerySetsController } from './query-sets.controller';
+import { ReferenceService } from './reference.service';
+
+@Module({
+  imports: [JobsModule],
+  controllers: [ProteinsController, AnnotationsController, QuerySetsController, MaintenanceController],
+  providers: [ReferenceService],
+  exports: [ReferenceService],
+})
+export class ReferenceModule {}
