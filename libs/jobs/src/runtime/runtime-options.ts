@@ -1,0 +1,30 @@
+import { DataSource } from 'typeorm';
+import { AppConfig, ArtifactStore, Logger, MessageBroker, Metrics } from '@svc/platform';
+import { JobOperation, StepOperation } from './operation';
+
+export interface WorkerTiming {
+  leaseSeconds: number;
+  heartbeatSeconds: number;
+  reaperIntervalSeconds: number;
+  reaperMaxRequeues: number;
+}
+
+export interface WorkerRuntimeOptions {
+  name: string;
+  db: DataSource;
+  config: AppConfig;
+  broker: MessageBroker;
+  logger: Logger;
+  metrics: Metrics;
+  timing: WorkerTiming;
+  /** Job queues this worker consumes and the operations it hosts on them. */
+  jobQueues: readonly string[];
+  operations: readonly JobOperation[];
+  /** Operation (step) queues this worker consumes and the steps it hosts. */
+  stepQueues?: readonly string[];
+  steps?: readonly StepOperation[];
+  /** Run the lease reaper in this process (every worker does; an advisory lock keeps passes exclusive). */
+  runReaper?: boolean;
+  /** The checked store of the process; built from the config (unchecked) when absent. */
+  artifacts?: ArtifactStore;
+}
