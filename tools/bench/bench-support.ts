@@ -105,7 +105,6 @@ export async function startBenchRuntimes(
         timing: world.config.jobs,
         jobQueues: definition.jobQueues,
         operations: definition.operations,
-        stepQueues: definition.stepQueues ?? [],
         steps: definition.steps ?? [],
       }),
   );

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { ALL_QUEUES } from '@svc/contracts';
 import { SETTINGS } from '@svc/platform';
-import { WorkerDefinition } from '@svc/jobs';
+import { stepQueuesOf, WorkerDefinition } from '@svc/jobs';
 import { DATASET_EXPORTER } from '../../apps/dataset-exporter/src/worker.definition';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
@@ -95,7 +95,9 @@ describe('deployment manifests agree with the code', () => {
       }),
     );
     for (const worker of WORKERS) {
-      expect(scaled.get(worker.name)).toEqual([...worker.jobQueues, ...(worker.stepQueues ?? [])].sort());
+      expect(scaled.get(worker.name)).toEqual(
+        [...worker.jobQueues, ...stepQueuesOf(worker.steps ?? [])].sort(),
+      );
     }
     for (const queues of scaled.values()) for (const q of queues) expect(ALL_QUEUES).toContain(q);
   });

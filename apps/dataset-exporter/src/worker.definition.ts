@@ -6,6 +6,5 @@ export const DATASET_EXPORTER: WorkerDefinition = {
   name: 'dataset-exporter',
   jobQueues: ['svc.training'],
   operations: [exportResearchDatasetOperation],
-  stepQueues: [],
   steps: [],
 };

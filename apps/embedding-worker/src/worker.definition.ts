@@ -8,6 +8,5 @@ export const EMBEDDING_WORKER: WorkerDefinition = {
   name: 'embedding-worker',
   jobQueues: ['svc.embeddings'],
   operations: [computeEmbeddingsOperation],
-  stepQueues: ['svc.embeddings.batch', 'svc.embeddings.write'],
   steps: [embeddingsBatchStep, embeddingsWriteStep],
 };

@@ -7,6 +7,5 @@ export const EVALUATION_WORKER: WorkerDefinition = {
   name: 'evaluation-worker',
   jobQueues: ['svc.evaluations'],
   operations: [generateEvaluationSetOperation, runCafaEvaluationOperation],
-  stepQueues: [],
   steps: [],
 };

@@ -9,7 +9,6 @@ export const PREDICTION_WORKER: WorkerDefinition = {
   name: 'prediction-worker',
   jobQueues: ['svc.predictions'],
   operations: [predictGoTermsOperation],
-  stepQueues: ['svc.predictions.batch', 'svc.predictions.write'],
   steps: [predictionsBatchStep, predictionsWriteStep],
   background: [announceHomologyTool],
 };

@@ -1,7 +1,7 @@
 import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload } from '@svc/contracts';
 import { defineOperation, deferTo, JobError } from '@svc/jobs';
 import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
-import { EMBEDDINGS_BATCH } from './embeddings-batch.step';
+import { embeddingsBatchStep } from './embeddings-batch.step';
 
 /**
  * Coordinator: lists the sequences to embed (a query set, or every protein; already embedded ones
@@ -46,7 +46,7 @@ export const computeEmbeddingsOperation = defineOperation<ComputeEmbeddingsPaylo
     // A resumed plan keeps the progress its steps have already committed.
     await setProgress(resumed ? null : 0, sequenceIds.length);
     for (let start = 0; start < sequenceIds.length; start += perJob) {
-      await dispatch('svc.embeddings.batch', EMBEDDINGS_BATCH, {
+      await dispatch(embeddingsBatchStep, {
         embedding_config_id: config.id,
         sequence_ids: sequenceIds.slice(start, start + perJob),
         batch_size: payload.batch_size ?? 16,

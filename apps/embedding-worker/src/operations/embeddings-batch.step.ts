@@ -3,13 +3,11 @@ import { EmbeddingBackendError } from '@svc/inference';
 import { batchKey, defineStep, JobError } from '@svc/jobs';
 import { EmbeddingRepository } from '@svc/persistence';
 import { backendPool } from './backend-pool';
-import { EMBEDDINGS_WRITE, vectorToBase64 } from './embeddings-write.step';
-
-export const EMBEDDINGS_BATCH = 'compute_embeddings_batch';
+import { embeddingsWriteStep, vectorToBase64 } from './embeddings-write.step';
 
 /** Runs the config's backend over one batch of sequences and hands the vectors to the write step. */
 export const embeddingsBatchStep = defineStep<EmbeddingsBatchPayload>({
-  name: EMBEDDINGS_BATCH,
+  name: 'compute_embeddings_batch',
   queue: 'svc.embeddings.batch',
   payload: EmbeddingsBatchPayload,
   async execute({ payload, dispatch, db, config, throwIfCancelled, emit }) {
@@ -47,7 +45,7 @@ export const embeddingsBatchStep = defineStep<EmbeddingsBatchPayload>({
       sequences_per_s: Number((sequences.length / Math.max(seconds, 1e-9)).toFixed(1)),
     });
     // Sequences deleted since the coordinator listed them still count, so progress reaches its total.
-    await dispatch('svc.embeddings.write', EMBEDDINGS_WRITE, {
+    await dispatch(embeddingsWriteStep, {
       embedding_config_id: recipe.id,
       items,
       sequence_count: payload.sequence_ids.length,

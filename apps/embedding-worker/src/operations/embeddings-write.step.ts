@@ -2,8 +2,6 @@ import { EmbeddingsWritePayload } from '@svc/contracts';
 import { defineStep } from '@svc/jobs';
 import { decodeVector, EmbeddingRepository, encodeVector } from '@svc/persistence';
 
-export const EMBEDDINGS_WRITE = 'compute_embeddings_write';
-
 export function vectorToBase64(vector: Float32Array): string {
   return encodeVector(vector).toString('base64');
 }
@@ -18,7 +16,7 @@ export function vectorFromBase64(text: string): Float32Array {
  * in one transaction and once per batch key, so a redelivered write does not tick twice.
  */
 export const embeddingsWriteStep = defineStep<EmbeddingsWritePayload>({
-  name: EMBEDDINGS_WRITE,
+  name: 'compute_embeddings_write',
   queue: 'svc.embeddings.write',
   payload: EmbeddingsWritePayload,
   async execute({ payload, db, tick, tickOnce, throwIfCancelled }) {

@@ -11,7 +11,7 @@ import {
 import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
 import { viewerOfJob } from './job-viewer';
 import { requireHomologyTool } from './homology-tool';
-import { PREDICTIONS_BATCH } from './predictions-batch.step';
+import { predictionsBatchStep } from './predictions-batch.step';
 
 /**
  * Coordinator: validates the references, records the prediction set, lists the queries and sends
@@ -208,7 +208,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     });
     await setProgress(resumed ? null : 0, queries.length);
     for (let start = 0; start < queries.length; start += perBatch) {
-      await dispatch('svc.predictions.batch', PREDICTIONS_BATCH, {
+      await dispatch(predictionsBatchStep, {
         prediction_set_id: predictionSetId,
         queries: queries.slice(start, start + perBatch).map((q) => ({
           accession: q.accession,

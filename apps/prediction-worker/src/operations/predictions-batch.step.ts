@@ -8,13 +8,11 @@ import {
 import { sourcePolicyOf } from '@svc/platform';
 import { transferBatch } from '@svc/go-transfer';
 import { applyReranker } from './apply-reranker';
-
-export const PREDICTIONS_BATCH = 'predict_go_terms_batch';
-export const PREDICTIONS_WRITE = 'predict_go_terms_write';
+import { predictionsWriteStep } from './predictions-write.step';
 
 /** Searches, transfers and featurises one batch of queries, then hands the rows to the write step. */
 export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
-  name: PREDICTIONS_BATCH,
+  name: 'predict_go_terms_batch',
   queue: 'svc.predictions.batch',
   payload: PredictionsBatchPayload,
   async execute({ payload, db, dispatch, emit, throwIfCancelled, config, artifacts }) {
@@ -58,7 +56,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
     for (let start = 0; start < payload.queries.length; start += WRITE_QUERIES) {
       const queries = payload.queries.slice(start, start + WRITE_QUERIES);
       const accessions = [...new Set(queries.map((q) => q.accession))];
-      await dispatch('svc.predictions.write', PREDICTIONS_WRITE, {
+      await dispatch(predictionsWriteStep, {
         prediction_set_id: set.id,
         columns: [...PREDICTION_ROW_COLUMN_NAMES],
         values: encodePredictionColumns(accessions.flatMap((accession) => byQuery.get(accession) ?? [])),

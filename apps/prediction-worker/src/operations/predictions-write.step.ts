@@ -7,7 +7,6 @@ import {
   PredictionRow,
   PredictionSetRepository,
 } from '@svc/persistence';
-import { PREDICTIONS_WRITE } from './predictions-batch.step';
 
 /**
  * Stores one batch's prediction rows, adds them to the parent's `prediction_count` and ticks its
@@ -15,7 +14,7 @@ import { PREDICTIONS_WRITE } from './predictions-batch.step';
  * duplicate rows and counts them once.
  */
 export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
-  name: PREDICTIONS_WRITE,
+  name: 'predict_go_terms_write',
   queue: 'svc.predictions.write',
   payload: PredictionsWritePayload,
   // Two writes side by side: each is one transaction of bulk inserts (the database's work, not this

@@ -24,7 +24,6 @@ export interface WorkerDefinition {
   name: string;
   jobQueues: readonly string[];
   operations: readonly JobOperation[];
-  stepQueues?: readonly string[];
   steps?: readonly StepOperation[];
   /** Whether this process takes part in reaping expired leases (default true). */
   runReaper?: boolean;
@@ -56,7 +55,6 @@ export async function startWorker(
     timing: config.jobs,
     jobQueues: definition.jobQueues,
     operations: definition.operations,
-    stepQueues: definition.stepQueues,
     steps: definition.steps,
     runReaper: definition.runReaper,
     artifacts: infra.artifacts,

@@ -137,12 +137,7 @@ export class JobConsumer {
         emit: this.lifecycle.emitter(job.id),
         signal: execution.signal,
         throwIfCancelled: () => execution.throwIfCancelled(),
-        dispatch: (queue, step, stepPayload) =>
-          broker.publishOperation(
-            queue,
-            { operation: step, job_id: job.id, payload: stepPayload },
-            traceparent,
-          ),
+        dispatch: this.lifecycle.dispatcher(job.id, traceparent),
         setProgress: (current, total) => jobs.setProgress(job.id, current, total),
         plan: (make) => jobs.planOnce(job.id, make),
         logger,

@@ -1,7 +1,7 @@
 import { Db, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
 import { DeliveryOutcome, isInfrastructureUnavailable, UnknownQueueError } from '@svc/platform';
 import { insertFollowUp, publishFollowUp } from './follow-up';
-import { EmitFn } from './operation';
+import { DispatchFn, EmitFn } from './operation';
 import { WorkerRuntimeOptions } from './runtime-options';
 
 /** How long a delivery that met a database or broker outage waits before going back to its queue. */
@@ -57,6 +57,16 @@ export class JobLifecycle {
 
   async fail(jobId: string, code: string, message: string): Promise<void> {
     await this.jobs.markFailed(jobId, code, message);
+  }
+
+  /** Publishes steps of `jobId` to their queues, carrying the trace of the job or step that sends them. */
+  dispatcher(jobId: string, traceparent: string | null): DispatchFn {
+    return (step, payload) =>
+      this.options.broker.publishOperation(
+        step.queue,
+        { operation: step.name, job_id: jobId, payload: payload as Record<string, unknown> },
+        traceparent,
+      );
   }
 
   emitter(jobId: string): EmitFn {

@@ -1,4 +1,4 @@
-import type { OperationSpec, PayloadClass } from '@svc/contracts';
+import type { OperationQueueName, OperationSpec } from '@svc/contracts';
 import type { DataSource } from 'typeorm';
 import type { AppConfig, ArtifactStore, Logger } from '@svc/platform';
 import type { Db, JobRecord } from '@svc/persistence';
@@ -10,11 +10,18 @@ export type EmitFn = (
   level?: 'debug' | 'info' | 'warning' | 'error',
 ) => Promise<void>;
 
-export type DispatchFn = (
-  queue: string,
-  operation: string,
-  payload: Record<string, unknown>,
-) => Promise<void>;
+/**
+ * A step as the code that dispatches it names it: its operation queue and name, and the payload
+ * class that both types what a dispatcher sends and validates what the step receives.
+ */
+export interface StepHandle<P extends object> {
+  readonly name: string;
+  readonly queue: OperationQueueName;
+  readonly payload: new () => P;
+}
+
+/** Publishes a step of this job; the queue and the payload's type come from the step's handle. */
+export type DispatchFn = <P extends object>(step: StepHandle<P>, payload: NoInfer<P>) => Promise<void>;
 
 interface CommonContext {
   /** Appends a JobEvent; numeric `progress_current` / `progress_total` fields also update the job's progress. */
@@ -80,11 +87,8 @@ export interface JobOperation<P extends object = object> {
   execute(context: JobContext<P>): Promise<JobResult>;
 }
 
-export interface StepOperation<P extends object = object> {
+export interface StepOperation<P extends object = object> extends StepHandle<P> {
   readonly kind: 'step';
-  readonly name: string;
-  readonly queue: string;
-  readonly payload: PayloadClass;
   /**
    * Messages of this step a worker process runs at once (its queue's prefetch; default 1). More than
    * one only for a step whose commits are safe side by side and that mostly waits on the database.
@@ -102,12 +106,17 @@ export function defineOperation<P extends object>(definition: {
 
 export function defineStep<P extends object>(definition: {
   name: string;
-  queue: string;
-  payload: PayloadClass;
+  queue: OperationQueueName;
+  payload: new () => P;
   concurrency?: number;
   execute(context: StepContext<P>): Promise<void>;
 }): StepOperation<P> {
   return { kind: 'step', ...definition };
+}
+
+/** The operation queues a worker consumes for its steps, in the order the steps are listed. */
+export function stepQueuesOf(steps: readonly StepHandle<object>[]): OperationQueueName[] {
+  return [...new Set(steps.map((step) => step.queue))];
 }
 
 /** Sleeps, waking early with JobAbortedError when the signal fires. */

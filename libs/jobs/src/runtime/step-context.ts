@@ -40,12 +40,7 @@ export function stepContext(
         controller.abort(new JobAbortedError('cancelled'));
       if (controller.signal.aborted) throw controller.signal.reason as JobAbortedError;
     },
-    dispatch: (queue, name, stepPayload) =>
-      options.broker.publishOperation(
-        queue,
-        { operation: name, job_id: parentId, payload: stepPayload },
-        traceparent,
-      ),
+    dispatch: lifecycle.dispatcher(parentId, traceparent),
     tick: async (amount = 1) => {
       const followUps = lifecycle.followUps();
       await jobs.tickProgress(parentId, amount, followUps.onClose(parentId));

@@ -6,7 +6,7 @@ import { JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
 import { openRawQueueAccess, testConfig, waitFor } from '@svc/testing';
 import { Infrastructure, openInfrastructure } from '../process/infrastructure';
 import { JobAbortedError, JobError } from './job-error';
-import { abortableSleep, defineOperation, defineStep, deferTo, StepOperation } from './operation';
+import { abortableSleep, defineOperation, defineStep, deferTo, StepHandle, StepOperation } from './operation';
 import { WorkerRuntime } from './worker-runtime';
 
 // The job runtime against the real PostgreSQL and RabbitMQ of this test run: test-only operations
@@ -15,8 +15,8 @@ import { WorkerRuntime } from './worker-runtime';
 jest.setTimeout(60_000);
 
 const JOB_QUEUE = 'svc.jobs';
-const BATCH_QUEUE = 'svc.embeddings.batch';
-const WRITE_QUEUE = 'svc.embeddings.write';
+const BATCH_QUEUE = 'svc.embeddings.batch' as const;
+const WRITE_QUEUE = 'svc.embeddings.write' as const;
 
 // ---------------------------------------------------------------------------------------------
 // Test operations. Every payload carries a `run` string unique to its test, which keys the
@@ -103,6 +103,10 @@ class SimplePayload {
   first_sleep_ms?: number;
 }
 
+/** The test steps as their dispatchers name them (each runtime hosts its own copies). */
+const TEST_BATCH: StepHandle<StepPayload> = { name: 'test_batch', queue: BATCH_QUEUE, payload: StepPayload };
+const TEST_WRITE: StepHandle<StepPayload> = { name: 'test_write', queue: WRITE_QUEUE, payload: StepPayload };
+
 const counters = new Map<string, number>();
 const count = (key: string): number => counters.get(key) ?? 0;
 const bump = (key: string): number => {
@@ -150,11 +154,11 @@ const operations = [
     async execute({ job, payload, dispatch }) {
       bump(`coordinator:${payload.run}`);
       for (let index = 0; index < payload.steps; index++) {
-        const step: Record<string, unknown> = { run: payload.run, index };
-        if (payload.write_ms !== undefined) step['write_ms'] = payload.write_ms;
-        if (payload.fail_index !== undefined) step['fail_index'] = payload.fail_index;
-        if (payload.abortable_ms !== undefined) step['abortable_ms'] = payload.abortable_ms;
-        await dispatch(BATCH_QUEUE, 'test_batch', step);
+        const step: StepPayload = { run: payload.run, index };
+        if (payload.write_ms !== undefined) step.write_ms = payload.write_ms;
+        if (payload.fail_index !== undefined) step.fail_index = payload.fail_index;
+        if (payload.abortable_ms !== undefined) step.abortable_ms = payload.abortable_ms;
+        await dispatch(TEST_BATCH, step);
       }
       const wanted = payload.return_after_ticks;
       if (wanted !== undefined) {
@@ -190,18 +194,14 @@ const operations = [
 /** The steps as hosted by one runtime (ticks are also counted per runtime). */
 const stepsFor = (runtimeName: string): StepOperation[] => [
   defineStep<StepPayload>({
-    name: 'test_batch',
-    queue: BATCH_QUEUE,
-    payload: StepPayload,
+    ...TEST_BATCH,
     async execute({ payload, dispatch }) {
       bump(`batch:${payload.run}`);
-      await dispatch(WRITE_QUEUE, 'test_write', { ...payload });
+      await dispatch(TEST_WRITE, { ...payload });
     },
   }),
   defineStep<StepPayload>({
-    name: 'test_write',
-    queue: WRITE_QUEUE,
-    payload: StepPayload,
+    ...TEST_WRITE,
     async execute({ payload, tick, signal }) {
       const executions = bump(`write:${payload.run}`);
       if (payload.abortable_ms !== undefined && executions === 1) {

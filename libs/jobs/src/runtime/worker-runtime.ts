@@ -2,6 +2,7 @@ import { ArtifactStore, createArtifactStore } from '@svc/platform';
 import { JobConsumer } from './job-consumer';
 import { JobLifecycle } from './job-lifecycle';
 import { LeaseReaper } from './lease-reaper';
+import { stepQueuesOf } from './operation';
 import { WorkerRuntimeOptions } from './runtime-options';
 import { StepConsumer } from './step-consumer';
 
@@ -36,7 +37,7 @@ export class WorkerRuntime {
     const { broker } = this.options;
     for (const queue of this.options.jobQueues)
       this.stopConsumers.push(await broker.consume(queue, (d) => this.jobConsumer.onDelivery(queue, d)));
-    for (const queue of this.options.stepQueues ?? [])
+    for (const queue of this.options.stepQueues ?? stepQueuesOf(this.options.steps ?? []))
       this.stopConsumers.push(
         await broker.consume(
           queue,
@@ -49,7 +50,7 @@ export class WorkerRuntime {
     this.options.logger.info('worker started', {
       worker: this.options.name,
       job_queues: this.options.jobQueues,
-      step_queues: this.options.stepQueues ?? [],
+      step_queues: this.options.stepQueues ?? stepQueuesOf(this.options.steps ?? []),
       operations: this.jobConsumer.operationNames,
       steps: this.stepConsumer.stepNames,
     });
