@@ -7,6 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { createGateway } from '../../apps/gateway-api/src/app.factory';
 import { createBenchWorld } from '../bench/bench-support';
 import { CLIENT_TYPES_FILE, generateClientTypes, OPENAPI_FILE } from './client-types';
+import { JOB_ERRORS_FILE, jobErrorsDocument } from './job-errors-doc';
 
 async function main(): Promise<void> {
   const world = await createBenchWorld();
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
       mkdirSync(dirname(CLIENT_TYPES_FILE), { recursive: true });
       writeFileSync(CLIENT_TYPES_FILE, await generateClientTypes(document));
       process.stdout.write(`wrote ${relative(process.cwd(), CLIENT_TYPES_FILE)}\n`);
+      writeFileSync(JOB_ERRORS_FILE, jobErrorsDocument());
+      process.stdout.write(`wrote ${relative(process.cwd(), JOB_ERRORS_FILE)}\n`);
     } finally {
       await gateway.close();
     }

@@ -9,6 +9,7 @@ export * from './jobs/create-job.request';
 export * from './jobs/create-job-comment.request';
 export * from './jobs/list-jobs.query';
 export * from './jobs/job.view';
+export * from './jobs/job-error-codes';
 export * from './operations/ping.payload';
 export * from './operations/reference-data.payloads';
 export * from './operations/embedding.payloads';

@@ -1,3 +1,4 @@
+import type { EmbeddingBackendErrorCode } from '@svc/contracts';
 /**
  * An embedding recipe as the backends see it (the canonical EmbeddingConfig without id and
  * description). Layer indices count from the end: 0 is the last hidden layer, 1 the one before.
@@ -25,7 +26,7 @@ export interface SequenceEmbedding {
 export class EmbeddingBackendError extends Error {
   constructor(
     /** Stable job error code, e.g. `model_not_found`, `invalid_model`. */
-    readonly code: string,
+    readonly code: EmbeddingBackendErrorCode,
     message: string,
   ) {
     super(message);

@@ -79,7 +79,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         throw new JobError('lafa_frame_mismatch', `not a LAFA-comparable run: ${lafa.problems.join('; ')}`);
     }
     const sources = sourcePolicyOf(config, artifacts);
-    const read = async (source: string, what: string): Promise<string> => {
+    const read = async (source: string, what: 'ia' | 'toi'): Promise<string> => {
       try {
         return await readText(source, sources);
       } catch (error) {

@@ -2926,7 +2926,11 @@ export interface components {
             created_at: string;
             dedup_key: string | null;
             description: string | null;
-            error_code: string | null;
+            /**
+             * @description Why a FAILED job failed: one of the stable codes listed in docs/job-errors.md
+             * @enum {string|null}
+             */
+            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ping_failed" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "corrupt_source" | null;
             error_message: string | null;
             /**
              * Format: date-time

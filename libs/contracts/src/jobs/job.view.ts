@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-status';
+import { JOB_ERROR_CODES, JobErrorCode } from './job-error-codes';
 
 export class JobView {
   @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
@@ -20,7 +21,14 @@ export class JobView {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at!: string | null;
   @ApiProperty({ nullable: true, type: Number }) progress_current!: number | null;
   @ApiProperty({ nullable: true, type: Number }) progress_total!: number | null;
-  @ApiProperty({ nullable: true, type: String }) error_code!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    // A nullable enum lists null among its values (OpenAPI 3.0), or validators refuse a null code.
+    enum: [...Object.keys(JOB_ERROR_CODES), null],
+    description: 'Why a FAILED job failed: one of the stable codes listed in docs/job-errors.md',
+  })
+  error_code!: JobErrorCode | null;
   @ApiProperty({ nullable: true, type: String }) error_message!: string | null;
   @ApiProperty({ nullable: true, type: String }) dedup_key!: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) leased_until!: string | null;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { JobErrorCode } from '@svc/contracts';
 import { SourceError } from '@svc/platform';
 
 /** An operation's failure with a stable snake_case code (stored as the job's `error_code`). */
 export class JobError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: JobErrorCode,
     message: string,
   ) {
     super(message);
@@ -24,7 +25,7 @@ export type AbortReason = 'cancelled' | 'shutdown' | 'lease_lost';
 
 /** What a failed job stores, and the reference under which the log keeps the rest of an unexpected error. */
 export interface JobFailure {
-  code: string;
+  code: JobErrorCode;
   message: string;
   /** Set for unexpected errors: the log line with the error and its stack carries the same reference. */
   reference: string | null;

@@ -1,3 +1,4 @@
+import type { JobErrorCode } from '@svc/contracts';
 import { Db, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
 import { DeliveryOutcome, isInfrastructureUnavailable, UnknownQueueError } from '@svc/platform';
 import { insertFollowUp, publishFollowUp } from './follow-up';
@@ -55,7 +56,7 @@ export class JobLifecycle {
     }
   }
 
-  async fail(jobId: string, code: string, message: string): Promise<void> {
+  async fail(jobId: string, code: JobErrorCode, message: string): Promise<void> {
     await this.jobs.markFailed(jobId, code, message);
   }
 

@@ -1,3 +1,4 @@
+import type { JobErrorCode } from '@svc/contracts';
 import { queryOne } from '@svc/persistence';
 import { JobError } from './job-error';
 
@@ -6,7 +7,7 @@ export async function requireRow(
   db: Parameters<typeof queryOne>[0],
   table: string,
   id: string,
-  code: string,
+  code: JobErrorCode,
   label: string,
 ): Promise<Record<string, unknown>> {
   const row = await queryOne<Record<string, unknown>>(db, `SELECT * FROM ${table} WHERE id = $1`, [id]);

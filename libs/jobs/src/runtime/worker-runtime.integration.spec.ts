@@ -39,7 +39,7 @@ class CoordinatorPayload {
   @Min(0)
   write_ms?: number;
 
-  /** The write step with this index throws JobError('step_broke'). */
+  /** The write step with this index throws JobError('too_many_malformed_lines'), as a load step would. */
   @IsOptional()
   @IsInt()
   @Min(0)
@@ -218,7 +218,7 @@ const stepsFor = (runtimeName: string): StepOperation[] => [
       if (payload.write_ms !== undefined)
         await new Promise((resolve) => setTimeout(resolve, payload.write_ms));
       if (payload.fail_index === payload.index)
-        throw new JobError('step_broke', `write ${payload.index} broke`);
+        throw new JobError('too_many_malformed_lines', `write ${payload.index} broke`);
       bump(`tick:${payload.run}`);
       bump(`tick@${runtimeName}:${payload.run}`);
       await tick();
@@ -447,7 +447,7 @@ describe('WorkerRuntime against PostgreSQL and RabbitMQ', () => {
     const job = await waitForJob(id, isTerminal, 'terminal');
 
     expect(job.status).toBe('FAILED');
-    expect(job.error_code).toBe('step_broke');
+    expect(job.error_code).toBe('too_many_malformed_lines');
     expect(job.error_message).toContain('test_write');
     expect(job.error_message).toContain('write 1 broke');
     expect(job.finished_at).not.toBeNull();
@@ -455,7 +455,7 @@ describe('WorkerRuntime against PostgreSQL and RabbitMQ', () => {
     const failed = (await events.list(id, 100)).filter((e) => e.event === 'job.failed');
     expect(failed).toHaveLength(1);
     expect(failed[0]?.level).toBe('error');
-    expect(failed[0]?.fields).toEqual({ error_code: 'step_broke' });
+    expect(failed[0]?.fields).toEqual({ error_code: 'too_many_malformed_lines' });
   });
 
   it('fails a job with an invalid payload (unknown key or wrong type) with invalid_payload', async () => {
@@ -745,17 +745,17 @@ describe('WorkerRuntime against PostgreSQL and RabbitMQ', () => {
 
     // The repository's one call writes the event: there is no later statement a crash could skip.
     expect(await jobs.markSucceeded(succeeded, { done: true })).toBe(true);
-    expect(await jobs.markFailed(failed, 'test_broke', 'the test broke it')).toBe(true);
+    expect(await jobs.markFailed(failed, 'empty_source', 'the test broke it')).toBe(true);
     expect((await eventNames(succeeded)).filter((n) => n === 'job.succeeded')).toHaveLength(1);
     const failure = (await events.list(failed, 10)).find((e) => e.event === 'job.failed');
     expect(failure).toMatchObject({
       level: 'error',
       message: 'the test broke it',
-      fields: { error_code: 'test_broke' },
+      fields: { error_code: 'empty_source' },
     });
     // A second close of either changes nothing and writes no second event.
     expect(await jobs.markSucceeded(succeeded, null)).toBe(false);
-    expect(await jobs.markFailed(failed, 'again', 'again')).toBe(false);
+    expect(await jobs.markFailed(failed, 'internal_error', 'again')).toBe(false);
     expect((await eventNames(succeeded)).filter((n) => n === 'job.succeeded')).toHaveLength(1);
     expect((await eventNames(failed)).filter((n) => n === 'job.failed')).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { DomainError, JobEntryPoint, notFound } from '@svc/contracts';
+import { DomainError, JobEntryPoint, JobErrorCode, notFound } from '@svc/contracts';
 import { ListScope } from '@svc/domain';
 import { expiresAtSql } from '../owned-rows';
 import { ownershipCondition } from '../ownership';
@@ -307,7 +307,7 @@ export class JobRepository {
   }
 
   /** QUEUED or RUNNING -> FAILED with its `job.failed` event in one transaction. */
-  async markFailed(id: string, errorCode: string, errorMessage: string): Promise<boolean> {
+  async markFailed(id: string, errorCode: JobErrorCode, errorMessage: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const rows = await queryRows(
         tx,

@@ -1,11 +1,6 @@
-export type SourceErrorCode =
-  | 'source_not_found'
-  | 'source_unreachable'
-  | 'unsupported_source'
-  | 'source_not_allowed'
-  | 'line_too_long'
-  | 'source_too_large'
-  | 'corrupt_source';
+import type { SourceErrorCode } from '@svc/contracts';
+
+export type { SourceErrorCode };
 
 /**
  * A data source that cannot or may not be read. Messages name the source as the caller gave it and

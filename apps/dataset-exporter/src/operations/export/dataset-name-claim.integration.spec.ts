@@ -58,7 +58,7 @@ describe('DatasetRepository.claimName', () => {
     const crashed = await exportJob();
     const next = await exportJob();
     expect(await datasets.claimName(name, crashed)).toBe(true);
-    expect(await jobs.markFailed(crashed, 'worker_crashed', 'the export stopped')).toBe(true);
+    expect(await jobs.markFailed(crashed, 'internal_error', 'the export stopped')).toBe(true);
 
     expect(await datasets.claimName(name, next)).toBe(true);
   });
