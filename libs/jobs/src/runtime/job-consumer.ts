@@ -101,7 +101,7 @@ export class JobConsumer {
     execution: JobExecution,
     traceparent: string | null,
   ): Promise<DeliveryOutcome> {
-    const { name, metrics, broker, db, config } = this.options;
+    const { name, metrics, db, config } = this.options;
     const jobs = this.lifecycle.jobs;
     const started = process.hrtime.bigint();
     const logger = this.options.logger.child('job', {
