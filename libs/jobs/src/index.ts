@@ -1,6 +1,6 @@
 export * from './runtime/job-error';
 export * from './runtime/record-progress';
-export * from './runtime/require-row';
+export * from './runtime/require-reference';
 export * from './runtime/operation';
 export * from './runtime/validate-payload';
 export * from './runtime/job-execution';

@@ -1,23 +1,20 @@
 import { GENERATE_EVALUATION_SET, GenerateEvaluationSetPayload } from '@svc/contracts';
 import { computeHoldoutDelta, geneCarryOver, GoGraph, withoutNkProteins } from '@svc/domain';
-import { defineOperation, JobError } from '@svc/jobs';
+import { defineOperation, JobError, requireReference } from '@svc/jobs';
 import {
   EvaluationRepository,
   GroundTruthRow,
   loadHoldoutAnnotations,
   loadOboDocument,
-  queryOne,
+  ReferenceCheckRepository,
 } from '@svc/persistence';
 import { DataSource } from 'typeorm';
 
+/** The ontology snapshot an annotation set was loaded against; the job fails when the set is gone. */
 async function annotationSet(db: DataSource, id: string): Promise<{ ontology_snapshot_id: string }> {
-  const set = await queryOne<{ ontology_snapshot_id: string }>(
-    db,
-    `SELECT ontology_snapshot_id FROM annotation_set WHERE id = $1`,
-    [id],
-  );
-  if (set === null) throw new JobError('annotation_set_not_found', `annotation set ${id} does not exist`);
-  return set;
+  await requireReference(db, 'annotation_set', id);
+  const snapshots = await new ReferenceCheckRepository(db).snapshotsOfAnnotationSets([id]);
+  return { ontology_snapshot_id: snapshots.get(id.toLowerCase())! };
 }
 
 /**

@@ -10,7 +10,7 @@ import {
 } from '@svc/contracts';
 import { listScope, planDatasetPairs, DatasetPlanError, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
-import { DatasetRecord, DatasetRepository, queryOne } from '@svc/persistence';
+import { DatasetRecord, DatasetRepository, ReferenceCheckRepository } from '@svc/persistence';
 import { Principal, readBytes, SourceError } from '@svc/platform';
 import { newOwnershipFor, requireReadable } from '../common/ownership';
 import { JobsService } from '../jobs/jobs.service';
@@ -50,9 +50,10 @@ export class DatasetsService {
     principal: Principal | undefined,
   ): Promise<DatasetRecord> {
     await this.conflictIfTaken(body.name);
-    const config = await queryOne(this.infra.db, `SELECT 1 FROM embedding_config WHERE id = $1`, [
+    const config = await new ReferenceCheckRepository(this.infra.db).find(
+      'embedding_config',
       body.embedding_config_id,
-    ]);
+    );
     if (config === null)
       throw invalidBody([`embedding_config_id ${body.embedding_config_id} does not exist`]);
     let manifest: Buffer;

@@ -7,6 +7,8 @@ import {
   PREDICT_GO_TERMS,
   PredictGoTermsPayload,
   PredictionExportQuery,
+  REFERENCED_TABLES,
+  ReferencedTable,
   StandardExportQuery,
 } from '@svc/contracts';
 import { listScope, predictionGafHeader, predictionGafLine, Viewer } from '@svc/domain';
@@ -20,6 +22,7 @@ import {
   PREDICTIONS_TSV_COLUMNS,
   queryOne,
   queryRows,
+  ReferenceCheckRepository,
 } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
@@ -76,12 +79,13 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    */
   async predict(payload: PredictGoTermsPayload, principal: Principal | undefined) {
     const db = this.infra.db;
-    const exists = async (table: string, id: string, label: string): Promise<void> => {
-      if ((await queryOne(db, `SELECT 1 FROM ${table} WHERE id = $1`, [id])) === null) throw notFound(label);
+    const references = new ReferenceCheckRepository(db);
+    const exists = async (table: ReferencedTable, id: string): Promise<void> => {
+      if ((await references.find(table, id)) === null) throw notFound(REFERENCED_TABLES[table].label);
     };
-    await exists('embedding_config', payload.embedding_config_id, 'Embedding config');
-    await exists('annotation_set', payload.annotation_set_id, 'Annotation set');
-    await exists('ontology_snapshot', payload.ontology_snapshot_id, 'Ontology snapshot');
+    await exists('embedding_config', payload.embedding_config_id);
+    await exists('annotation_set', payload.annotation_set_id);
+    await exists('ontology_snapshot', payload.ontology_snapshot_id);
     // Predicting over someone else's query set would copy its sequences into the caller's result.
     if (payload.query_set_id !== undefined)
       await checkAccess(db, {
@@ -92,7 +96,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
         access: 'read',
       });
     if (payload.reranker_model_id !== undefined)
-      await exists('reranker_model', payload.reranker_model_id, 'Re-ranker');
+      await exists('reranker_model', payload.reranker_model_id);
     const role = principal?.role ?? 'guest';
     let charged = 0;
     if (role === 'guest' && principal !== undefined) {

@@ -53,7 +53,7 @@ export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnota
     const snapshot = await new OntologyRepository(db).findById(payload.ontology_snapshot_id);
     if (snapshot === null)
       throw new JobError(
-        'snapshot_not_found',
+        'ontology_snapshot_not_found',
         `ontology snapshot ${payload.ontology_snapshot_id} does not exist`,
       );
     const resolver = new AnnotationResolver(await new OntologyRepository(db).termIndex(snapshot.id));

@@ -1,10 +1,12 @@
 import { DEFAULT_SEARCH_BACKEND, PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
 import { activeFeatureNames, canRead, featureFlagsOf, featureSchemaSha } from '@svc/domain';
-import { defineOperation, deferTo, JobError, requireRow } from '@svc/jobs';
+import { defineOperation, deferTo, JobError, requireReference } from '@svc/jobs';
 import {
+  EmbeddingRepository,
   findOwnership,
   JobRepository,
   PredictionSetRepository,
+  ReferenceCheckRepository,
   ReferencePoolRepository,
   RerankerRepository,
 } from '@svc/persistence';
@@ -31,33 +33,17 @@ export const HOMOLOGY_BATCH = 2000;
 export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
   spec: PREDICT_GO_TERMS,
   async execute({ job, payload, emit, db, dispatch, setProgress, plan, config }) {
-    const embeddingConfig = await requireRow(
-      db,
-      'embedding_config',
-      payload.embedding_config_id,
-      'embedding_config_not_found',
-      'embedding config',
-    );
-    const annotationSet = await requireRow(
-      db,
-      'annotation_set',
-      payload.annotation_set_id,
-      'annotation_set_not_found',
-      'annotation set',
-    );
-    await requireRow(
-      db,
-      'ontology_snapshot',
-      payload.ontology_snapshot_id,
-      'snapshot_not_found',
-      'ontology snapshot',
-    );
-    if (annotationSet['ontology_snapshot_id'] !== payload.ontology_snapshot_id)
+    await requireReference(db, 'embedding_config', payload.embedding_config_id);
+    await requireReference(db, 'annotation_set', payload.annotation_set_id);
+    await requireReference(db, 'ontology_snapshot', payload.ontology_snapshot_id);
+    const embeddingConfig = await new EmbeddingRepository(db).getConfig(payload.embedding_config_id);
+    const setSnapshot = (
+      await new ReferenceCheckRepository(db).snapshotsOfAnnotationSets([payload.annotation_set_id])
+    ).get(payload.annotation_set_id.toLowerCase());
+    if (setSnapshot !== payload.ontology_snapshot_id)
       throw new JobError(
         'snapshot_mismatch',
-        `annotation set ${payload.annotation_set_id} was loaded against ontology snapshot ${String(
-          annotationSet['ontology_snapshot_id'],
-        )}, not ${payload.ontology_snapshot_id}`,
+        `annotation set ${payload.annotation_set_id} was loaded against ontology snapshot ${String(setSnapshot)}, not ${payload.ontology_snapshot_id}`,
       );
     if (payload.query_set_id !== undefined) {
       // Whatever path queued the job, it reads only sequences its submitter may read; someone else's
@@ -79,7 +65,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         payload.query_set_id ?? null,
       ))
     ) {
-      const config = `embedding config ${payload.embedding_config_id} (${String(embeddingConfig['model_name'])})`;
+      const config = `embedding config ${payload.embedding_config_id} (${embeddingConfig.model_name})`;
       throw new JobError(
         'no_query_embeddings',
         payload.query_set_id !== undefined

@@ -36,7 +36,8 @@ export const JOB_ERROR_CODES = {
   annotation_set_not_found: 'the annotation set does not exist (or no set of that version is loaded)',
   embedding_config_not_found: 'the embedding config does not exist',
   ontology_snapshot_not_found: 'the ontology snapshot does not exist',
-  snapshot_not_found: 'the ontology snapshot does not exist',
+  snapshot_not_found:
+    'the former name of ontology_snapshot_not_found, on jobs that failed before the two were one',
   evaluation_set_not_found: 'the evaluation set does not exist',
   prediction_set_not_found: 'the prediction set does not exist',
   query_set_not_found: 'the query set does not exist',

@@ -1,20 +1,4 @@
-/**
- * The payload fields that name stored rows, the table each one names and how a missing one is
- * called. One list for every operation: a job that names a row that does not exist is refused at
- * dispatch (404), before it is queued.
- */
-export const PAYLOAD_REFERENCES: Readonly<Record<string, { table: ReferencedTable; label: string }>> = {
-  ontology_snapshot_id: { table: 'ontology_snapshot', label: 'Ontology snapshot' },
-  annotation_set_id: { table: 'annotation_set', label: 'Annotation set' },
-  old_annotation_set_id: { table: 'annotation_set', label: 'Annotation set' },
-  new_annotation_set_id: { table: 'annotation_set', label: 'Annotation set' },
-  embedding_config_id: { table: 'embedding_config', label: 'Embedding config' },
-  query_set_id: { table: 'query_set', label: 'Query set' },
-  evaluation_set_id: { table: 'evaluation_set', label: 'Evaluation set' },
-  prediction_set_id: { table: 'prediction_set', label: 'Prediction set' },
-  scoring_config_id: { table: 'scoring_config', label: 'Scoring config' },
-  reranker_model_id: { table: 'reranker_model', label: 'Re-ranker' },
-};
+import type { JobErrorCode } from '../jobs/job-error-codes';
 
 export type ReferencedTable =
   | 'ontology_snapshot'
@@ -25,6 +9,47 @@ export type ReferencedTable =
   | 'prediction_set'
   | 'scoring_config'
   | 'reranker_model';
+
+/**
+ * Each table a payload may name, how a missing row of it is called, and the one job error code a
+ * worker fails with when the row is gone by the time the job runs. The gateway answers 404 with the
+ * same label at dispatch; both look the row up the same way (ReferenceCheckRepository).
+ */
+export const REFERENCED_TABLES: Readonly<
+  Record<ReferencedTable, { label: string; jobErrorCode: JobErrorCode }>
+> = {
+  ontology_snapshot: { label: 'Ontology snapshot', jobErrorCode: 'ontology_snapshot_not_found' },
+  annotation_set: { label: 'Annotation set', jobErrorCode: 'annotation_set_not_found' },
+  embedding_config: { label: 'Embedding config', jobErrorCode: 'embedding_config_not_found' },
+  query_set: { label: 'Query set', jobErrorCode: 'query_set_not_found' },
+  evaluation_set: { label: 'Evaluation set', jobErrorCode: 'evaluation_set_not_found' },
+  prediction_set: { label: 'Prediction set', jobErrorCode: 'prediction_set_not_found' },
+  scoring_config: { label: 'Scoring config', jobErrorCode: 'scoring_config_not_found' },
+  reranker_model: { label: 'Re-ranker', jobErrorCode: 'reranker_not_found' },
+};
+
+const referenceTo = (table: ReferencedTable): { table: ReferencedTable; label: string } => ({
+  table,
+  label: REFERENCED_TABLES[table].label,
+});
+
+/**
+ * The payload fields that name stored rows and the table each one names. One list for every
+ * operation: a job that names a row that does not exist is refused at dispatch (404), before it is
+ * queued.
+ */
+export const PAYLOAD_REFERENCES: Readonly<Record<string, { table: ReferencedTable; label: string }>> = {
+  ontology_snapshot_id: referenceTo('ontology_snapshot'),
+  annotation_set_id: referenceTo('annotation_set'),
+  old_annotation_set_id: referenceTo('annotation_set'),
+  new_annotation_set_id: referenceTo('annotation_set'),
+  embedding_config_id: referenceTo('embedding_config'),
+  query_set_id: referenceTo('query_set'),
+  evaluation_set_id: referenceTo('evaluation_set'),
+  prediction_set_id: referenceTo('prediction_set'),
+  scoring_config_id: referenceTo('scoring_config'),
+  reranker_model_id: referenceTo('reranker_model'),
+};
 
 /** The references a payload names, in field order. */
 export function payloadReferences(

@@ -10,7 +10,7 @@ import {
   SnapshotPair,
   snapshotPairLabel,
 } from '@svc/domain';
-import { JobError, requireRow } from '@svc/jobs';
+import { JobError, requireReference } from '@svc/jobs';
 import { DatasetRepository, loadOboDocument, queryRows, ReferencePoolRepository } from '@svc/persistence';
 import { DataSource } from 'typeorm';
 
@@ -53,20 +53,8 @@ export async function planExport(db: DataSource, payload: ExportResearchDatasetP
   }
   if (await new DatasetRepository(db).existsByName(payload.output_name))
     throw new JobError('dataset_exists', `a dataset named '${payload.output_name}' already exists`);
-  await requireRow(
-    db,
-    'embedding_config',
-    payload.embedding_config_id,
-    'embedding_config_not_found',
-    'embedding config',
-  );
-  await requireRow(
-    db,
-    'ontology_snapshot',
-    payload.ontology_snapshot_id,
-    'ontology_snapshot_not_found',
-    'ontology snapshot',
-  );
+  await requireReference(db, 'embedding_config', payload.embedding_config_id);
+  await requireReference(db, 'ontology_snapshot', payload.ontology_snapshot_id);
   const source = payload.annotation_source ?? 'goa';
   const versions = [...pairs.train.flatMap((p) => [p.old, p.new]), ...(pairs.eval ? [pairs.eval.new] : [])];
   const sets = await annotationSets(db, source, payload.ontology_snapshot_id, versions);
