@@ -100,6 +100,10 @@ const specDepConstraints = depConstraints.map((c) =>
     : c,
 );
 
+/** Text that starts like an SQL statement (upper-case keywords, as this code base writes them). */
+const SQL_TEXT =
+  '/^\\s*(SELECT\\s|INSERT INTO\\s|UPDATE\\s+\\w+\\s+SET\\s|DELETE FROM\\s|WITH RECURSIVE\\s|CREATE\\s|DROP\\s|ALTER\\s|TRUNCATE\\s|SAVEPOINT\\s)/';
+
 export default [
   {
     ignores: [
@@ -154,6 +158,37 @@ export default [
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // Persistence owns the SQL: code elsewhere calls a repository method named by intent. Tests and
+    // the testing library, which set up and inspect rows directly, are exempt.
+    files: ['apps/**/*.ts', 'libs/**/*.ts', 'tools/**/*.ts'],
+    ignores: ['libs/persistence/**', 'libs/testing/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'typeorm',
+              message: 'TypeORM stays in libs/persistence; its DataSource type comes from @svc/persistence.',
+            },
+            {
+              name: '@svc/persistence',
+              importNames: ['queryRows', 'queryOne', 'queryTextRows', 'bulkInsert'],
+              message: 'SQL lives in libs/persistence: add a repository method named by intent.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `TemplateElement[value.raw=${SQL_TEXT}], Literal[value=${SQL_TEXT}]`,
+          message: 'SQL lives in libs/persistence: add a repository method named by intent.',
+        },
+      ],
     },
   },
   prettier,

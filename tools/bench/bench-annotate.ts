@@ -5,8 +5,7 @@ import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definit
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
-import { DONOR_EVIDENCE } from '../quality/windows';
-import { queryRows } from '@svc/persistence';
+import { JobEventRepository, ReferencePoolRepository } from '@svc/persistence';
 import { peakRssMb, runBench, runBenchJob } from './bench-support';
 import { setUpHumanReference } from './human-reference';
 
@@ -52,13 +51,10 @@ runBench(
     const defaultSeconds = prediction.wallSeconds;
     const defaultRows = await rowsOf(prediction.job.id);
     // Where the default's time went: its batch steps (search, blend, features) against the whole run.
-    const batches = await queryRows<{ seconds: number }>(
-      infra.db,
-      `SELECT (fields ->> 'seconds')::float8 AS seconds FROM job_event
-        WHERE job_id = $1 AND event = 'predict_go_terms_batch.done' ORDER BY id`,
-      [prediction.job.id],
+    const batches = (await new JobEventRepository(infra.db).list(prediction.job.id, 10_000)).filter(
+      (e) => e.event === 'predict_go_terms_batch.done',
     );
-    const batchSeconds = batches.reduce((sum, b) => sum + b.seconds, 0);
+    const batchSeconds = batches.reduce((sum, e) => sum + Number(e.fields['seconds'] ?? 0), 0);
 
     // Evaluating the default set through the service: t1 loaded on the same snapshot, the holdout,
     // then run_cafa_evaluation of the whole set (every row read back from the database).
@@ -71,18 +67,15 @@ runBench(
     );
 
     // DIAMOND alone on the same queries against the same references.
-    const references = await infra.db.query<{ accession: string; sequence: string }[]>(
-      `SELECT p.accession, s.sequence FROM protein p JOIN sequence s ON s.id = p.sequence_id
-        WHERE EXISTS (SELECT 1 FROM protein_go_annotation a WHERE a.annotation_set_id = $1
-                        AND a.protein_accession = p.accession AND NOT a.is_not
-                        AND a.evidence_code = ANY($2::text[]))
-        ORDER BY p.accession`,
-      [annotationSetId, [...DONOR_EVIDENCE]],
-    );
+    // The donors the default searches: proteins with experimental annotations in the reference set.
+    const { sequences: referenceSequences } = await new ReferencePoolRepository(infra.db).loadSequencePool({
+      annotationSetId,
+      donorEvidence: 'experimental',
+    });
     const cliStarted = Date.now();
     const database = await ensureDiamondDatabase({
       dir: join(dir, 'diamond-cli'),
-      references: references.map((r, i) => ({ id: `r${i}`, sequence: r.sequence })),
+      references: referenceSequences.map((sequence, i) => ({ id: `r${i}`, sequence })),
     });
     await diamondSearch({
       database,

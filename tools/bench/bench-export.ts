@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
-import { EmbeddingRepository, queryRows } from '@svc/persistence';
+import { EmbeddingRepository, JobEventRepository } from '@svc/persistence';
 import { DATASET_EXPORTER } from '../../apps/dataset-exporter/src/worker.definition';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
@@ -60,11 +60,9 @@ runBench('bench-export', [INGESTION_WORKER, EMBEDDING_WORKER, DATASET_EXPORTER],
     use_embedding_pca: true,
   });
   const result = exported.job.result!;
-  const events = await queryRows<{ event: string; fields: Record<string, unknown> }>(
-    infra.db,
-    `SELECT event, fields FROM job_event WHERE job_id = $1 AND event LIKE 'export_research_dataset.%' ORDER BY id`,
-    [exported.job.id],
-  );
+  const events = (await new JobEventRepository(infra.db).list(exported.job.id, 10_000))
+    .reverse()
+    .filter((e) => e.event.startsWith('export_research_dataset.'));
   const rows = Number(result['n_train_rows']) + Number(result['n_eval_rows']);
   const bytes = (uri: unknown): number => (typeof uri === 'string' ? statSync(fileURLToPath(uri)).size : 0);
   console.table(

@@ -2,7 +2,7 @@
 // 2022-09-12 annotations, 17,857 Swiss-Prot sequences with k-mer embeddings, and window A's targets.
 import { join, resolve } from 'node:path';
 import { canonicalizeEmbeddingConfig, md5Hex } from '@svc/domain';
-import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
+import { EmbeddingRepository, PredictionSetRepository, QuerySetRepository } from '@svc/persistence';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
 import { CATEGORIES, loadWindow, readSequences, WINDOWS } from '../quality/windows';
 import { BenchSession, runBenchJob } from './bench-support';
@@ -77,11 +77,7 @@ export async function setUpHumanReference(
       return (created as { id: string }).id;
     },
     async rowsOf(jobId) {
-      const [count] = await infra.db.query<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM prediction p JOIN prediction_set s ON s.id = p.prediction_set_id WHERE s.job_id = $1`,
-        [jobId],
-      );
-      return count?.n ?? 0;
+      return new PredictionSetRepository(infra.db).countRowsOfJob(jobId);
     },
     async holdout() {
       const gafT1 = join(dir, 'human-2024.gaf');

@@ -1,9 +1,8 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { isEmail } from 'class-validator';
-import { DataSource } from 'typeorm';
 import { DomainError, PASSWORD_MIN_LENGTH, Role, ROLES, UserView } from '@svc/contracts';
-import { AuditRepository, createDataSource, UserRepository } from '@svc/persistence';
+import { AuditRepository, createDataSource, DataSource, UserRepository } from '@svc/persistence';
 import { ConfigError, loadConfig, PasswordHasher } from '@svc/platform';
 
 /**

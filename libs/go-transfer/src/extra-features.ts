@@ -1,7 +1,6 @@
-import { DataSource } from 'typeorm';
 import { TransferredTerm } from '@svc/domain';
 import { EmitFn } from '@svc/jobs';
-import { PredictionRow, queryOne, queryRows } from '@svc/persistence';
+import { AnnotationRepository, DataSource, OntologyRepository, PredictionRow } from '@svc/persistence';
 import type { TransferSettings } from './transfer-batch';
 import { readText, SourcePolicy } from '@svc/platform';
 import { loadTermEmbeddings } from './term-embeddings';
@@ -48,12 +47,7 @@ export async function addExtraFeatures(input: {
   const options = set.options;
   const features = (i: number): Record<string, unknown> => rows[i]!.features as Record<string, unknown>;
   if (options['compute_self_prior'] === true) {
-    const total = await queryOne<{ n: number }>(
-      db,
-      `SELECT count(DISTINCT protein_accession)::int AS n FROM protein_go_annotation WHERE annotation_set_id = $1 AND NOT is_not`,
-      [set.annotation_set_id],
-    );
-    const n = total?.n ?? 0;
+    const n = await new AnnotationRepository(db).countAnnotatedProteins(set.annotation_set_id);
     pending.forEach(
       (t, i) =>
         (features(i)['self_prior'] = n > 0 && t.goTermFrequency !== null ? t.goTermFrequency / n : null),
@@ -61,11 +55,7 @@ export async function addExtraFeatures(input: {
   }
   if (options['compute_association'] === true) await addAssociation(input);
   if (options['compute_ia'] === true) {
-    const snapshot = await queryOne<{ ia_url: string | null }>(
-      db,
-      `SELECT ia_url FROM ontology_snapshot WHERE id = $1`,
-      [set.ontology_snapshot_id],
-    );
+    const snapshot = await new OntologyRepository(db).findById(set.ontology_snapshot_id);
     if (snapshot?.ia_url == null) {
       await emit(
         'predict_go_terms.ia_missing',
@@ -104,16 +94,9 @@ export async function addExtraFeatures(input: {
 async function addAssociation(input: Parameters<typeof addExtraFeatures>[0]): Promise<void> {
   const { db, set, rows, pending, emit } = input;
   const termIds = [...new Set(pending.map((t) => t.goTermId))];
-  const pairs = await queryRows<{ a: number; b: number; n: number }>(
-    db,
-    `SELECT go_term_a AS a, go_term_b AS b, protein_count AS n FROM go_cooccurrence
-      WHERE annotation_set_id = $1 AND go_term_a = ANY($2::int[]) AND go_term_b = ANY($2::int[])`,
-    [set.annotation_set_id, termIds],
-  );
-  const singles = await queryRows<{ id: number; n: number }>(
-    db,
-    `SELECT go_term_id AS id, protein_count AS n FROM go_term_frequency WHERE annotation_set_id = $1 AND go_term_id = ANY($2::int[])`,
-    [set.annotation_set_id, termIds],
+  const { pairs, singles } = await new AnnotationRepository(db).cooccurrenceOf(
+    set.annotation_set_id,
+    termIds,
   );
   if (singles.length === 0 && termIds.length > 0) {
     await emit(

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { DonorAnnotation, GoAspect, TermPrior, termPrior } from '@svc/domain';
 import { ensureDiamondDatabase } from '@svc/inference';
-import { ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
+import { DataSource, ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
 import { ontologyView } from './ontology-cache';
 
 /** One term a reference protein carries in an aspect, after propagation over is_a and part_of. */

@@ -1,4 +1,3 @@
-import { DataSource } from 'typeorm';
 import {
   BlendModel,
   blendTerms,
@@ -9,7 +8,7 @@ import {
   TransferredTerm,
 } from '@svc/domain';
 import { diamondSearch } from '@svc/inference';
-import { ReferencePoolRepository } from '@svc/persistence';
+import { DataSource, ReferencePoolRepository } from '@svc/persistence';
 import { HomologyPool, homologyPool, referenceId } from './homology-pool';
 
 /** Hits kept per query after self-exclusion: the homology baseline's `--max-target-seqs 50`. */

@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
 import { TermInfo } from '@svc/domain';
-import { queryRows } from '@svc/persistence';
+import { DataSource, OntologyRepository } from '@svc/persistence';
 
 /** GO terms and is_a/part_of ancestors of one snapshot, loaded once per worker process. */
 export interface OntologyView {
@@ -21,17 +20,9 @@ export function ontologyView(db: DataSource, snapshotId: string): Promise<Ontolo
 }
 
 async function load(db: DataSource, snapshotId: string): Promise<OntologyView> {
-  const terms = await queryRows<{ id: number; go_id: string; aspect: 'F' | 'P' | 'C' | null }>(
-    db,
-    `SELECT id, go_id, aspect FROM go_term WHERE ontology_snapshot_id = $1 AND NOT is_obsolete`,
-    [snapshotId],
-  );
-  const edges = await queryRows<{ child: number; parent: number }>(
-    db,
-    `SELECT child_go_term_id AS child, parent_go_term_id AS parent FROM go_term_relationship
-      WHERE ontology_snapshot_id = $1 AND relation_type IN ('is_a', 'part_of')`,
-    [snapshotId],
-  );
+  const ontology = new OntologyRepository(db);
+  const terms = await ontology.liveTermAspects(snapshotId);
+  const edges = await ontology.isAPartOfEdges(snapshotId);
   const info = new Map<number, TermInfo>();
   for (const t of terms) if (t.aspect !== null) info.set(t.id, { goId: t.go_id, aspect: t.aspect });
   const parents = new Map<number, number[]>();

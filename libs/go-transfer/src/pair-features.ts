@@ -3,8 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { DataSource } from 'typeorm';
-import { ReferencePoolRepository } from '@svc/persistence';
+import { DataSource, ReferencePoolRepository } from '@svc/persistence';
 import { AppConfig } from '@svc/platform';
 import { alignPair, PairFeatures, PairTask } from './pair-alignment';
 

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { DonorAnnotation } from '@svc/domain';
 import { normalizeRows, searchBackend, VectorIndex } from '@svc/inference';
-import { ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
+import { DataSource, ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
 import { PoolDiskCache } from './pool-disk-cache';
 
 /** A searchable reference pool for one (config, annotation set, aspect, donor rule, backend). */

@@ -1,6 +1,5 @@
-import { DataSource } from 'typeorm';
 import { compareTaxa, TaxonomyIndex } from '@svc/domain';
-import { queryRows } from '@svc/persistence';
+import { DataSource, TaxonomyRepository } from '@svc/persistence';
 
 export interface TaxonomyColumns {
   query_taxonomy_id: string | null;
@@ -27,18 +26,7 @@ export async function taxonomyFeatures(
   const ids = [
     ...new Set(pairs.flatMap((p) => [taxId(p.query), taxId(p.ref)]).filter((t): t is number => t !== null)),
   ];
-  const nodes =
-    ids.length === 0
-      ? []
-      : await queryRows<{ tax_id: number; parent_tax_id: number; rank: string | null }>(
-          db,
-          `WITH RECURSIVE lineage AS (
-             SELECT tax_id, parent_tax_id, rank FROM taxonomy_node WHERE tax_id = ANY($1::int[])
-             UNION
-             SELECT n.tax_id, n.parent_tax_id, n.rank FROM taxonomy_node n JOIN lineage l ON n.tax_id = l.parent_tax_id
-           ) SELECT tax_id, parent_tax_id, rank FROM lineage`,
-          [ids],
-        );
+  const nodes = ids.length === 0 ? [] : await new TaxonomyRepository(db).lineagesOf(ids);
   const index = TaxonomyIndex.fromNodes(
     nodes.map((n) => ({ taxId: n.tax_id, parentTaxId: n.parent_tax_id, rank: n.rank ?? 'no rank' })),
   );

@@ -1,4 +1,3 @@
-import { DataSource } from 'typeorm';
 import {
   embeddingSimilarity,
   isSelfHit,
@@ -9,7 +8,7 @@ import {
 } from '@svc/domain';
 import { normalizeRows } from '@svc/inference';
 import { EmitFn } from '@svc/jobs';
-import { PredictionRow, PredictionSetRecord, ReferencePoolRepository } from '@svc/persistence';
+import { DataSource, PredictionRow, PredictionSetRecord, ReferencePoolRepository } from '@svc/persistence';
 import { AppConfig, SourcePolicy } from '@svc/platform';
 import { defaultBlendModel } from './blend/default-blend';
 import { addExtraFeatures } from './extra-features';

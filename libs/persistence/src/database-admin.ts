@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { DataSource } from 'typeorm';
 
 function splitUrl(url: string): { adminUrl: string; database: string } {
   const parsed = new URL(url);
@@ -43,4 +44,9 @@ export async function dropDatabase(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** Whether the database answers a trivial query (the readiness check). */
+export async function pingDatabase(db: Pick<DataSource, 'query'>): Promise<void> {
+  await db.query('SELECT 1');
 }

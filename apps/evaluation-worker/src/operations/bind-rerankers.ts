@@ -1,9 +1,14 @@
-import { DataSource } from 'typeorm';
 import { RunCafaEvaluationPayload } from '@svc/contracts';
 import { LightGbmModel, ScoringWeights } from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
 import { JobError } from '@svc/jobs';
-import { EvaluationCategory, RerankerRepository, RowScorer, weightsScorer } from '@svc/persistence';
+import {
+  DataSource,
+  EvaluationCategory,
+  RerankerRepository,
+  RowScorer,
+  weightsScorer,
+} from '@svc/persistence';
 import { SourceError, SourcePolicy } from '@svc/platform';
 
 const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', C: 'cco' };

@@ -2,13 +2,13 @@ import { GENERATE_EVALUATION_SET, GenerateEvaluationSetPayload } from '@svc/cont
 import { computeHoldoutDelta, geneCarryOver, GoGraph, withoutNkProteins } from '@svc/domain';
 import { defineOperation, JobError, requireReference } from '@svc/jobs';
 import {
+  DataSource,
   EvaluationRepository,
   GroundTruthRow,
   loadHoldoutAnnotations,
   loadOboDocument,
   ReferenceCheckRepository,
 } from '@svc/persistence';
-import { DataSource } from 'typeorm';
 
 /** The ontology snapshot an annotation set was loaded against; the job fails when the set is gone. */
 async function annotationSet(db: DataSource, id: string): Promise<{ ontology_snapshot_id: string }> {

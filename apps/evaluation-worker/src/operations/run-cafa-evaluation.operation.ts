@@ -4,8 +4,8 @@ import { defineOperation, JobError } from '@svc/jobs';
 import {
   evaluatePredictionSet,
   EvaluationRepository,
+  OntologyRepository,
   PredictionSetRepository,
-  queryOne,
   ScoringConfigRepository,
 } from '@svc/persistence';
 import { readText, SourceError, sourcePolicyOf } from '@svc/platform';
@@ -53,11 +53,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         });
     }
 
-    const snapshot = await queryOne<{ obo_version: string; ia_url: string | null }>(
-      db,
-      `SELECT obo_version, ia_url FROM ontology_snapshot WHERE id = $1`,
-      [set.ontology_snapshot_id],
-    );
+    const snapshot = await new OntologyRepository(db).findById(set.ontology_snapshot_id);
     const iaSource = payload.ia_file ?? snapshot?.ia_url ?? null;
     if (payload.band !== undefined) {
       const check = verifyBand({ band: payload.band, oboVersion: snapshot?.obo_version ?? '', iaSource });

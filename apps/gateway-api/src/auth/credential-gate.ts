@@ -7,11 +7,11 @@ import {
   ApiKeyCheck,
   ApiKeyRepository,
   checkApiKey,
+  DataSource,
   SessionRepository,
   SessionState,
 } from '@svc/persistence';
 import { AppConfig, JwtCodec, Principal, TokenClaims } from '@svc/platform';
-import { DataSource } from 'typeorm';
 import { TtlCache } from './ttl-cache';
 
 /** Key and session lookups are cached this long, so a revocation takes effect within the promised 5 s. */

@@ -1,8 +1,7 @@
-import { DataSource } from 'typeorm';
 import { DomainError, Role } from '@svc/contracts';
 import { DEFAULT_RATE_LIMITS, parseRate, secondsUntilWindowEnd, windowStart } from '@svc/domain';
 import { consumeDailyQuota, dailyLimitFor, releaseDailyQuota } from '@svc/jobs';
-import { QuotaRepository } from '@svc/persistence';
+import { DataSource, QuotaRepository } from '@svc/persistence';
 import { AppConfig, Principal } from '@svc/platform';
 
 /** The key a caller's daily quotas are counted under: the account, else the daily address hash. */

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { addressHash } from '@svc/domain';
-import { VisitorEvent, VisitorRepository } from '@svc/persistence';
+import { DataSource, VisitorEvent, VisitorRepository } from '@svc/persistence';
 import { Logger } from '@svc/platform';
-import { DataSource } from 'typeorm';
 
 const ASSET_PATH =
   /(^\/docs\/)|(\.(js|css|map|png|svg|ico|jpg|jpeg|gif|woff2?|ttf|txt)$)|(^\/metrics$)|(^\/health)/;

@@ -24,9 +24,9 @@ import {
   evaluatePredictionSet,
   EvaluationRepository,
   GroundTruthCategory,
+  OntologyRepository,
   PredictionSetRepository,
-  queryOne,
-  queryRows,
+  ReferenceCheckRepository,
   ScoringConfigRepository,
 } from '@svc/persistence';
 import { ArtifactStore, Principal, readBenchmarkConfigFile, readText } from '@svc/platform';
@@ -71,7 +71,7 @@ export class EvaluationsService {
 
   async generate(payload: GenerateEvaluationSetPayload, principal: Principal | undefined) {
     for (const id of [payload.old_annotation_set_id, payload.new_annotation_set_id]) {
-      if ((await queryOne(this.infra.db, `SELECT 1 FROM annotation_set WHERE id = $1`, [id])) === null)
+      if ((await new ReferenceCheckRepository(this.infra.db).find('annotation_set', id)) === null)
         throw notFound('Annotation set');
     }
     return this.jobs.dispatch(GENERATE_EVALUATION_SET, payload, principal);
@@ -217,11 +217,7 @@ export class EvaluationsService {
       scoringConfigId !== undefined
         ? await new ScoringConfigRepository(this.infra.db).get(scoringConfigId)
         : null;
-    const snapshot = await queryOne<{ ia_url: string | null }>(
-      this.infra.db,
-      `SELECT ia_url FROM ontology_snapshot WHERE id = $1`,
-      [set.ontology_snapshot_id],
-    );
+    const snapshot = await new OntologyRepository(this.infra.db).findById(set.ontology_snapshot_id);
     const iaUrl = snapshot?.ia_url ?? null;
     const ia =
       iaUrl !== null
@@ -282,12 +278,7 @@ export class EvaluationsService {
   /** Embedding configs that have evaluation results, minus the hidden ones. */
   async benchmarkEmbeddings() {
     const config = parseBenchmarkConfig(await readBenchmarkConfigFile(this.infra.config));
-    const rows = await queryRows<{ id: string; model_name: string; model_backend: string; results: number }>(
-      this.infra.db,
-      `SELECT c.id, c.model_name, c.model_backend, count(r.id)::int AS results
-         FROM embedding_config c JOIN evaluation_result r ON r.embedding_config_id = c.id AND r.visibility = 'public'
-        GROUP BY c.id, c.model_name, c.model_backend ORDER BY c.model_name`,
-    );
+    const rows = await this.evaluations.embeddingsWithPublicResults();
     return rows.filter(
       (r) => !config.hidden_embeddings.includes(r.id) && !config.hidden_embeddings.includes(r.model_name),
     );

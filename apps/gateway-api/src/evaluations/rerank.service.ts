@@ -20,7 +20,6 @@ import {
   PredictionSetRecord,
   PredictionSetRepository,
   PREDICTIONS_TSV_COLUMNS,
-  queryOne,
   RerankerRecord,
   RerankerRepository,
 } from '@svc/persistence';
@@ -173,13 +172,9 @@ export class RerankService {
     id: string | undefined,
   ): Promise<EvaluationSetRecord> {
     if (id !== undefined) return this.evaluations.getSet(id);
-    const newest = await queryOne<{ id: string }>(
-      this.infra.db,
-      `SELECT id FROM evaluation_set WHERE old_annotation_set_id = $1 ORDER BY created_at DESC LIMIT 1`,
-      [set.annotation_set_id],
-    );
+    const newest = await this.evaluations.newestSetFrom(set.annotation_set_id);
     if (newest === null) throw notFound('Evaluation set');
-    return this.evaluations.getSet(newest.id);
+    return this.evaluations.getSet(newest);
   }
 
   private async labeller(evaluation: EvaluationSetRecord) {

@@ -9,7 +9,7 @@ import {
 } from '@svc/contracts';
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
-import { EmbeddingRepository, queryOne, ReferencePoolRepository } from '@svc/persistence';
+import { AnnotationRepository, EmbeddingRepository, ReferencePoolRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
 import { JobsService } from '../jobs/jobs.service';
@@ -141,11 +141,7 @@ export class AnnotateService {
 
   /** The newest annotation set that has annotations. */
   private async pickAnnotationSet(): Promise<{ annotation_set_id: string; ontology_snapshot_id: string }> {
-    const row = await queryOne<{ annotation_set_id: string; ontology_snapshot_id: string }>(
-      this.infra.db,
-      `SELECT id AS annotation_set_id, ontology_snapshot_id FROM annotation_set WHERE annotation_count > 0
-        ORDER BY created_at DESC LIMIT 1`,
-    );
+    const row = await new AnnotationRepository(this.infra.db).newestNonEmptySet();
     if (row === null)
       throw new DomainError(
         'conflict',
@@ -156,12 +152,8 @@ export class AnnotateService {
 
   /** The config with the most stored embeddings (the reference pool lives there), else the default recipe. */
   private async pickEmbeddingConfig(): Promise<string> {
-    const best = await queryOne<{ id: string }>(
-      this.infra.db,
-      `SELECT c.id FROM embedding_config c LEFT JOIN embedding e ON e.embedding_config_id = c.id
-        GROUP BY c.id, c.created_at ORDER BY count(e.id) DESC, c.created_at LIMIT 1`,
-    );
-    if (best !== null) return best.id;
+    const best = await new EmbeddingRepository(this.infra.db).mostEmbeddedConfig();
+    if (best !== null) return best;
     const canonical = canonicalizeEmbeddingConfig(DEFAULT_CONFIG);
     if ('errors' in canonical)
       throw new Error(`default embedding config is invalid: ${canonical.errors.join('; ')}`);

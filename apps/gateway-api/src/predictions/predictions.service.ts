@@ -14,15 +14,14 @@ import {
 import { listScope, predictionGafHeader, predictionGafLine, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
-  EvaluationRepository,
   BestTermRow,
+  EvaluationRepository,
   JobRepository,
   PredictionExportReader,
-  PredictionSetRepository,
   PREDICTIONS_TSV_COLUMNS,
-  queryOne,
-  queryRows,
+  PredictionSetRepository,
   ReferenceCheckRepository,
+  ReferencePoolRepository,
 } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
@@ -95,20 +94,15 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
         viewer: viewerOf(principal),
         access: 'read',
       });
-    if (payload.reranker_model_id !== undefined)
-      await exists('reranker_model', payload.reranker_model_id);
+    if (payload.reranker_model_id !== undefined) await exists('reranker_model', payload.reranker_model_id);
     const role = principal?.role ?? 'guest';
     let charged = 0;
     if (role === 'guest' && principal !== undefined) {
-      const count = await queryOne<{ n: number }>(
-        db,
-        payload.query_set_id !== undefined
-          ? `SELECT count(*)::int AS n FROM query_set_entry WHERE query_set_id = $1`
-          : `SELECT count(DISTINCT p.accession)::int AS n FROM protein p JOIN embedding e ON e.sequence_id = p.sequence_id
-              WHERE e.embedding_config_id = $1`,
-        [payload.query_set_id ?? payload.embedding_config_id],
+      const count = await new ReferencePoolRepository(db).countQueries(
+        payload.embedding_config_id,
+        payload.query_set_id ?? null,
       );
-      charged = Math.max(1, count?.n ?? 1);
+      charged = Math.max(1, count);
       await this.auth.limits.consumeDaily(principal, 'annotate_sequences', charged);
     }
     this.recent.invalidate();
@@ -323,13 +317,9 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async deltaProteins(evaluationSetId: string): Promise<Set<string>> {
-    await new EvaluationRepository(this.infra.db).getSet(evaluationSetId);
-    const rows = await queryRows<{ protein_accession: string }>(
-      this.infra.db,
-      `SELECT DISTINCT protein_accession FROM evaluation_ground_truth WHERE evaluation_set_id = $1 AND category IN ('NK', 'LK')`,
-      [evaluationSetId],
-    );
-    return new Set(rows.map((r) => r.protein_accession));
+    const evaluations = new EvaluationRepository(this.infra.db);
+    await evaluations.getSet(evaluationSetId);
+    return evaluations.proteinsOfCategories(evaluationSetId, ['NK', 'LK']);
   }
 
   private filters(query: PredictionExportQuery) {

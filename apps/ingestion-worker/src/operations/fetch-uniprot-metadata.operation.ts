@@ -47,11 +47,7 @@ export const fetchUniprotMetadataOperation = defineOperation<FetchUniprotMetadat
       );
       if (payload.update_protein_core === true) {
         const core = parseUniProtTsv(text).records.filter((r) => r.accession !== null);
-        const found: { accession: string }[] = await db.query(
-          `SELECT accession FROM protein WHERE accession = ANY($1::text[])`,
-          [core.map((r) => r.accession)],
-        );
-        const existing = new Set(found.map((r) => r.accession));
+        const existing = await proteins.existingAccessions(core.map((r) => r.accession!));
         // Only proteins already loaded are refreshed; this operation adds metadata, not proteins.
         const rows = core.filter((r) => existing.has(r.accession!));
         await db.transaction((tx) =>

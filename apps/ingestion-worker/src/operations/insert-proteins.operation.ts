@@ -1,9 +1,8 @@
 import { INSERT_PROTEINS, InsertProteinsPayload } from '@svc/contracts';
 import { md5Hex, parseFasta, parseUniProtFastaHeader, parseUniProtTsv, UniProtEntry } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import { ProteinInput, ProteinRepository } from '@svc/persistence';
+import { DataSource, ProteinInput, ProteinRepository } from '@svc/persistence';
 import { readText, sourcePolicyOf } from '@svc/platform';
-import { DataSource } from 'typeorm';
 import { sourceFailure } from './source-failure';
 import { uniprotSearchPages } from './uniprot-search';
 

@@ -1,7 +1,7 @@
 import { LOAD_INTERPRO_GO_MAPPING, LoadInterproGoMappingPayload } from '@svc/contracts';
 import { parseInterpro2Go } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import { bulkInsert } from '@svc/persistence';
+import { InterProRepository } from '@svc/persistence';
 import { readText, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
@@ -20,20 +20,10 @@ export const loadInterproGoMappingOperation = defineOperation<LoadInterproGoMapp
       throw new JobError('empty_source', 'the file holds no InterPro to GO mapping line');
     const version = parsed.sourceVersion ?? 'unknown';
     const unique = [...new Map(parsed.mappings.map((m) => [`${m.iprAccession}|${m.goId}`, m])).values()];
-    await db.transaction(async (tx) => {
-      await bulkInsert(tx, {
-        table: 'interpro_go_mapping',
-        columns: [
-          { name: 'ipr_accession', type: 'text' },
-          { name: 'go_id', type: 'text' },
-          { name: 'evidence', type: 'text' },
-          { name: 'source_version', type: 'text' },
-        ],
-        rows: unique.map((m) => [m.iprAccession, m.goId, 'IEA', version]),
-        onConflict:
-          'ON CONFLICT (ipr_accession, go_id) DO UPDATE SET source_version = EXCLUDED.source_version',
-      });
-    });
+    await new InterProRepository(db).upsertGoMappings(
+      unique.map((m) => ({ iprAccession: m.iprAccession, goId: m.goId })),
+      version,
+    );
     const result = {
       source_version: parsed.sourceVersion,
       mappings: unique.length,

@@ -1,7 +1,7 @@
 import { LOAD_NCBI_TAXONOMY, LoadNcbiTaxonomyPayload } from '@svc/contracts';
 import { parseNodesDmpLine, TaxonNode } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import { bulkInsert, queryRows } from '@svc/persistence';
+import { TaxonomyRepository } from '@svc/persistence';
 import { readLines, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
@@ -39,21 +39,7 @@ export const loadNcbiTaxonomyOperation = defineOperation<LoadNcbiTaxonomyPayload
         `${problemCount} of ${lineNumber} lines are malformed (first at line ${problems[0]?.line})`,
       );
     await throwIfCancelled();
-    await db.transaction(async (tx) => {
-      await queryRows(tx, `DELETE FROM taxonomy_node`);
-      await bulkInsert(tx, {
-        table: 'taxonomy_node',
-        columns: [
-          { name: 'tax_id', type: 'int' },
-          { name: 'parent_tax_id', type: 'int' },
-          { name: 'rank', type: 'text' },
-          { name: 'source_version', type: 'text' },
-        ],
-        rows: nodes.map((n) => [n.taxId, n.parentTaxId, n.rank, payload.source_version ?? null]),
-        onConflict: 'ON CONFLICT (tax_id) DO NOTHING',
-        chunkSize: 20_000,
-      });
-    });
+    await new TaxonomyRepository(db).replaceAll(nodes, payload.source_version ?? null);
     await emit('load_ncbi_taxonomy.done', null, { nodes: nodes.length, malformed_lines: problemCount });
     return { nodes: nodes.length, malformed_lines: problemCount, malformed: problems };
   },

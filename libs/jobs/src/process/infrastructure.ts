@@ -1,5 +1,4 @@
-import { DataSource } from 'typeorm';
-import { createDataSource, poolInUse } from '@svc/persistence';
+import { createDataSource, DataSource, pingDatabase, poolInUse } from '@svc/persistence';
 import {
   AmqpBroker,
   AppConfig,
@@ -92,7 +91,7 @@ export async function checkReadiness(db: DataSource, broker: MessageBroker): Pro
   let database: 'ok' | 'down' = 'down';
   try {
     await Promise.race([
-      db.query('SELECT 1'),
+      pingDatabase(db),
       new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 3000).unref()),
     ]);
     database = 'ok';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { SecretRepository } from '@svc/persistence';
+import { DataSource, SecretRepository } from '@svc/persistence';
 import { AppConfig, Logger } from '@svc/platform';
 
 export interface ServiceSecrets {

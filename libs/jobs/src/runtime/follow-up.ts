@@ -1,31 +1,10 @@
 import { computeDedupKey } from '@svc/domain';
-import { DomainError, JobEntryPoint, normalizeRole } from '@svc/contracts';
-import {
-  Db,
-  insertQueuedJob,
-  isUniqueViolation,
-  JobEventRepository,
-  JobRecord,
-  JobRepository,
-  NewJob,
-  queryOne,
-  queryRows,
-} from '@svc/persistence';
+import { DomainError, normalizeRole } from '@svc/contracts';
+import { Db, FollowUpRepository, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
 import { AppConfig, Logger, MessageBroker } from '@svc/platform';
 import { consumeDailyQuota } from '../dispatch/daily-quota';
 import { checkFollowUp, readFollowUp } from '../dispatch/submission';
 import { errorMessageOf, JobError } from './job-error';
-
-/** The columns of a job that say who it works for and what it asks to queue next. */
-interface FollowUpSource {
-  meta: unknown;
-  owner_user_id: string | null;
-  visibility: 'owner' | 'unlisted' | 'public';
-  expires_in_days: number | null;
-  submitted_role: string | null;
-  submitted_via: JobEntryPoint;
-  quota_key: string | null;
-}
 
 /**
  * Before a job runs: its follow-up (`meta.then`) must be one its submitter could have queued
@@ -57,13 +36,8 @@ export async function assertFollowUpAllowed(job: JobRecord, config: AppConfig): 
  * as a FAILED job with `quota_exceeded`, so the chain shows why it stopped.
  */
 export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): Promise<JobRecord | null> {
-  const source = await queryOne<FollowUpSource>(
-    tx,
-    `SELECT meta, owner_user_id, visibility, submitted_role, submitted_via, quota_key,
-            EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) / 86400.0 AS expires_in_days
-       FROM job WHERE id = $1`,
-    [jobId],
-  );
+  const rows = new FollowUpRepository(tx);
+  const source = await rows.source(jobId);
   if (source === null) return null;
   const events = new JobEventRepository(tx);
   let checked: Awaited<ReturnType<typeof checkFollowUp>>;
@@ -84,11 +58,7 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
     return null;
   }
   const dedupKey = computeDedupKey({ operation: checked.spec.name, payload: checked.payload });
-  const active = await queryOne<{ id: string; owner_user_id: string | null; visibility: string }>(
-    tx,
-    `SELECT id, owner_user_id, visibility FROM job WHERE dedup_key = $1 AND status IN ('QUEUED','RUNNING') LIMIT 1`,
-    [dedupKey],
-  );
+  const active = await rows.activeByDedupKey(dedupKey);
   // An identical active job of the same caller is joined; one of someone else is never named in
   // this job's result (its id may be the key to an unlisted result): the follow-up runs on its own.
   const sameCaller =
@@ -96,7 +66,7 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
     active.owner_user_id === source.owner_user_id &&
     active.visibility === source.visibility;
   if (active !== null && sameCaller) {
-    await recordFollowUp(tx, jobId, resultKey, active.id, checked.spec.name, 'job.follow_up_joined');
+    await rows.record(jobId, resultKey, active.id, checked.spec.name, 'job.follow_up_joined');
     return null;
   }
   let quotaError: DomainError | null = null;
@@ -113,7 +83,7 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
       quotaError = error;
     }
   }
-  const next = await insertWithoutConflict(tx, {
+  const next = await rows.insertWithoutConflict({
     operation: checked.spec.name,
     queueName: checked.spec.queue,
     payload: checked.payload,
@@ -133,53 +103,12 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
       expiresInDays: source.expires_in_days === null ? null : Math.max(source.expires_in_days, 0),
     },
   });
-  await recordFollowUp(tx, jobId, resultKey, next.id, checked.spec.name, 'job.follow_up_queued');
+  await rows.record(jobId, resultKey, next.id, checked.spec.name, 'job.follow_up_queued');
   if (quotaError !== null) {
-    await queryRows(
-      tx,
-      `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
-              error_code = 'quota_exceeded', error_message = $2 WHERE id = $1`,
-      [next.id, quotaError.message],
-    );
-    await events.append(next.id, 'job.failed', quotaError.message, { error_code: 'quota_exceeded' }, 'error');
+    await rows.failOverQuota(next.id, quotaError.message);
     return null;
   }
   return next;
-}
-
-/**
- * Inserts the follow-up; when an identical job became active meanwhile (a concurrent submission
- * took the dedup key), inserts it without the key instead. A savepoint keeps the unique violation
- * from aborting the job's closing transaction.
- */
-async function insertWithoutConflict(tx: Db, job: NewJob): Promise<JobRecord> {
-  if (job.dedupKey === null) return insertQueuedJob(tx, job);
-  await queryRows(tx, 'SAVEPOINT follow_up_insert');
-  try {
-    const row = await insertQueuedJob(tx, job);
-    await queryRows(tx, 'RELEASE SAVEPOINT follow_up_insert');
-    return row;
-  } catch (error) {
-    if (!isUniqueViolation(error, 'job_dedup_active_uidx')) throw error;
-    await queryRows(tx, 'ROLLBACK TO SAVEPOINT follow_up_insert');
-    return insertQueuedJob(tx, { ...job, dedupKey: null });
-  }
-}
-
-async function recordFollowUp(
-  tx: Db,
-  jobId: string,
-  key: string,
-  followUpId: string,
-  operation: string,
-  event: string,
-): Promise<void> {
-  await queryRows(
-    tx,
-    `UPDATE job SET result = COALESCE(result, '{}'::jsonb) || jsonb_build_object($2::text, $3::text) WHERE id = $1`,
-    [jobId, key, followUpId],
-  );
-  await new JobEventRepository(tx).append(jobId, event, null, { operation, [key]: followUpId });
 }
 
 /**

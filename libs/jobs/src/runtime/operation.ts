@@ -1,7 +1,7 @@
 import type { OperationQueueName, OperationSpec } from '@svc/contracts';
-import type { DataSource } from 'typeorm';
 import type { AppConfig, ArtifactStore, Logger } from '@svc/platform';
 import type { Db, JobRecord } from '@svc/persistence';
+import { DataSource } from '@svc/persistence';
 
 export type EmitFn = (
   event: string,

@@ -1,6 +1,6 @@
-import { DataSource } from 'typeorm';
 import { AppConfig, ArtifactStore, Logger, MessageBroker, Metrics } from '@svc/platform';
 import { JobOperation, StepOperation } from './operation';
+import { DataSource } from '@svc/persistence';
 
 export interface WorkerTiming {
   leaseSeconds: number;

@@ -91,6 +91,16 @@ export class EmbeddingRepository {
     return config;
   }
 
+  /** The config with the most embeddings (the oldest among equals), or null when there is none. */
+  async mostEmbeddedConfig(): Promise<string | null> {
+    const row = await queryOne<{ id: string }>(
+      this.db,
+      `SELECT c.id FROM embedding_config c LEFT JOIN embedding e ON e.embedding_config_id = c.id
+        GROUP BY c.id, c.created_at ORDER BY count(e.id) DESC, c.created_at LIMIT 1`,
+    );
+    return row?.id ?? null;
+  }
+
   listConfigs(): Promise<EmbeddingConfigView[]> {
     return queryRows<EmbeddingConfigView>(
       this.db,

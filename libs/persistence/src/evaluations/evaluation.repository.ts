@@ -76,6 +76,39 @@ export class EvaluationRepository {
     return queryOne(db, `SELECT ${SET_COLUMNS} FROM evaluation_set e WHERE e.id = $1`, [id]);
   }
 
+  /** The proteins with ground truth of these categories in an evaluation set. */
+  async proteinsOfCategories(evaluationSetId: string, categories: readonly string[]): Promise<Set<string>> {
+    const rows = await queryRows<{ protein_accession: string }>(
+      this.db,
+      `SELECT DISTINCT protein_accession FROM evaluation_ground_truth
+        WHERE evaluation_set_id = $1 AND category = ANY($2::text[])`,
+      [evaluationSetId, [...categories]],
+    );
+    return new Set(rows.map((r) => r.protein_accession));
+  }
+
+  /** Embedding configs with at least one public evaluation result, by model name (the benchmark's rows). */
+  embeddingsWithPublicResults(): Promise<
+    { id: string; model_name: string; model_backend: string; results: number }[]
+  > {
+    return queryRows(
+      this.db,
+      `SELECT c.id, c.model_name, c.model_backend, count(r.id)::int AS results
+         FROM embedding_config c JOIN evaluation_result r ON r.embedding_config_id = c.id AND r.visibility = 'public'
+        GROUP BY c.id, c.model_name, c.model_backend ORDER BY c.model_name`,
+    );
+  }
+
+  /** The newest evaluation set whose older release is this annotation set, or null. */
+  async newestSetFrom(oldAnnotationSetId: string): Promise<string | null> {
+    const row = await queryOne<{ id: string }>(
+      this.db,
+      `SELECT id FROM evaluation_set WHERE old_annotation_set_id = $1 ORDER BY created_at DESC LIMIT 1`,
+      [oldAnnotationSetId],
+    );
+    return row?.id ?? null;
+  }
+
   async getSet(id: string): Promise<EvaluationSetRecord> {
     const set = await this.findSet(id);
     if (set === null) throw notFound('Evaluation set');

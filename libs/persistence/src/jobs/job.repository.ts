@@ -268,6 +268,11 @@ export class JobRepository {
     return rows.length === 1;
   }
 
+  /** Every QUEUED job, oldest first (the standalone process publishes them again at start). */
+  queuedJobs(): Promise<{ id: string; queue_name: string }[]> {
+    return queryRows(this.db, `SELECT id, queue_name FROM job WHERE status = 'QUEUED' ORDER BY created_at`);
+  }
+
   /** Which of these jobs are RUNNING now (one query for every step a worker is running). */
   async runningAmong(ids: readonly string[]): Promise<Set<string>> {
     const rows = await queryRows<{ id: string }>(

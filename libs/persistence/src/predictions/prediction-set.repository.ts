@@ -52,6 +52,16 @@ export interface TsvFilters {
 export class PredictionSetRepository {
   constructor(private readonly db: DataSource) {}
 
+  /** Prediction rows stored by a prediction job (its set's rows). */
+  async countRowsOfJob(jobId: string): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      this.db,
+      `SELECT count(*)::int AS n FROM prediction p JOIN prediction_set s ON s.id = p.prediction_set_id WHERE s.job_id = $1`,
+      [jobId],
+    );
+    return row?.n ?? 0;
+  }
+
   async create(input: Omit<PredictionSetRecord, 'id' | 'created_at'>): Promise<string> {
     const row = await queryOne<{ id: string }>(
       this.db,

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { DonorAnnotation } from '@svc/domain';
-import { queryRows } from '../sql';
+import { queryOne, queryRows } from '../sql';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
 
 /** Evidence codes counted as experimental donors (`donor_evidence: experimental`). */
@@ -244,6 +244,19 @@ export class ReferencePoolRepository {
   }
 
   /** Whether any query (of the set, or any protein without one) has a vector of the config. */
+  /** How many queries a prediction covers: the query set's entries, or every protein embedded for the config. */
+  async countQueries(embeddingConfigId: string, querySetId: string | null): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      this.db,
+      querySetId !== null
+        ? `SELECT count(*)::int AS n FROM query_set_entry WHERE query_set_id = $1`
+        : `SELECT count(DISTINCT p.accession)::int AS n FROM protein p JOIN embedding e ON e.sequence_id = p.sequence_id
+            WHERE e.embedding_config_id = $1`,
+      [querySetId ?? embeddingConfigId],
+    );
+    return row?.n ?? 0;
+  }
+
   async hasEmbeddedQueries(embeddingConfigId: string, querySetId: string | null): Promise<boolean> {
     const embedded = `EXISTS (SELECT 1 FROM embedding e WHERE e.embedding_config_id = $1 AND e.sequence_id = q.sequence_id)`;
     const rows =

@@ -149,6 +149,60 @@ export class AnnotationRepository {
     );
   }
 
+  /** Proteins with at least one (not negated) annotation in the set. */
+  async countAnnotatedProteins(annotationSetId: string): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      this.db,
+      `SELECT count(DISTINCT protein_accession)::int AS n FROM protein_go_annotation WHERE annotation_set_id = $1 AND NOT is_not`,
+      [annotationSetId],
+    );
+    return row?.n ?? 0;
+  }
+
+  /** build_go_cooccurrence's counts among these terms: protein counts of pairs and of single terms. */
+  async cooccurrenceOf(
+    annotationSetId: string,
+    termIds: readonly number[],
+  ): Promise<{ pairs: { a: number; b: number; n: number }[]; singles: { id: number; n: number }[] }> {
+    const pairs = await queryRows<{ a: number; b: number; n: number }>(
+      this.db,
+      `SELECT go_term_a AS a, go_term_b AS b, protein_count AS n FROM go_cooccurrence
+        WHERE annotation_set_id = $1 AND go_term_a = ANY($2::int[]) AND go_term_b = ANY($2::int[])`,
+      [annotationSetId, [...termIds]],
+    );
+    const singles = await queryRows<{ id: number; n: number }>(
+      this.db,
+      `SELECT go_term_id AS id, protein_count AS n FROM go_term_frequency WHERE annotation_set_id = $1 AND go_term_id = ANY($2::int[])`,
+      [annotationSetId, [...termIds]],
+    );
+    return { pairs, singles };
+  }
+
+  /** The newest annotation set that holds annotations, with its snapshot (the one-click default), or null. */
+  newestNonEmptySet(): Promise<{ annotation_set_id: string; ontology_snapshot_id: string } | null> {
+    return queryOne(
+      this.db,
+      `SELECT id AS annotation_set_id, ontology_snapshot_id FROM annotation_set WHERE annotation_count > 0
+        ORDER BY created_at DESC LIMIT 1`,
+    );
+  }
+
+  /** The newest annotation set of each of these versions (integer `source_version`) of a source on a snapshot. */
+  async newestSetsByVersion(
+    source: string,
+    snapshotId: string,
+    versions: readonly number[],
+  ): Promise<Map<number, string>> {
+    const rows = await queryRows<{ id: string; source_version: string }>(
+      this.db,
+      `SELECT DISTINCT ON (source_version) id, source_version FROM annotation_set
+        WHERE source = $1 AND ontology_snapshot_id = $2 AND source_version = ANY($3::text[])
+        ORDER BY source_version, created_at DESC`,
+      [source, snapshotId, versions.map(String)],
+    );
+    return new Map(rows.map((r) => [Number(r.source_version), r.id]));
+  }
+
   async getById(id: string): Promise<AnnotationSetView> {
     const set = await this.findById(id);
     if (set === null) throw notFound('Annotation set');

@@ -177,6 +177,27 @@ export class OntologyRepository {
   }
 
   /** Every id of a snapshot, alt ids included, mapped to its canonical term. */
+  /** The snapshot's terms that are not obsolete, with their aspect. */
+  liveTermAspects(
+    snapshotId: string,
+  ): Promise<{ id: number; go_id: string; aspect: 'F' | 'P' | 'C' | null }[]> {
+    return queryRows(
+      this.db,
+      `SELECT id, go_id, aspect FROM go_term WHERE ontology_snapshot_id = $1 AND NOT is_obsolete`,
+      [snapshotId],
+    );
+  }
+
+  /** The snapshot's is_a and part_of edges, child to parent (term row ids). */
+  isAPartOfEdges(snapshotId: string): Promise<{ child: number; parent: number }[]> {
+    return queryRows(
+      this.db,
+      `SELECT child_go_term_id AS child, parent_go_term_id AS parent FROM go_term_relationship
+        WHERE ontology_snapshot_id = $1 AND relation_type IN ('is_a', 'part_of')`,
+      [snapshotId],
+    );
+  }
+
   async termIndex(snapshotId: string): Promise<Map<string, TermRef>> {
     const rows = await queryRows<TermRef & { key: string }>(
       this.db,

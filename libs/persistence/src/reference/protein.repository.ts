@@ -162,6 +162,16 @@ export class ProteinRepository {
     return { items, total: total?.n ?? 0, limit: filter.limit, offset: filter.offset };
   }
 
+  /** Which of these accessions are loaded proteins. */
+  async existingAccessions(accessions: readonly string[]): Promise<Set<string>> {
+    const rows = await queryRows<{ accession: string }>(
+      this.db,
+      `SELECT accession FROM protein WHERE accession = ANY($1::text[])`,
+      [[...accessions]],
+    );
+    return new Set(rows.map((r) => r.accession));
+  }
+
   async exists(accession: string): Promise<boolean> {
     return (await queryOne(this.db, `SELECT 1 FROM protein WHERE accession = $1`, [accession])) !== null;
   }

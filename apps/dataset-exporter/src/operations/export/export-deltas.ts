@@ -7,8 +7,7 @@ import {
   propagatedTruth,
 } from '@svc/domain';
 import { EmitFn, JobError } from '@svc/jobs';
-import { loadHoldoutAnnotations } from '@svc/persistence';
-import { DataSource } from 'typeorm';
+import { DataSource, loadHoldoutAnnotations } from '@svc/persistence';
 import { ExportPlan, PairWork, Query } from './export-plan';
 
 /** One snapshot pair's holdout split: its queries, their categories and the labels of their terms. */

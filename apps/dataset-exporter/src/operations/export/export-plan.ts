@@ -11,8 +11,13 @@ import {
   snapshotPairLabel,
 } from '@svc/domain';
 import { JobError, requireReference } from '@svc/jobs';
-import { DatasetRepository, loadOboDocument, queryRows, ReferencePoolRepository } from '@svc/persistence';
-import { DataSource } from 'typeorm';
+import {
+  AnnotationRepository,
+  DatasetRepository,
+  DataSource,
+  loadOboDocument,
+  ReferencePoolRepository,
+} from '@svc/persistence';
 
 export interface PairWork {
   split: 'train' | 'eval';
@@ -99,14 +104,7 @@ async function annotationSets(
   snapshotId: string,
   versions: number[],
 ): Promise<Map<number, string>> {
-  const rows = await queryRows<{ id: string; source_version: string }>(
-    db,
-    `SELECT DISTINCT ON (source_version) id, source_version FROM annotation_set
-      WHERE source = $1 AND ontology_snapshot_id = $2 AND source_version = ANY($3::text[])
-      ORDER BY source_version, created_at DESC`,
-    [source, snapshotId, versions.map(String)],
-  );
-  const byVersion = new Map(rows.map((r) => [Number(r.source_version), r.id]));
+  const byVersion = await new AnnotationRepository(db).newestSetsByVersion(source, snapshotId, versions);
   const missing = [...new Set(versions)].filter((v) => !byVersion.has(v));
   if (missing.length > 0)
     throw new JobError(
