@@ -90,9 +90,9 @@ export class JobsService {
    * work is certain to be queued. The job records who it works for, so whatever it queues later is
    * checked as that caller.
    */
-  async dispatch(
-    spec: OperationSpec,
-    payload: object,
+  async dispatch<P extends object>(
+    spec: OperationSpec<P>,
+    payload: NoInfer<P>,
     principal: Principal | undefined,
     extras: {
       queueName?: string;

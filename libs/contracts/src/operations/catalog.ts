@@ -23,17 +23,18 @@ export type PayloadClass = new () => object;
  * published to by default, the role a caller needs to queue it through POST /jobs, and whether it is a
  * tracked job (job queues) or a step of a coordinator (operation queues).
  */
-export interface OperationSpec {
+export interface OperationSpec<P extends object = object> {
   readonly name: string;
   readonly queue: QueueName;
   readonly roleFloor: Role;
   readonly kind: 'job' | 'step';
-  readonly payload: PayloadClass;
+  /** The payload's class: it validates a payload and types the operation that runs it. */
+  readonly payload: new () => P;
   /** Subject to the per-user daily quota of heavy operations. */
   readonly quota?: 'jobs';
 }
 
-export const PING: OperationSpec = {
+export const PING: OperationSpec<PingPayload> = {
   name: 'ping',
   queue: 'svc.ping',
   roleFloor: 'researcher',
@@ -41,7 +42,11 @@ export const PING: OperationSpec = {
   payload: PingPayload,
 };
 
-const referenceData = (name: string, payload: PayloadClass, roleFloor: Role = 'operator'): OperationSpec => ({
+const referenceData = <P extends object>(
+  name: string,
+  payload: new () => P,
+  roleFloor: Role = 'operator',
+): OperationSpec<P> => ({
   name,
   queue: 'svc.jobs',
   roleFloor,
@@ -67,7 +72,7 @@ export const LOAD_INTERPRO_GO_MAPPING = referenceData(
   LoadInterproGoMappingPayload,
 );
 
-export const COMPUTE_EMBEDDINGS: OperationSpec = {
+export const COMPUTE_EMBEDDINGS: OperationSpec<ComputeEmbeddingsPayload> = {
   name: 'compute_embeddings',
   queue: 'svc.embeddings',
   roleFloor: 'operator',
@@ -75,7 +80,7 @@ export const COMPUTE_EMBEDDINGS: OperationSpec = {
   payload: ComputeEmbeddingsPayload,
 };
 
-export const PREDICT_GO_TERMS: OperationSpec = {
+export const PREDICT_GO_TERMS: OperationSpec<PredictGoTermsPayload> = {
   name: 'predict_go_terms',
   queue: 'svc.predictions',
   roleFloor: 'researcher',
@@ -83,7 +88,7 @@ export const PREDICT_GO_TERMS: OperationSpec = {
   payload: PredictGoTermsPayload,
 };
 
-export const GENERATE_EVALUATION_SET: OperationSpec = {
+export const GENERATE_EVALUATION_SET: OperationSpec<GenerateEvaluationSetPayload> = {
   name: 'generate_evaluation_set',
   queue: 'svc.evaluations',
   roleFloor: 'operator',
@@ -91,7 +96,7 @@ export const GENERATE_EVALUATION_SET: OperationSpec = {
   payload: GenerateEvaluationSetPayload,
 };
 
-export const RUN_CAFA_EVALUATION: OperationSpec = {
+export const RUN_CAFA_EVALUATION: OperationSpec<RunCafaEvaluationPayload> = {
   name: 'run_cafa_evaluation',
   queue: 'svc.evaluations',
   roleFloor: 'operator',
@@ -100,7 +105,7 @@ export const RUN_CAFA_EVALUATION: OperationSpec = {
   quota: 'jobs',
 };
 
-export const EXPORT_RESEARCH_DATASET: OperationSpec = {
+export const EXPORT_RESEARCH_DATASET: OperationSpec<ExportResearchDatasetPayload> = {
   name: 'export_research_dataset',
   queue: 'svc.training',
   roleFloor: 'operator',

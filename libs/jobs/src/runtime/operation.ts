@@ -83,7 +83,7 @@ export type JobResult = Record<string, unknown> | Deferred | void;
 
 export interface JobOperation<P extends object = object> {
   readonly kind: 'job';
-  readonly spec: OperationSpec;
+  readonly spec: OperationSpec<P>;
   execute(context: JobContext<P>): Promise<JobResult>;
 }
 
@@ -98,7 +98,7 @@ export interface StepOperation<P extends object = object> extends StepHandle<P> 
 }
 
 export function defineOperation<P extends object>(definition: {
-  spec: OperationSpec;
+  spec: OperationSpec<P>;
   execute(context: JobContext<P>): Promise<JobResult>;
 }): JobOperation<P> {
   return { kind: 'job', ...definition };

@@ -124,7 +124,7 @@ function openGate(run: string): void {
   gates.get(run)?.();
 }
 
-const COORDINATOR: OperationSpec = {
+const COORDINATOR: OperationSpec<CoordinatorPayload> = {
   name: 'test_coordinator',
   queue: JOB_QUEUE,
   roleFloor: 'researcher',
@@ -132,7 +132,7 @@ const COORDINATOR: OperationSpec = {
   payload: CoordinatorPayload,
 };
 
-const SIMPLE: OperationSpec = {
+const SIMPLE: OperationSpec<SimplePayload> = {
   name: 'test_simple',
   queue: JOB_QUEUE,
   roleFloor: 'researcher',
@@ -140,7 +140,7 @@ const SIMPLE: OperationSpec = {
   payload: SimplePayload,
 };
 
-const EMITTER: OperationSpec = {
+const EMITTER: OperationSpec<SimplePayload> = {
   name: 'test_emitter',
   queue: JOB_QUEUE,
   roleFloor: 'researcher',
