@@ -70,7 +70,7 @@ export class AdminController {
     @ValidBody() body: UpdateUserRequest,
     @CurrentPrincipal() who: Principal,
   ): Promise<UserView> {
-    const user = await this.rpc.call<UserView>(
+    const user = await this.rpc.call(
       AUTH_RPC.updateUser,
       { ...body, id: checkUuid(id, 'User') },
       actorOf(who, undefined),
@@ -88,7 +88,7 @@ export class AdminController {
   @HttpCode(200)
   @Roles('admin')
   async resetDb(@CurrentPrincipal() who: Principal): Promise<DatabaseResetView> {
-    const result = await this.rpc.call<DatabaseResetView>(AUTH_RPC.resetDb, {}, actorOf(who, undefined));
+    const result = await this.rpc.call(AUTH_RPC.resetDb, {}, actorOf(who, undefined));
     this.auth.gate.invalidate();
     return result;
   }

@@ -1,6 +1,14 @@
 import { ClientProxy, ClientRMQ } from '@nestjs/microservices';
 import { firstValueFrom, timeout } from 'rxjs';
-import { AUTH_RPC_QUEUE, AuthRpcPattern, DomainError, RpcActor, RpcReply } from '@svc/contracts';
+import {
+  AUTH_RPC_QUEUE,
+  AuthRpcBody,
+  AuthRpcPattern,
+  AuthRpcResult,
+  DomainError,
+  RpcActor,
+  RpcReply,
+} from '@svc/contracts';
 import { AppConfig, InProcessRpcClient, Principal, processQueues } from '@svc/platform';
 
 export function actorOf(principal: Principal | undefined, userAgent: string | undefined): RpcActor {
@@ -27,11 +35,17 @@ export class AuthRpcClient {
         : new ClientRMQ({ urls: [config.amqpUrl], queue, queueOptions: { durable: true } });
   }
 
-  async call<T>(pattern: AuthRpcPattern, body: unknown, actor: RpcActor): Promise<T> {
-    let reply: RpcReply<T>;
+  async call<K extends AuthRpcPattern>(
+    pattern: K,
+    body: AuthRpcBody<K>,
+    actor: RpcActor,
+  ): Promise<AuthRpcResult<K>> {
+    let reply: RpcReply<AuthRpcResult<K>>;
     try {
       reply = await firstValueFrom(
-        this.client.send<RpcReply<T>>(pattern, { actor, body }).pipe(timeout(this.config.rpcTimeoutMs)),
+        this.client
+          .send<RpcReply<AuthRpcResult<K>>>(pattern, { actor, body })
+          .pipe(timeout(this.config.rpcTimeoutMs)),
       );
     } catch (error) {
       throw new DomainError(

@@ -79,11 +79,7 @@ export class AuthController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SessionUserView> {
-    const grant = await this.rpc.call<SessionGrant>(
-      AUTH_RPC.login,
-      body,
-      actorOf(who, req.headers['user-agent']),
-    );
+    const grant = await this.rpc.call(AUTH_RPC.login, body, actorOf(who, req.headers['user-agent']));
     setSessionCookie(reply, grant);
     return grant.user;
   }
@@ -127,11 +123,7 @@ export class AuthController {
     @CurrentPrincipal() who: Principal,
     @Req() req: FastifyRequest,
   ): Promise<CreatedApiKeyView> {
-    return this.rpc.call<CreatedApiKeyView>(
-      AUTH_RPC.createApiKey,
-      body,
-      actorOf(who, req.headers['user-agent']),
-    );
+    return this.rpc.call(AUTH_RPC.createApiKey, body, actorOf(who, req.headers['user-agent']));
   }
 
   @ApiDoc({ summary: 'Every API key, newest first', ok: [ApiKeyView], problems: [503] })
@@ -145,7 +137,7 @@ export class AuthController {
   @Delete('api-keys/:id')
   @Roles('admin')
   async revokeKey(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<ApiKeyView> {
-    const view = await this.rpc.call<ApiKeyView>(
+    const view = await this.rpc.call(
       AUTH_RPC.revokeApiKey,
       { id: checkUuid(id, 'API key') },
       actorOf(who, undefined),
@@ -174,7 +166,7 @@ export class AuthController {
     @Param('user_id') userId: string,
     @CurrentPrincipal() who: Principal,
   ): Promise<SessionsRevokedView> {
-    const result = await this.rpc.call<SessionsRevokedView>(
+    const result = await this.rpc.call(
       AUTH_RPC.revokeSessions,
       { user_id: checkUuid(userId, 'User') },
       actorOf(who, undefined),
@@ -216,7 +208,7 @@ export class AuthController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<SessionUserView> {
-    const grant = await this.rpc.call<SessionGrant>(
+    const grant = await this.rpc.call(
       AUTH_RPC.magicLinkConsume,
       { token: query.token },
       actorOf(who, req.headers['user-agent']),
@@ -257,11 +249,7 @@ export class AuthController {
     @ValidBody() body: PasswordResetConsumeRequest,
     @CurrentPrincipal() who: Principal,
   ): Promise<PasswordResetView> {
-    const result = await this.rpc.call<PasswordResetView>(
-      AUTH_RPC.passwordResetConsume,
-      body,
-      actorOf(who, undefined),
-    );
+    const result = await this.rpc.call(AUTH_RPC.passwordResetConsume, body, actorOf(who, undefined));
     this.auth.gate.invalidate();
     return result;
   }

@@ -23,7 +23,7 @@ export class UsersController {
   @Delete(':id')
   @Roles('admin')
   async remove(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<UserDeletionView> {
-    const result = await this.rpc.call<UserDeletionView>(
+    const result = await this.rpc.call(
       AUTH_RPC.deleteUser,
       { id: checkUuid(id, 'User') },
       actorOf(who, undefined),

@@ -1,5 +1,17 @@
 import type { ErrorCode } from '../errors';
 import type { Role } from '../roles';
+import type { ListAuditQuery } from './auth.queries';
+import type {
+  ApiKeyLoginRequest,
+  ApproveUserRequest,
+  CreateApiKeyRequest,
+  EmailRequest,
+  LoginRequest,
+  PasswordResetConsumeRequest,
+  SignupRequest,
+  UpdateUserRequest,
+} from './auth.requests';
+import type { ApiKeyView, AuditEntryView, UserStatus, UserView } from './auth.views';
 
 /** The queue auth-service answers on (request/reply over AMQP). */
 export const AUTH_RPC_QUEUE = 'svc.auth';
@@ -34,6 +46,45 @@ export const AUTH_RPC = {
   passwordResetConsume: 'auth.password_reset.consume',
 } as const;
 export type AuthRpcPattern = (typeof AUTH_RPC)[keyof typeof AUTH_RPC];
+
+/**
+ * What each auth RPC takes (its request body) and answers. The gateway's client and the auth
+ * service's handlers are both typed by it, so neither side can send or expect another shape.
+ */
+export interface AuthRpcMap {
+  'auth.signup': { body: SignupRequest; reply: Pick<UserView, 'id' | 'email' | 'username' | 'status'> };
+  'auth.login': { body: LoginRequest; reply: SessionGrant };
+  'auth.logout': { body: { jti: string | null }; reply: { revoked: boolean } };
+  'auth.me': { body: { jti: string | null }; reply: UserView };
+  'auth.api_keys.create': { body: CreateApiKeyRequest; reply: ApiKeyView & { key: string } };
+  'auth.api_keys.list': { body: Record<string, never>; reply: ApiKeyView[] };
+  'auth.api_keys.revoke': { body: { id: string }; reply: ApiKeyView };
+  'auth.api_key_login': {
+    body: ApiKeyLoginRequest;
+    reply: { token: string; token_type: 'bearer'; expires_in: number; role: string; sub: string };
+  };
+  'auth.sessions.revoke_all': {
+    body: { user_id: string };
+    reply: { user_id: string; sessions_revoked: number };
+  };
+  'auth.users.list': { body: { status?: UserStatus }; reply: UserView[] };
+  'auth.users.approve': { body: { id: string } & ApproveUserRequest; reply: UserView };
+  'auth.users.update': { body: { id: string } & UpdateUserRequest; reply: UserView };
+  'auth.users.delete': { body: { id: string }; reply: { id: string; deleted: boolean } };
+  'auth.audit.list': { body: ListAuditQuery; reply: AuditEntryView[] };
+  'auth.reset_db': { body: Record<string, never>; reply: { reset: true; migrations_applied: string[] } };
+  'auth.magic_link.request': { body: EmailRequest; reply: { accepted: true } };
+  'auth.magic_link.consume': { body: { token: string }; reply: SessionGrant };
+  'auth.password_reset.request': { body: EmailRequest; reply: { accepted: true } };
+  'auth.password_reset.consume': {
+    body: PasswordResetConsumeRequest;
+    reply: { reset: true; sessions_revoked: number };
+  };
+}
+
+/** The body an auth RPC takes, and what it answers. */
+export type AuthRpcBody<K extends AuthRpcPattern> = AuthRpcMap[K]['body'];
+export type AuthRpcResult<K extends AuthRpcPattern> = AuthRpcMap[K]['reply'];
 
 export interface RpcRequest<T = unknown> {
   actor: RpcActor;
