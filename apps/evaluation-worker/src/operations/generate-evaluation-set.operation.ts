@@ -1,6 +1,6 @@
 import { GENERATE_EVALUATION_SET, GenerateEvaluationSetPayload } from '@svc/contracts';
 import { computeHoldoutDelta, geneCarryOver, GoGraph, withoutNkProteins } from '@svc/domain';
-import { defineOperation, JobError, requireReference } from '@svc/jobs';
+import { defineOperation, JobError, missingReference } from '@svc/jobs';
 import {
   DataSource,
   EvaluationRepository,
@@ -12,9 +12,11 @@ import {
 
 /** The ontology snapshot an annotation set was loaded against; the job fails when the set is gone. */
 async function annotationSet(db: DataSource, id: string): Promise<{ ontology_snapshot_id: string }> {
-  await requireReference(db, 'annotation_set', id);
-  const snapshots = await new ReferenceCheckRepository(db).snapshotsOfAnnotationSets([id]);
-  return { ontology_snapshot_id: snapshots.get(id.toLowerCase())! };
+  const snapshot = (await new ReferenceCheckRepository(db).snapshotsOfAnnotationSets([id])).get(
+    id.toLowerCase(),
+  );
+  if (snapshot === undefined) throw missingReference('annotation_set', id);
+  return { ontology_snapshot_id: snapshot };
 }
 
 /**

@@ -26,7 +26,6 @@ import {
   GroundTruthCategory,
   OntologyRepository,
   PredictionSetRepository,
-  ReferenceCheckRepository,
   ScoringConfigRepository,
 } from '@svc/persistence';
 import { ArtifactStore, Principal, readBenchmarkConfigFile, readText } from '@svc/platform';
@@ -69,11 +68,8 @@ export class EvaluationsService {
     this.store = infra.artifacts;
   }
 
+  /** The dispatch checks both annotation sets (404) and that they share a snapshot (422). */
   async generate(payload: GenerateEvaluationSetPayload, principal: Principal | undefined) {
-    for (const id of [payload.old_annotation_set_id, payload.new_annotation_set_id]) {
-      if ((await new ReferenceCheckRepository(this.infra.db).find('annotation_set', id)) === null)
-        throw notFound('Annotation set');
-    }
     return this.jobs.dispatch(GENERATE_EVALUATION_SET, payload, principal);
   }
 

@@ -14,6 +14,7 @@ import {
   waitFor,
   waitForJobEnd,
 } from '@svc/testing';
+import { JobRepository } from '@svc/persistence';
 import { createGateway, Gateway } from '../app.factory';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -159,6 +160,46 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     });
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toMatch(/annotation set not found/i);
+  });
+
+  it('fails a prediction whose rows are gone by the time it runs with the missing row’s code', async () => {
+    // Queued around the gateway's checks (as a job whose rows were deleted after dispatch would be).
+    const queue = async (payload: Record<string, string>): Promise<Job> => {
+      const row = await new JobRepository(gateway.infra.db).createQueued({
+        operation: 'predict_go_terms',
+        queueName: 'svc.predictions',
+        payload,
+        meta: {},
+        description: null,
+        tags: [],
+        dedupKey: null,
+        dispatchDeadlineSeconds: 60,
+      });
+      await gateway.infra.broker.publishJob('svc.predictions', { job_id: row.id });
+      return waitForJobEnd<Job>(api, row.id);
+    };
+    const goneSet = randomUUID();
+    const withoutSet = await queue({
+      embedding_config_id: configId,
+      annotation_set_id: goneSet,
+      ontology_snapshot_id: snapshotId,
+    });
+    expect(withoutSet).toMatchObject({
+      status: 'FAILED',
+      error_code: 'annotation_set_not_found',
+      error_message: `annotation set ${goneSet} does not exist`,
+    });
+    const goneConfig = randomUUID();
+    const withoutConfig = await queue({
+      embedding_config_id: goneConfig,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+    });
+    expect(withoutConfig).toMatchObject({
+      status: 'FAILED',
+      error_code: 'embedding_config_not_found',
+      error_message: `embedding config ${goneConfig} does not exist`,
+    });
   });
 
   it('predicts for every embedded protein; progress reaches the total', async () => {

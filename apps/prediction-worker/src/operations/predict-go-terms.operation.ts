@@ -1,6 +1,6 @@
 import { DEFAULT_SEARCH_BACKEND, PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
 import { activeFeatureNames, canRead, featureFlagsOf, featureSchemaSha } from '@svc/domain';
-import { defineOperation, deferTo, JobError, requireReference } from '@svc/jobs';
+import { defineOperation, deferTo, JobError, missingReference, requireReference } from '@svc/jobs';
 import {
   EmbeddingRepository,
   findOwnership,
@@ -33,13 +33,13 @@ export const HOMOLOGY_BATCH = 2000;
 export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
   spec: PREDICT_GO_TERMS,
   async execute({ job, payload, emit, db, dispatch, setProgress, plan, config }) {
-    await requireReference(db, 'embedding_config', payload.embedding_config_id);
-    await requireReference(db, 'annotation_set', payload.annotation_set_id);
-    await requireReference(db, 'ontology_snapshot', payload.ontology_snapshot_id);
-    const embeddingConfig = await new EmbeddingRepository(db).getConfig(payload.embedding_config_id);
+    const embeddingConfig = await new EmbeddingRepository(db).findConfig(payload.embedding_config_id);
+    if (embeddingConfig === null) throw missingReference('embedding_config', payload.embedding_config_id);
     const setSnapshot = (
       await new ReferenceCheckRepository(db).snapshotsOfAnnotationSets([payload.annotation_set_id])
     ).get(payload.annotation_set_id.toLowerCase());
+    if (setSnapshot === undefined) throw missingReference('annotation_set', payload.annotation_set_id);
+    await requireReference(db, 'ontology_snapshot', payload.ontology_snapshot_id);
     if (setSnapshot !== payload.ontology_snapshot_id)
       throw new JobError(
         'snapshot_mismatch',

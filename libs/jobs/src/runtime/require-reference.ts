@@ -7,8 +7,11 @@ import { JobError } from './job-error';
  * gateway's check at dispatch, and the one job error code of the row's table.
  */
 export async function requireReference(db: Db, table: ReferencedTable, id: string): Promise<void> {
-  if ((await new ReferenceCheckRepository(db).find(table, id)) === null) {
-    const { label, jobErrorCode } = REFERENCED_TABLES[table];
-    throw new JobError(jobErrorCode, `${label.toLowerCase()} ${id} does not exist`);
-  }
+  if ((await new ReferenceCheckRepository(db).find(table, id)) === null) throw missingReference(table, id);
+}
+
+/** The failure of a job whose payload names a row that is gone, for callers that read the row anyway. */
+export function missingReference(table: ReferencedTable, id: string): JobError {
+  const { label, jobErrorCode } = REFERENCED_TABLES[table];
+  return new JobError(jobErrorCode, `${label.toLowerCase()} ${id} does not exist`);
 }
