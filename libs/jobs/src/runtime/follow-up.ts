@@ -36,8 +36,8 @@ export async function assertFollowUpAllowed(job: JobRecord, config: AppConfig): 
  * as a FAILED job with `quota_exceeded`, so the chain shows why it stopped.
  */
 export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): Promise<JobRecord | null> {
-  const rows = new FollowUpRepository(tx);
-  const source = await rows.source(jobId);
+  const followUps = new FollowUpRepository(tx);
+  const source = await followUps.source(jobId);
   if (source === null) return null;
   const events = new JobEventRepository(tx);
   let checked: Awaited<ReturnType<typeof checkFollowUp>>;
@@ -58,7 +58,7 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
     return null;
   }
   const dedupKey = computeDedupKey({ operation: checked.spec.name, payload: checked.payload });
-  const active = await rows.activeByDedupKey(dedupKey);
+  const active = await followUps.activeByDedupKey(dedupKey);
   // An identical active job of the same caller is joined; one of someone else is never named in
   // this job's result (its id may be the key to an unlisted result): the follow-up runs on its own.
   const sameCaller =
@@ -66,7 +66,7 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
     active.owner_user_id === source.owner_user_id &&
     active.visibility === source.visibility;
   if (active !== null && sameCaller) {
-    await rows.record(jobId, resultKey, active.id, checked.spec.name, 'job.follow_up_joined');
+    await followUps.record(jobId, resultKey, active.id, checked.spec.name, 'job.follow_up_joined');
     return null;
   }
   let quotaError: DomainError | null = null;
@@ -83,7 +83,7 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
       quotaError = error;
     }
   }
-  const next = await rows.insertWithoutConflict({
+  const next = await followUps.insertWithoutConflict({
     operation: checked.spec.name,
     queueName: checked.spec.queue,
     payload: checked.payload,
@@ -103,9 +103,9 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
       expiresInDays: source.expires_in_days === null ? null : Math.max(source.expires_in_days, 0),
     },
   });
-  await rows.record(jobId, resultKey, next.id, checked.spec.name, 'job.follow_up_queued');
+  await followUps.record(jobId, resultKey, next.id, checked.spec.name, 'job.follow_up_queued');
   if (quotaError !== null) {
-    await rows.failOverQuota(next.id, quotaError.message);
+    await followUps.failOverQuota(next.id, quotaError.message);
     return null;
   }
   return next;
