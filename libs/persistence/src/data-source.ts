@@ -1,34 +1,5 @@
 import { Client, ClientConfig } from 'pg';
 import { DataSource } from 'typeorm';
-import { JobCommentEntity } from './entities/job-comment.entity';
-import { JobEventEntity } from './entities/job-event.entity';
-import { JobEntity } from './entities/job.entity';
-import {
-  ApiKeyEntity,
-  AuditLogEntity,
-  AuthTokenEntity,
-  QuotaEntity,
-  ServiceSecretEntity,
-  UserEntity,
-  UserSessionEntity,
-  VisitorEventEntity,
-} from './entities/identity.entities';
-import {
-  OntologySnapshotEntity,
-  GoTermEntity,
-  GoTermAltIdEntity,
-  GoTermRelationshipEntity,
-  SequenceEntity,
-  ProteinEntity,
-  AnnotationSetEntity,
-  ProteinGoAnnotationEntity,
-  QuerySetEntity,
-  QuerySetEntryEntity,
-  InterProAnnotationEntity,
-  InterProGoMappingEntity,
-  EmbeddingConfigEntity,
-  EmbeddingEntity,
-} from './entities/reference.entities';
 import { CreateJobs1763800000000 } from './migrations/1763800000000-create-jobs';
 import { CreateIdentity1763900000000 } from './migrations/1763900000000-create-identity';
 import { CreateReferenceData1764000000000 } from './migrations/1764000000000-create-reference-data';
@@ -44,33 +15,6 @@ import { AddOwnership1764900000000 } from './migrations/1764900000000-add-owners
 import { AddPredictionScore1765000000000 } from './migrations/1765000000000-add-prediction-score';
 import { CreateDatasetNameClaim1765100000000 } from './migrations/1765100000000-create-dataset-name-claim';
 
-export const ENTITIES = [
-  JobEntity,
-  JobEventEntity,
-  JobCommentEntity,
-  UserEntity,
-  UserSessionEntity,
-  ApiKeyEntity,
-  AuthTokenEntity,
-  QuotaEntity,
-  AuditLogEntity,
-  VisitorEventEntity,
-  ServiceSecretEntity,
-  OntologySnapshotEntity,
-  GoTermEntity,
-  GoTermAltIdEntity,
-  GoTermRelationshipEntity,
-  SequenceEntity,
-  ProteinEntity,
-  AnnotationSetEntity,
-  ProteinGoAnnotationEntity,
-  QuerySetEntity,
-  QuerySetEntryEntity,
-  InterProAnnotationEntity,
-  InterProGoMappingEntity,
-  EmbeddingConfigEntity,
-  EmbeddingEntity,
-];
 export const MIGRATIONS = [
   CreateJobs1763800000000,
   CreateIdentity1763900000000,
@@ -113,7 +57,7 @@ export function createDataSource(options: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url: options.url,
-    entities: ENTITIES,
+    entities: [],
     migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     synchronize: false,
