@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AppConfig } from './app-config';
 import { ConfigError, loadConfig } from './load-config';
+import { SettingDef, SETTINGS } from './settings';
 
 type Env = Record<string, string | undefined>;
 type Files = Record<string, string>;
@@ -551,4 +552,50 @@ describe('loadConfig result', () => {
       (config as { port: number }).port = 1;
     }).toThrow(TypeError);
   });
+});
+
+/** A valid value for the setting that differs from its default, as an environment variable's text. */
+function otherValue(def: SettingDef): string {
+  const fallback = def.default as unknown;
+  switch (def.type) {
+    case 'string':
+      return `other-${def.key}`;
+    case 'path':
+      return `/srv/other/${def.key}`;
+    case 'int':
+    case 'float': {
+      const base = typeof fallback === 'number' ? fallback : (def.min ?? 1);
+      const next = def.max !== undefined && base + 1 > def.max ? base - 1 : base + 1;
+      return String(Math.max(next, def.min ?? next));
+    }
+    case 'bool':
+      return fallback === true ? 'false' : 'true';
+    case 'enum':
+      return (def.values ?? []).find((value) => value !== fallback) ?? '';
+    case 'list':
+      return 'one.example,two.example';
+    case 'pathList':
+      return '/srv/one,/srv/two';
+    case 'intMap':
+      return 'researcher=7';
+  }
+}
+
+describe('the settings table', () => {
+  // buildConfig reads the table's typed values; a row that never reaches AppConfig would be a
+  // setting an operator can set to no effect.
+  it.each(SETTINGS.map((def) => [def.key, def] as const))(
+    'carries %s into the loaded config',
+    (_key, def) => {
+      const env = { ...REQUIRED, [def.env]: otherValue(def) };
+      if (def.key === 'smtp_enabled') {
+        // SMTP is on whenever a host is set; the switch alone only asks for one.
+        expect(() => load(env)).toThrow(ConfigError);
+        return;
+      }
+      const base = load(REQUIRED).config;
+      const changed = load(env).config;
+      expect(JSON.stringify(changed)).not.toEqual(JSON.stringify(base));
+    },
+  );
 });

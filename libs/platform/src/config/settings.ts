@@ -25,7 +25,7 @@ const DEV_ORIGINS = [
   'http://127.0.0.1:8000',
 ];
 
-export const SETTINGS: readonly SettingDef[] = [
+const SETTING_TABLE = [
   // Specification, "Runtime configuration", first table.
   {
     key: 'db_url',
@@ -217,4 +217,38 @@ export const SETTINGS: readonly SettingDef[] = [
     min: 1,
     default: 900,
   },
-];
+] as const satisfies readonly SettingDef[];
+
+/** Every setting, as the loader and the deployment checks read them. */
+export const SETTINGS: readonly SettingDef[] = SETTING_TABLE;
+
+type SettingRow = (typeof SETTING_TABLE)[number];
+
+/** A setting's value type, read off its row: its type (an enum's values), null when it may be unset. */
+type ValueOf<D extends SettingRow> =
+  | (D extends { type: 'enum'; values: readonly (infer V)[] }
+      ? V
+      : D extends { type: 'string' | 'path' }
+        ? string
+        : D extends { type: 'int' | 'float' }
+          ? number
+          : D extends { type: 'bool' }
+            ? boolean
+            : D extends { type: 'list' | 'pathList' }
+              ? readonly string[]
+              : D extends { type: 'intMap' }
+                ? Readonly<Record<string, number>>
+                : never)
+  | (D extends { required: true }
+      ? never
+      : D extends { default: null }
+        ? null
+        : D extends { default: unknown }
+          ? never
+          : null);
+
+/**
+ * The loaded settings, keyed as in the table and typed from it: a setting added to the table is a
+ * field here, and `buildConfig` reads fields, not string keys with casts.
+ */
+export type SettingValues = { readonly [D in SettingRow as D['key']]: ValueOf<D> };
