@@ -5,7 +5,6 @@ import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definit
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
 import { PREDICTION_WORKER } from '../../apps/prediction-worker/src/worker.definition';
-import { JobEventRepository, ReferencePoolRepository } from '@svc/persistence';
 import { peakRssMb, runBench, runBenchJob } from './bench-support';
 import { setUpHumanReference } from './human-reference';
 
@@ -51,7 +50,7 @@ runBench(
     const defaultSeconds = prediction.wallSeconds;
     const defaultRows = await rowsOf(prediction.job.id);
     // Where the default's time went: its batch steps (search, blend, features) against the whole run.
-    const batches = (await new JobEventRepository(infra.db).list(prediction.job.id, 10_000)).filter(
+    const batches = (await infra.repos.jobEvents.list(prediction.job.id, 10_000)).filter(
       (e) => e.event === 'predict_go_terms_batch.done',
     );
     const batchSeconds = batches.reduce((sum, e) => sum + Number(e.fields['seconds'] ?? 0), 0);
@@ -68,7 +67,7 @@ runBench(
 
     // DIAMOND alone on the same queries against the same references.
     // The donors the default searches: proteins with experimental annotations in the reference set.
-    const { sequences: referenceSequences } = await new ReferencePoolRepository(infra.db).loadSequencePool({
+    const { sequences: referenceSequences } = await infra.repos.referencePools.loadSequencePool({
       annotationSetId,
       donorEvidence: 'experimental',
     });

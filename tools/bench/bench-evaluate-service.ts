@@ -3,12 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { CafaNamespaceResult } from '@svc/domain';
-import {
-  EVALUATION_CATEGORIES,
-  EvaluationRepository,
-  PredictionExportReader,
-  PREDICTIONS_TSV_COLUMNS,
-} from '@svc/persistence';
+import { EVALUATION_CATEGORIES, PREDICTIONS_TSV_COLUMNS } from '@svc/persistence';
 import { freePort } from '@svc/testing';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
@@ -74,15 +69,12 @@ runBench(
     const cafa = join(dir, 'predictions-cafa.tsv');
     // The best score per protein and term, as the CAFA download chooses it.
     const lines: string[] = [];
-    for await (const { protein, terms } of new PredictionExportReader(infra.db).bestTerms(
-      predictionSetId,
-      {},
-    ))
+    for await (const { protein, terms } of infra.repos.predictionExports.bestTerms(predictionSetId, {}))
       for (const term of terms)
         lines.push(`${protein}	${term.goId}	${term.score}
 `);
     writeFileSync(cafa, lines.join(''));
-    const evaluations = new EvaluationRepository(infra.db);
+    const evaluations = infra.repos.evaluations;
     const known = join(dir, 'known.tsv');
     writeFileSync(
       known,

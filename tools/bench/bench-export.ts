@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
-import { EmbeddingRepository, JobEventRepository } from '@svc/persistence';
 import { DATASET_EXPORTER } from '../../apps/dataset-exporter/src/worker.definition';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { INGESTION_WORKER } from '../../apps/ingestion-worker/src/worker.definition';
@@ -44,7 +43,7 @@ runBench('bench-export', [INGESTION_WORKER, EMBEDDING_WORKER, DATASET_EXPORTER],
   });
   const canonical = canonicalizeEmbeddingConfig({ model_name: 'kmer-v1', model_backend: 'kmer' });
   if ('errors' in canonical) throw new Error(canonical.errors.join('; '));
-  const { config } = await new EmbeddingRepository(infra.db).saveConfig(canonical.config);
+  const { config } = await infra.repos.embeddings.saveConfig(canonical.config);
   await runBenchJob(infra, 'compute_embeddings', 'svc.embeddings', { embedding_config_id: config.id });
 
   const exported = await runBenchJob(infra, 'export_research_dataset', 'svc.training', {
@@ -60,7 +59,7 @@ runBench('bench-export', [INGESTION_WORKER, EMBEDDING_WORKER, DATASET_EXPORTER],
     use_embedding_pca: true,
   });
   const result = exported.job.result!;
-  const events = (await new JobEventRepository(infra.db).list(exported.job.id, 10_000))
+  const events = (await infra.repos.jobEvents.list(exported.job.id, 10_000))
     .reverse()
     .filter((e) => e.event.startsWith('export_research_dataset.'));
   const rows = Number(result['n_train_rows']) + Number(result['n_eval_rows']);

@@ -98,6 +98,7 @@ export async function startBenchRuntimes(
       new WorkerRuntime({
         name: `bench-${definition.name}`,
         db: infra.db,
+        repos: infra.repos,
         config: world.config,
         broker: infra.broker,
         logger: infra.logger,
@@ -125,13 +126,12 @@ export function peakRssMb(): number {
  * with the job's error when it FAILED. Returns the finished job and the wall-clock seconds.
  */
 export async function runBenchJob(
-  infra: { db: import('typeorm').DataSource; broker: import('@svc/platform').MessageBroker },
+  infra: { repos: import('@svc/persistence').Repositories; broker: import('@svc/platform').MessageBroker },
   operation: string,
   queue: string,
   payload: Record<string, unknown>,
 ): Promise<{ job: import('@svc/persistence').JobRecord; wallSeconds: number }> {
-  const { JobRepository } = await import('@svc/persistence');
-  const jobs = new JobRepository(infra.db);
+  const jobs = infra.repos.jobs;
   const started = Date.now();
   const job = await jobs.createQueued({
     operation,

@@ -2,7 +2,6 @@
 // 2022-09-12 annotations, 17,857 Swiss-Prot sequences with k-mer embeddings, and window A's targets.
 import { join, resolve } from 'node:path';
 import { canonicalizeEmbeddingConfig, md5Hex } from '@svc/domain';
-import { EmbeddingRepository, PredictionSetRepository, QuerySetRepository } from '@svc/persistence';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
 import { CATEGORIES, loadWindow, readSequences, WINDOWS } from '../quality/windows';
 import { BenchSession, runBenchJob } from './bench-support';
@@ -47,7 +46,7 @@ export async function setUpHumanReference(
   );
   const canonical = canonicalizeEmbeddingConfig({ model_name: 'kmer-v1', model_backend: 'kmer' });
   if ('errors' in canonical) throw new Error(canonical.errors.join('; '));
-  const { config } = await new EmbeddingRepository(infra.db).saveConfig(canonical.config);
+  const { config } = await infra.repos.embeddings.saveConfig(canonical.config);
   await timed('reference embeddings', 'k-mer, every protein', () =>
     runBenchJob(infra, 'compute_embeddings', 'svc.embeddings', { embedding_config_id: config.id }),
   );
@@ -62,7 +61,7 @@ export async function setUpHumanReference(
     targets,
     sequences: readSequences(DATA),
     async querySet(name, records) {
-      const created = await new QuerySetRepository(infra.db).create({
+      const created = await infra.repos.querySets.create({
         name,
         description: 'benchmark',
         entries: records.map((r) => ({
@@ -77,7 +76,7 @@ export async function setUpHumanReference(
       return (created as { id: string }).id;
     },
     async rowsOf(jobId) {
-      return new PredictionSetRepository(infra.db).countRowsOfJob(jobId);
+      return infra.repos.predictionSets.countRowsOfJob(jobId);
     },
     async holdout() {
       const gafT1 = join(dir, 'human-2024.gaf');

@@ -1,4 +1,4 @@
-import { EmbeddedPostgres, JobRepository } from '@svc/persistence';
+import { EmbeddedPostgres } from '@svc/persistence';
 import { AppConfig, createLogger, loadConfig, Logger } from '@svc/platform';
 import { createGateway } from '../../apps/gateway-api/src/app.factory';
 import { openStandaloneDatabase, standalonePaths } from './database';
@@ -56,7 +56,7 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     stops.push(() => gateway.close());
     // The in-process queues start empty: jobs queued before the last stop are published again
     // (a duplicate delivery of a job that is already running or done is acknowledged and dropped).
-    const queued = await new JobRepository(gateway.infra.db).queuedJobs();
+    const queued = await gateway.infra.repos.jobs.queuedJobs();
     for (const job of queued) await gateway.infra.broker.publishJob(job.queue_name, { job_id: job.id });
     if (queued.length > 0) logger.info('queued jobs published again', { jobs: queued.length });
     logger.info('standalone ready', {

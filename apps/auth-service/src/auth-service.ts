@@ -28,7 +28,7 @@ export async function startAuthService(
   options: InfrastructureOptions = {},
 ): Promise<RunningAuthService> {
   const infra = await openInfrastructure('auth-service', config, options);
-  const secrets = await resolveServiceSecrets(config, infra.db, infra.logger);
+  const secrets = await resolveServiceSecrets(config, infra.repos.secrets, infra.logger);
   const context = {
     infra,
     jwt: new JwtCodec(secrets.jwtSecret),

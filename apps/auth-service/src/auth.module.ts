@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { WorkerHttpModule } from '@svc/jobs';
+import { PersistenceModule, WorkerHttpModule } from '@svc/jobs';
 import { AccountsService } from './accounts/accounts.service';
 import { EmailFlowsService } from './accounts/email-flows.service';
 import { LoginThrottle } from './accounts/login-throttle';
@@ -14,7 +14,7 @@ export class AuthModule {
   static forRoot(context: AuthContext): DynamicModule {
     return {
       module: AuthModule,
-      imports: [WorkerHttpModule.forRoot(context.infra)],
+      imports: [WorkerHttpModule.forRoot(context.infra), PersistenceModule.forRoot(context.infra.repos)],
       controllers: [AuthRpcController],
       providers: [
         { provide: AUTH_CONTEXT, useValue: context },

@@ -61,12 +61,12 @@ export async function createGateway(
     trustProxy: config.security.trustedProxies.length > 0 ? [...config.security.trustedProxies] : false,
   });
   installMethodNotAllowed(adapter.getInstance());
-  const secrets = await resolveServiceSecrets(config, infra.db, infra.logger);
+  const secrets = await resolveServiceSecrets(config, infra.repos.secrets, infra.logger);
   const jwt = new JwtCodec(secrets.jwtSecret);
-  const limits = new LimitsService(config, infra.db);
+  const limits = new LimitsService(config, infra.repos.quotas);
   const failures = new CredentialFailureLimiter(limits);
   const auth: GatewayAuth = {
-    gate: new CredentialGate(config, infra.db, jwt, secrets.addressSecret, failures),
+    gate: new CredentialGate(config, infra.repos, jwt, secrets.addressSecret, failures),
     limits,
     failures,
     jwt,
@@ -94,7 +94,7 @@ export async function createGateway(
   installUploadLimits(fastify, { fastaBytes: config.security.fastaUploadLimitBytes });
   installRequestHooks(fastify, infra);
   installInputGuards(fastify);
-  installVisitorEvents(fastify, infra.db, infra.logger.child('gateway.visitors'));
+  installVisitorEvents(fastify, infra.repos.visitors, infra.logger.child('gateway.visitors'));
   await installWebUi(fastify, options.webDir ?? DEFAULT_WEB_DIR);
   app.enableCors({ origin: [...config.allowedOrigins], credentials: true });
   app.setGlobalPrefix('v1', { exclude: ['health', 'health/ready'] });

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { Infrastructure } from '@svc/jobs';
+import { Infrastructure, PersistenceModule } from '@svc/jobs';
 import { ProblemFilter, RoleFloorGuard } from '@svc/platform';
 import { AuthModule } from './auth/auth.module';
 import { AuthRpcClient } from './auth/auth-rpc.client';
@@ -27,6 +27,7 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [
         CoreModule.forRoot(infra, auth, rpc),
+        PersistenceModule.forRoot(infra.repos),
         OperationsModule,
         JobsModule,
         AuthModule,

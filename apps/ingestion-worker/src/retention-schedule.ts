@@ -1,7 +1,7 @@
 import { DomainError, PURGE_EXPIRED_RESULTS } from '@svc/contracts';
 import { computeDedupKey } from '@svc/domain';
 import { BackgroundTask, Infrastructure } from '@svc/jobs';
-import { JobRepository, SYSTEM_SUBMITTER } from '@svc/persistence';
+import { SYSTEM_SUBMITTER } from '@svc/persistence';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -12,7 +12,7 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 export function startRetentionSchedule(infra: Infrastructure, intervalMs = HOUR_MS): BackgroundTask {
   const log = infra.logger.child('ingestion-worker.retention');
-  const jobs = new JobRepository(infra.db);
+  const jobs = infra.repos.jobs;
   let running: Promise<void> = Promise.resolve();
   const queuePurge = async (): Promise<void> => {
     const payload = {};

@@ -1,6 +1,6 @@
 import { TransferredTerm } from '@svc/domain';
 import { EmitFn } from '@svc/jobs';
-import { AnnotationRepository, DataSource, OntologyRepository, PredictionRow } from '@svc/persistence';
+import { Repositories, PredictionRow } from '@svc/persistence';
 import type { TransferSettings } from './transfer-batch';
 import { readText, SourcePolicy } from '@svc/platform';
 import { loadTermEmbeddings } from './term-embeddings';
@@ -35,7 +35,7 @@ function loadIa(url: string, sources: SourcePolicy): Promise<Map<string, number>
  * input is missing stays null and the batch says why in one warning event.
  */
 export async function addExtraFeatures(input: {
-  db: DataSource;
+  repos: Repositories;
   set: TransferSettings;
   rows: PredictionRow[];
   pending: TransferredTerm[];
@@ -43,11 +43,11 @@ export async function addExtraFeatures(input: {
   sources: SourcePolicy;
   termEmbeddingPath: string | null;
 }): Promise<void> {
-  const { db, set, rows, pending, emit } = input;
+  const { repos, set, rows, pending, emit } = input;
   const options = set.options;
   const features = (i: number): Record<string, unknown> => rows[i]!.features as Record<string, unknown>;
   if (options['compute_self_prior'] === true) {
-    const n = await new AnnotationRepository(db).countAnnotatedProteins(set.annotation_set_id);
+    const n = await repos.annotations.countAnnotatedProteins(set.annotation_set_id);
     pending.forEach(
       (t, i) =>
         (features(i)['self_prior'] = n > 0 && t.goTermFrequency !== null ? t.goTermFrequency / n : null),
@@ -55,7 +55,7 @@ export async function addExtraFeatures(input: {
   }
   if (options['compute_association'] === true) await addAssociation(input);
   if (options['compute_ia'] === true) {
-    const snapshot = await new OntologyRepository(db).findById(set.ontology_snapshot_id);
+    const snapshot = await repos.ontologies.findById(set.ontology_snapshot_id);
     if (snapshot?.ia_url == null) {
       await emit(
         'predict_go_terms.ia_missing',
@@ -92,12 +92,9 @@ export async function addExtraFeatures(input: {
 }
 
 async function addAssociation(input: Parameters<typeof addExtraFeatures>[0]): Promise<void> {
-  const { db, set, rows, pending, emit } = input;
+  const { repos, set, rows, pending, emit } = input;
   const termIds = [...new Set(pending.map((t) => t.goTermId))];
-  const { pairs, singles } = await new AnnotationRepository(db).cooccurrenceOf(
-    set.annotation_set_id,
-    termIds,
-  );
+  const { pairs, singles } = await repos.annotations.cooccurrenceOf(set.annotation_set_id, termIds);
   if (singles.length === 0 && termIds.length > 0) {
     await emit(
       'predict_go_terms.cooccurrence_missing',

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DonorAnnotation, GoAspect, TermPrior, termPrior } from '@svc/domain';
 import { ensureDiamondDatabase } from '@svc/inference';
-import { DataSource, ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
+import { Repositories, ReferenceProtein } from '@svc/persistence';
 import { ontologyView } from './ontology-cache';
 
 /** One term a reference protein carries in an aspect, after propagation over is_a and part_of. */
@@ -49,16 +49,16 @@ const entries = new Map<string, Promise<HomologyPool>>();
 
 /** The pool for a key at the data's current version, from the process cache when it is there. */
 export async function homologyPool(
-  db: DataSource,
+  repos: Repositories,
   artifactsDir: string,
   binary: string,
   key: HomologyPoolKey,
 ): Promise<HomologyPool> {
-  const version = await new ReferencePoolRepository(db).sequencePoolVersion(key.annotationSetId);
+  const version = await repos.referencePools.sequencePoolVersion(key.annotationSetId);
   const id = [key.annotationSetId, key.ontologySnapshotId, key.donorEvidence, version].join('|');
   let entry = entries.get(id);
   if (entry === undefined) {
-    entry = build(db, artifactsDir, binary, key);
+    entry = build(repos, artifactsDir, binary, key);
     entries.set(id, entry);
     entry.catch(() => entries.delete(id));
     while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
@@ -70,13 +70,13 @@ export async function homologyPool(
 }
 
 async function build(
-  db: DataSource,
+  repos: Repositories,
   artifactsDir: string,
   binary: string,
   key: HomologyPoolKey,
 ): Promise<HomologyPool> {
-  const pool = await new ReferencePoolRepository(db).loadSequencePool(key);
-  const ontology = await ontologyView(db, key.ontologySnapshotId);
+  const pool = await repos.referencePools.loadSequencePool(key);
+  const ontology = await ontologyView(repos, key.ontologySnapshotId);
   const terms = { F: new Map(), P: new Map(), C: new Map() } as Record<
     GoAspect,
     Map<number, Map<string, PoolTerm>>

@@ -8,7 +8,7 @@ import {
   TransferredTerm,
 } from '@svc/domain';
 import { diamondSearch } from '@svc/inference';
-import { DataSource, ReferencePoolRepository } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 import { HomologyPool, homologyPool, referenceId } from './homology-pool';
 
 /** Hits kept per query after self-exclusion: the homology baseline's `--max-target-seqs 50`. */
@@ -38,7 +38,7 @@ export interface HomologyTerm {
  * votes and the term prior (`blendTerms`, the shipped model). A query without a hit gets the prior.
  */
 export async function homologyTransfer(input: {
-  db: DataSource;
+  repos: Repositories;
   artifactsDir: string;
   annotationSetId: string;
   ontologySnapshotId: string;
@@ -49,14 +49,12 @@ export async function homologyTransfer(input: {
   binary: string;
   threads?: number;
 }): Promise<{ terms: HomologyTerm[]; queriesWithoutSequence: number }> {
-  const pool = await homologyPool(input.db, input.artifactsDir, input.binary, {
+  const pool = await homologyPool(input.repos, input.artifactsDir, input.binary, {
     annotationSetId: input.annotationSetId,
     ontologySnapshotId: input.ontologySnapshotId,
     donorEvidence: input.donorEvidence,
   });
-  const sequences = await new ReferencePoolRepository(input.db).sequences(
-    input.queries.map((q) => q.sequence_id),
-  );
+  const sequences = await input.repos.referencePools.sequences(input.queries.map((q) => q.sequence_id));
   const searchable = input.queries
     .map((query, i) => ({ query, id: `q${i}`, sequence: sequences.get(query.sequence_id) ?? '' }))
     .filter((q) => q.sequence.length > 0);

@@ -1,5 +1,5 @@
 import { TermInfo } from '@svc/domain';
-import { DataSource, OntologyRepository } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 
 /** GO terms and is_a/part_of ancestors of one snapshot, loaded once per worker process. */
 export interface OntologyView {
@@ -9,18 +9,18 @@ export interface OntologyView {
 
 const cache = new Map<string, Promise<OntologyView>>();
 
-export function ontologyView(db: DataSource, snapshotId: string): Promise<OntologyView> {
+export function ontologyView(repos: Repositories, snapshotId: string): Promise<OntologyView> {
   let view = cache.get(snapshotId);
   if (view === undefined) {
-    view = load(db, snapshotId);
+    view = load(repos, snapshotId);
     cache.set(snapshotId, view);
     view.catch(() => cache.delete(snapshotId));
   }
   return view;
 }
 
-async function load(db: DataSource, snapshotId: string): Promise<OntologyView> {
-  const ontology = new OntologyRepository(db);
+async function load(repos: Repositories, snapshotId: string): Promise<OntologyView> {
+  const ontology = repos.ontologies;
   const terms = await ontology.liveTermAspects(snapshotId);
   const edges = await ontology.isAPartOfEdges(snapshotId);
   const info = new Map<number, TermInfo>();

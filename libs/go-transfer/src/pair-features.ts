@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { DataSource, ReferencePoolRepository } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 import { AppConfig } from '@svc/platform';
 import { alignPair, PairFeatures, PairTask } from './pair-alignment';
 
@@ -23,12 +23,15 @@ export class PairFeatureService {
     private readonly cacheDir: string | null,
   ) {}
 
-  async compute(db: DataSource, pairs: { query: number; ref: number }[]): Promise<Map<string, PairFeatures>> {
+  async compute(
+    repos: Repositories,
+    pairs: { query: number; ref: number }[],
+  ): Promise<Map<string, PairFeatures>> {
     const out = new Map<string, PairFeatures>();
     const wanted = new Map<string, { query: number; ref: number }>();
     for (const p of pairs) wanted.set(`${p.query}:${p.ref}`, p);
     if (wanted.size === 0) return out;
-    const sequences = await new ReferencePoolRepository(db).sequences([
+    const sequences = await repos.referencePools.sequences([
       ...new Set([...wanted.values()].flatMap((p) => [p.query, p.ref])),
     ]);
     const tasks: PairTask[] = [];

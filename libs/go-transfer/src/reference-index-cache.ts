@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { DonorAnnotation } from '@svc/domain';
 import { normalizeRows, searchBackend, VectorIndex } from '@svc/inference';
-import { DataSource, ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
+import { Repositories, ReferencePoolRepository, ReferenceProtein } from '@svc/persistence';
 import { PoolDiskCache } from './pool-disk-cache';
 
 /** A searchable reference pool for one (config, annotation set, aspect, donor rule, backend). */
@@ -33,7 +33,7 @@ export class ReferenceIndexCache {
   private readonly disk: PoolDiskCache;
 
   constructor(
-    private readonly db: DataSource,
+    private readonly repos: Repositories,
     cacheDir: string,
   ) {
     this.disk = new PoolDiskCache(cacheDir);
@@ -43,7 +43,7 @@ export class ReferenceIndexCache {
 
   /** The data version of a (config, annotation set) pool: read once per batch, shared by its indexes. */
   version(embeddingConfigId: string, annotationSetId: string): Promise<string> {
-    return new ReferencePoolRepository(this.db).poolVersion(embeddingConfigId, annotationSetId);
+    return this.repos.referencePools.poolVersion(embeddingConfigId, annotationSetId);
   }
 
   /** Proteins per term in the annotation set, kept while the set's data version stays the same. */
@@ -51,7 +51,7 @@ export class ReferenceIndexCache {
     const id = `${annotationSetId}|${version}`;
     let entry = this.frequencies.get(id);
     if (entry === undefined) {
-      entry = new ReferencePoolRepository(this.db).termFrequencies(annotationSetId);
+      entry = this.repos.referencePools.termFrequencies(annotationSetId);
       this.frequencies.set(id, entry);
       entry.catch(() => this.frequencies.delete(id));
       while (this.frequencies.size > MAX_ENTRIES)
@@ -61,7 +61,7 @@ export class ReferenceIndexCache {
   }
 
   async get(key: IndexKey, version: string): Promise<ReferenceIndex> {
-    const pools = new ReferencePoolRepository(this.db);
+    const pools = this.repos.referencePools;
     const id = [
       key.embeddingConfigId,
       key.annotationSetId,
@@ -108,7 +108,7 @@ export class ReferenceIndexCache {
 let shared: ReferenceIndexCache | null = null;
 
 /** The process-wide cache; pools are also kept on disk under `<artifacts_dir>/cache/reference-pools`. */
-export function referenceIndexCache(db: DataSource, artifactsDir: string): ReferenceIndexCache {
-  shared ??= new ReferenceIndexCache(db, join(artifactsDir, 'cache', 'reference-pools'));
+export function referenceIndexCache(repos: Repositories, artifactsDir: string): ReferenceIndexCache {
+  shared ??= new ReferenceIndexCache(repos, join(artifactsDir, 'cache', 'reference-pools'));
   return shared;
 }

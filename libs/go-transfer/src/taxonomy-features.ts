@@ -1,5 +1,5 @@
 import { compareTaxa, TaxonomyIndex } from '@svc/domain';
-import { DataSource, TaxonomyRepository } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 
 export interface TaxonomyColumns {
   query_taxonomy_id: string | null;
@@ -20,13 +20,13 @@ const taxId = (value: string | null): number | null => {
  * of the taxa involved are read (one recursive query). Unknown taxa, or no tree loaded, give nulls.
  */
 export async function taxonomyFeatures(
-  db: DataSource,
+  repos: Repositories,
   pairs: { query: string | null; ref: string | null }[],
 ): Promise<TaxonomyColumns[]> {
   const ids = [
     ...new Set(pairs.flatMap((p) => [taxId(p.query), taxId(p.ref)]).filter((t): t is number => t !== null)),
   ];
-  const nodes = ids.length === 0 ? [] : await new TaxonomyRepository(db).lineagesOf(ids);
+  const nodes = ids.length === 0 ? [] : await repos.taxonomy.lineagesOf(ids);
   const index = TaxonomyIndex.fromNodes(
     nodes.map((n) => ({ taxId: n.tax_id, parentTaxId: n.parent_tax_id, rank: n.rank ?? 'no rank' })),
   );

@@ -8,7 +8,7 @@ import {
 } from '@svc/domain';
 import { normalizeRows } from '@svc/inference';
 import { EmitFn } from '@svc/jobs';
-import { DataSource, PredictionRow, PredictionSetRecord, ReferencePoolRepository } from '@svc/persistence';
+import { Repositories, PredictionRow, PredictionSetRecord } from '@svc/persistence';
 import { AppConfig, SourcePolicy } from '@svc/platform';
 import { defaultBlendModel } from './blend/default-blend';
 import { addExtraFeatures } from './extra-features';
@@ -79,7 +79,7 @@ export const HOMOLOGY_BACKENDS: readonly string[] = ['diamond'];
  * export sees the same features at inference.
  */
 interface TransferInput {
-  db: DataSource;
+  repos: Repositories;
   config: AppConfig;
   /** What the IA and term-embedding files may be read from (the process's source policy). */
   sources: SourcePolicy;
@@ -111,7 +111,7 @@ async function homologySearch(
   excludeSelf: boolean,
 ): Promise<{ pending: PendingRow[]; queriesWithoutEmbedding: number }> {
   const { terms, queriesWithoutSequence } = await homologyTransfer({
-    db: input.db,
+    repos: input.repos,
     artifactsDir: input.config.artifactsDir,
     annotationSetId: input.settings.annotation_set_id,
     ontologySnapshotId: input.settings.ontology_snapshot_id,
@@ -141,10 +141,10 @@ async function vectorSearch(
   donorEvidence: 'all' | 'experimental',
   excludeSelf: boolean,
 ): Promise<{ pending: PendingRow[]; queriesWithoutEmbedding: number }> {
-  const { db, config, settings, throwIfCancelled } = input;
+  const { repos, config, settings, throwIfCancelled } = input;
   const options = settings.options;
   const aspects = settings.aspect_separated_knn ? (['F', 'P', 'C'] as const) : ([null] as const);
-  const cache = referenceIndexCache(db, config.artifactsDir);
+  const cache = referenceIndexCache(repos, config.artifactsDir);
   const version = await cache.version(settings.embedding_config_id, settings.annotation_set_id);
   const indexes: ReferenceIndex[] = [];
   for (const aspect of aspects) {
@@ -162,14 +162,14 @@ async function vectorSearch(
     );
   }
   await throwIfCancelled();
-  const pools = new ReferencePoolRepository(db);
+  const pools = repos.referencePools;
   const vectors = await pools.vectorsBySequence(
     settings.embedding_config_id,
     input.queries.map((q) => q.sequence_id),
   );
   const ontology =
     options['expand_votes_to_ancestors'] === true
-      ? await ontologyView(db, settings.ontology_snapshot_id)
+      ? await ontologyView(repos, settings.ontology_snapshot_id)
       : null;
   const frequencies = await cache.termFrequencies(settings.annotation_set_id, version);
   const pending: PendingRow[] = [];
@@ -228,9 +228,9 @@ async function featurise(
   queriesWithoutEmbedding: number,
   knnSeconds: number,
 ): Promise<TransferResult> {
-  const { db, config, settings, emit } = input;
+  const { repos, config, settings, emit } = input;
   const options = settings.options;
-  const pools = new ReferencePoolRepository(db);
+  const pools = repos.referencePools;
   const homology = HOMOLOGY_BACKENDS.includes(settings.search_backend);
   const neighbourhood = options['compute_reranker_features'] !== false;
   const rows: PredictionRow[] = pending.map(({ query, ref, term, score, features, selfHit }) => ({
@@ -268,7 +268,7 @@ async function featurise(
   if (options['compute_alignments'] !== false) {
     const withDonor = pending.filter((p) => p.ref !== null);
     const features = await pairFeatureService(config).compute(
-      db,
+      repos,
       withDonor.map((p) => ({ query: p.query.sequenceId, ref: p.ref!.sequenceId })),
     );
     alignedPairs = features.size;
@@ -286,7 +286,7 @@ async function featurise(
     // A prior-only row has no donor to compare with: it keeps the query's taxon and nothing else.
     const donorRows = pending.flatMap((p, i) => (p.ref === null ? [] : [i]));
     const taxonomy = await taxonomyFeatures(
-      db,
+      repos,
       donorRows.map((i) => ({
         query: pending[i]!.query.taxonomyId,
         ref: refTaxa.get(pending[i]!.ref!.accession) ?? null,
@@ -298,7 +298,7 @@ async function featurise(
     });
   }
   await addExtraFeatures({
-    db,
+    repos,
     set: settings,
     rows,
     pending: pending.map((p) => p.term),

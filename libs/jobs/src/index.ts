@@ -9,6 +9,7 @@ export * from './runtime/worker-runtime';
 export * from './process/infrastructure';
 export * from './process/bootstrap-worker';
 export * from './nest/worker-http.module';
+export * from './nest/persistence.module';
 export * from './process/service-secrets';
 export * from './process/run-main';
 export * from './dispatch';

@@ -17,19 +17,15 @@ import { LoginThrottle } from './login-throttle';
 /** Sign-up, sign-in with a password, sessions. */
 @Injectable()
 export class AccountsService {
-  private readonly users: UserRepository;
-  private readonly sessions: SessionRepository;
-  private readonly audit: AuditRepository;
   private standInHash: Promise<string> | null = null;
 
   constructor(
     @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
     private readonly throttle: LoginThrottle,
-  ) {
-    this.users = new UserRepository(ctx.infra.db);
-    this.sessions = new SessionRepository(ctx.infra.db);
-    this.audit = new AuditRepository(ctx.infra.db);
-  }
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly audit: AuditRepository,
+  ) {}
 
   async signup(
     body: SignupRequest,

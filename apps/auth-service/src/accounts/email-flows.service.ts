@@ -22,21 +22,15 @@ const PASSWORD_RESET_TTL_SECONDS = 60 * 60;
  */
 @Injectable()
 export class EmailFlowsService {
-  private readonly users: UserRepository;
-  private readonly tokens: AuthTokenRepository;
-  private readonly sessions: SessionRepository;
-  private readonly audit: AuditRepository;
-
   constructor(
     @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
     private readonly accounts: AccountsService,
     private readonly throttle: LoginThrottle,
-  ) {
-    this.users = new UserRepository(ctx.infra.db);
-    this.tokens = new AuthTokenRepository(ctx.infra.db);
-    this.sessions = new SessionRepository(ctx.infra.db);
-    this.audit = new AuditRepository(ctx.infra.db);
-  }
+    private readonly users: UserRepository,
+    private readonly tokens: AuthTokenRepository,
+    private readonly sessions: SessionRepository,
+    private readonly audit: AuditRepository,
+  ) {}
 
   async requestMagicLink(body: EmailRequest, actor: RpcActor): Promise<{ accepted: true }> {
     const mailer = this.requireMailer();

@@ -69,14 +69,13 @@ const AUDIT_MEMORY = 10_000;
  */
 @Injectable()
 export class LoginThrottle {
-  private readonly quotas: QuotaRepository;
-  private readonly audit: AuditRepository;
   private readonly audited = new Set<string>();
 
-  constructor(@Inject(AUTH_CONTEXT) private readonly ctx: AuthContext) {
-    this.quotas = new QuotaRepository(ctx.infra.db);
-    this.audit = new AuditRepository(ctx.infra.db);
-  }
+  constructor(
+    @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
+    private readonly quotas: QuotaRepository,
+    private readonly audit: AuditRepository,
+  ) {}
 
   async admit(input: {
     flow: ThrottledFlow;

@@ -16,18 +16,13 @@ import { BootstrapService } from './bootstrap.service';
 /** Administration: approvals, roles, deactivation, deletion, session revocation, audit, reset. */
 @Injectable()
 export class AdminService {
-  private readonly users: UserRepository;
-  private readonly sessions: SessionRepository;
-  private readonly audit: AuditRepository;
-
   constructor(
     @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
     private readonly bootstrap: BootstrapService,
-  ) {
-    this.users = new UserRepository(ctx.infra.db);
-    this.sessions = new SessionRepository(ctx.infra.db);
-    this.audit = new AuditRepository(ctx.infra.db);
-  }
+    private readonly users: UserRepository,
+    private readonly sessions: SessionRepository,
+    private readonly audit: AuditRepository,
+  ) {}
 
   listUsers(body: { status?: UserStatus }): Promise<UserView[]> {
     return this.users.list(body.status);

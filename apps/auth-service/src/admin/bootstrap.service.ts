@@ -11,12 +11,16 @@ import { AUTH_CONTEXT, AuthContext } from '../auth-context';
  */
 @Injectable()
 export class BootstrapService {
-  constructor(@Inject(AUTH_CONTEXT) private readonly ctx: AuthContext) {}
+  constructor(
+    @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
+    private readonly users: UserRepository,
+    private readonly audit: AuditRepository,
+  ) {}
 
   async ensureAdmin(): Promise<'created' | 'exists' | 'skipped'> {
     const email = this.ctx.infra.config.bootstrapAdminEmail;
     if (email === null) return 'skipped';
-    const users = new UserRepository(this.ctx.infra.db);
+    const users = this.users;
     if ((await users.countAdmins()) > 0 || (await users.findByEmail(email)) !== null) return 'exists';
     const given = this.ctx.infra.config.bootstrapAdminPassword;
     const password = given ?? randomBytes(18).toString('base64url');
@@ -30,7 +34,7 @@ export class BootstrapService {
       status: 'active',
       intendedUse: 'bootstrap administrator',
     });
-    await new AuditRepository(this.ctx.infra.db).append({
+    await this.audit.append({
       actorUserId: null,
       action: 'signup',
       target: admin.id,

@@ -22,18 +22,13 @@ import { AUTH_CONTEXT, AuthContext } from '../auth-context';
 /** API keys: minting (raw key shown once), listing, revocation, and exchange for a bearer token. */
 @Injectable()
 export class ApiKeysService {
-  private readonly keys: ApiKeyRepository;
-  private readonly users: UserRepository;
-  private readonly audit: AuditRepository;
-
   constructor(
     @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
     private readonly throttle: LoginThrottle,
-  ) {
-    this.keys = new ApiKeyRepository(ctx.infra.db);
-    this.users = new UserRepository(ctx.infra.db);
-    this.audit = new AuditRepository(ctx.infra.db);
-  }
+    private readonly keys: ApiKeyRepository,
+    private readonly users: UserRepository,
+    private readonly audit: AuditRepository,
+  ) {}
 
   async create(body: CreateApiKeyRequest, actor: RpcActor): Promise<ApiKeyView & { key: string }> {
     if (actor.userId === null) throw new DomainError('unauthorized', 'sign in to create an API key');

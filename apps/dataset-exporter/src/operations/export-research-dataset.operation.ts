@@ -20,8 +20,8 @@ export const exportResearchDatasetOperation = defineOperation<ExportResearchData
   spec: EXPORT_RESEARCH_DATASET,
   async execute(context) {
     const started = process.hrtime.bigint();
-    const plan = await planExport(context.db, context.payload);
-    const deltas = await computeDeltas(context.db, plan, context.emit);
+    const plan = await planExport(context.repos, context.payload);
+    const deltas = await computeDeltas(context.repos, plan, context.emit);
     const folder = await mkdtemp(join(tmpdir(), 'svc-dataset-'));
     try {
       const tables = await writeTables(context, plan, deltas, folder);

@@ -1,6 +1,5 @@
 import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload } from '@svc/contracts';
 import { defineOperation, deferTo, JobError } from '@svc/jobs';
-import { EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
 import { embeddingsBatchStep } from './embeddings-batch.step';
 
 /**
@@ -10,8 +9,8 @@ import { embeddingsBatchStep } from './embeddings-batch.step';
  */
 export const computeEmbeddingsOperation = defineOperation<ComputeEmbeddingsPayload>({
   spec: COMPUTE_EMBEDDINGS,
-  async execute({ payload, emit, db, dispatch, setProgress, plan }) {
-    const embeddings = new EmbeddingRepository(db);
+  async execute({ payload, emit, repos, dispatch, setProgress, plan }) {
+    const embeddings = repos.embeddings;
     const config = await embeddings.findConfig(payload.embedding_config_id);
     if (config === null)
       throw new JobError(
@@ -19,7 +18,7 @@ export const computeEmbeddingsOperation = defineOperation<ComputeEmbeddingsPaylo
         `embedding config ${payload.embedding_config_id} does not exist`,
       );
     if (payload.query_set_id !== undefined) {
-      await new QuerySetRepository(db).detail(payload.query_set_id).catch(() => {
+      await repos.querySets.detail(payload.query_set_id).catch(() => {
         throw new JobError('query_set_not_found', `query set ${payload.query_set_id} does not exist`);
       });
     }

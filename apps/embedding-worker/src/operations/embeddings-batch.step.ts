@@ -1,7 +1,6 @@
 import { EmbeddingsBatchPayload } from '@svc/contracts';
 import { EmbeddingBackendError } from '@svc/inference';
 import { batchKey, defineStep, JobError } from '@svc/jobs';
-import { EmbeddingRepository } from '@svc/persistence';
 import { backendPool } from './backend-pool';
 import { embeddingsWriteStep, vectorToBase64 } from './embeddings-write.step';
 
@@ -10,8 +9,8 @@ export const embeddingsBatchStep = defineStep<EmbeddingsBatchPayload>({
   name: 'compute_embeddings_batch',
   queue: 'svc.embeddings.batch',
   payload: EmbeddingsBatchPayload,
-  async execute({ payload, dispatch, db, config, throwIfCancelled, emit }) {
-    const embeddings = new EmbeddingRepository(db);
+  async execute({ payload, dispatch, repos, config, throwIfCancelled, emit }) {
+    const embeddings = repos.embeddings;
     const recipe = await embeddings.findConfig(payload.embedding_config_id);
     if (recipe === null)
       throw new JobError(

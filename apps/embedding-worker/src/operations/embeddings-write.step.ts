@@ -1,6 +1,6 @@
 import { EmbeddingsWritePayload } from '@svc/contracts';
 import { defineStep } from '@svc/jobs';
-import { decodeVector, EmbeddingRepository, encodeVector } from '@svc/persistence';
+import { decodeVector, encodeVector } from '@svc/persistence';
 
 export function vectorToBase64(vector: Float32Array): string {
   return encodeVector(vector).toString('base64');
@@ -19,7 +19,7 @@ export const embeddingsWriteStep = defineStep<EmbeddingsWritePayload>({
   name: 'compute_embeddings_write',
   queue: 'svc.embeddings.write',
   payload: EmbeddingsWritePayload,
-  async execute({ payload, db, tick, tickOnce, throwIfCancelled }) {
+  async execute({ payload, repos, tick, tickOnce, throwIfCancelled }) {
     await throwIfCancelled();
     const vectors = payload.items.flatMap((item) =>
       item.chunks.map((chunk, chunkIndex) => ({
@@ -28,7 +28,7 @@ export const embeddingsWriteStep = defineStep<EmbeddingsWritePayload>({
         vector: vectorFromBase64(chunk),
       })),
     );
-    const embeddings = new EmbeddingRepository(db);
+    const embeddings = repos.embeddings;
     if (payload.batch_key !== undefined) {
       await tickOnce(payload.batch_key, payload.sequence_count, async (tx) => {
         await embeddings.writeVectors(payload.embedding_config_id, vectors, tx);

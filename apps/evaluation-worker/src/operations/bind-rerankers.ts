@@ -2,13 +2,7 @@ import { RunCafaEvaluationPayload } from '@svc/contracts';
 import { LightGbmModel, ScoringWeights } from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
 import { JobError } from '@svc/jobs';
-import {
-  DataSource,
-  EvaluationCategory,
-  RerankerRepository,
-  RowScorer,
-  weightsScorer,
-} from '@svc/persistence';
+import { Repositories, EvaluationCategory, RowScorer, weightsScorer } from '@svc/persistence';
 import { SourceError, SourcePolicy } from '@svc/platform';
 
 const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', C: 'cco' };
@@ -19,13 +13,13 @@ const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', 
  * config's score (or 1 - d/2). Null when the payload names no re-ranker.
  */
 export async function bindRerankers(
-  db: DataSource,
+  repos: Repositories,
   payload: RunCafaEvaluationPayload,
   weights: ScoringWeights | null,
   sources: SourcePolicy,
 ): Promise<{ ids: string[]; scorerFor: (category: EvaluationCategory) => RowScorer } | null> {
   if (payload.reranker_model_id === undefined && payload.rerankers === undefined) return null;
-  const repository = new RerankerRepository(db);
+  const repository = repos.rerankers;
   const models = new Map<string, LightGbmModel>();
   const load = async (id: string): Promise<LightGbmModel> => {
     const known = models.get(id);

@@ -1,20 +1,11 @@
 import { GENERATE_EVALUATION_SET, GenerateEvaluationSetPayload } from '@svc/contracts';
 import { computeHoldoutDelta, geneCarryOver, GoGraph, withoutNkProteins } from '@svc/domain';
 import { defineOperation, JobError, missingReference } from '@svc/jobs';
-import {
-  DataSource,
-  EvaluationRepository,
-  GroundTruthRow,
-  loadHoldoutAnnotations,
-  loadOboDocument,
-  ReferenceCheckRepository,
-} from '@svc/persistence';
+import { Repositories, GroundTruthRow } from '@svc/persistence';
 
 /** The ontology snapshot an annotation set was loaded against; the job fails when the set is gone. */
-async function annotationSet(db: DataSource, id: string): Promise<{ ontology_snapshot_id: string }> {
-  const snapshot = (await new ReferenceCheckRepository(db).snapshotsOfAnnotationSets([id])).get(
-    id.toLowerCase(),
-  );
+async function annotationSet(repos: Repositories, id: string): Promise<{ ontology_snapshot_id: string }> {
+  const snapshot = (await repos.references.snapshotsOfAnnotationSets([id])).get(id.toLowerCase());
   if (snapshot === undefined) throw missingReference('annotation_set', id);
   return { ontology_snapshot_id: snapshot };
 }
@@ -26,19 +17,19 @@ async function annotationSet(db: DataSource, id: string): Promise<{ ontology_sna
  */
 export const generateEvaluationSetOperation = defineOperation<GenerateEvaluationSetPayload>({
   spec: GENERATE_EVALUATION_SET,
-  async execute({ job, payload, db, emit }) {
+  async execute({ job, payload, repos, emit }) {
     if (payload.old_annotation_set_id === payload.new_annotation_set_id)
       throw new JobError('same_annotation_set', 'the old and new annotation sets must differ');
-    const old = await annotationSet(db, payload.old_annotation_set_id);
-    const next = await annotationSet(db, payload.new_annotation_set_id);
+    const old = await annotationSet(repos, payload.old_annotation_set_id);
+    const next = await annotationSet(repos, payload.new_annotation_set_id);
     if (old.ontology_snapshot_id !== next.ontology_snapshot_id)
       throw new JobError(
         'snapshot_mismatch',
         `both annotation sets must be loaded against one ontology snapshot (old: ${old.ontology_snapshot_id}, new: ${next.ontology_snapshot_id})`,
       );
-    const graph = new GoGraph(await loadOboDocument(db, old.ontology_snapshot_id));
-    const oldAnnotations = await loadHoldoutAnnotations(db, payload.old_annotation_set_id);
-    const newAnnotations = await loadHoldoutAnnotations(db, payload.new_annotation_set_id);
+    const graph = new GoGraph(await repos.ontologies.oboDocument(old.ontology_snapshot_id));
+    const oldAnnotations = await repos.annotations.holdoutAnnotations(payload.old_annotation_set_id);
+    const newAnnotations = await repos.annotations.holdoutAnnotations(payload.new_annotation_set_id);
     const includeExtendedEvidence = payload.extended_evidence ?? false;
     const full = computeHoldoutDelta({
       old: oldAnnotations,
@@ -63,7 +54,7 @@ export const generateEvaluationSetOperation = defineOperation<GenerateEvaluation
         rows.push({ category, protein_accession: t.protein, go_id: t.goId, aspect: t.aspect });
     for (const t of delta.known)
       rows.push({ category: 'KNOWN', protein_accession: t.protein, go_id: t.goId, aspect: t.aspect });
-    const id = await new EvaluationRepository(db).createSet(
+    const id = await repos.evaluations.createSet(
       {
         old_annotation_set_id: payload.old_annotation_set_id,
         new_annotation_set_id: payload.new_annotation_set_id,

@@ -1,13 +1,7 @@
 import { RUN_CAFA_EVALUATION, RunCafaEvaluationPayload } from '@svc/contracts';
 import { baselineScoringFor, CafaEvaluationError, checkLafaFrame, verifyBand } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import {
-  evaluatePredictionSet,
-  EvaluationRepository,
-  OntologyRepository,
-  PredictionSetRepository,
-  ScoringConfigRepository,
-} from '@svc/persistence';
+import { evaluatePredictionSet } from '@svc/persistence';
 import { readText, SourceError, sourcePolicyOf } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
 import { bindRerankers } from './bind-rerankers';
@@ -21,21 +15,21 @@ import { evaluationArtifacts } from './evaluation-artifacts';
  */
 export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPayload>({
   spec: RUN_CAFA_EVALUATION,
-  async execute({ job, payload, db, emit, config, throwIfCancelled, artifacts }) {
-    const evaluations = new EvaluationRepository(db);
+  async execute({ job, payload, repos, emit, config, throwIfCancelled, artifacts }) {
+    const evaluations = repos.evaluations;
     const set = await evaluations.findSet(payload.evaluation_set_id);
     if (set === null)
       throw new JobError(
         'evaluation_set_not_found',
         `evaluation set ${payload.evaluation_set_id} does not exist`,
       );
-    const predictionSet = await new PredictionSetRepository(db).find(payload.prediction_set_id);
+    const predictionSet = await repos.predictionSets.find(payload.prediction_set_id);
     if (predictionSet === null)
       throw new JobError(
         'prediction_set_not_found',
         `prediction set ${payload.prediction_set_id} does not exist`,
       );
-    const scorings = new ScoringConfigRepository(db);
+    const scorings = repos.scoringConfigs;
     let scoring =
       payload.scoring_config_id !== undefined ? await scorings.find(payload.scoring_config_id) : null;
     if (payload.scoring_config_id !== undefined && scoring === null)
@@ -53,7 +47,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         });
     }
 
-    const snapshot = await new OntologyRepository(db).findById(set.ontology_snapshot_id);
+    const snapshot = await repos.ontologies.findById(set.ontology_snapshot_id);
     const iaSource = payload.ia_file ?? snapshot?.ia_url ?? null;
     if (payload.band !== undefined) {
       const check = verifyBand({ band: payload.band, oboVersion: snapshot?.obo_version ?? '', iaSource });
@@ -98,7 +92,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       );
     const toi = payload.toi_file !== undefined ? await read(payload.toi_file, 'toi') : null;
 
-    const rerankers = await bindRerankers(db, payload, scoring?.weights ?? null, sources);
+    const rerankers = await bindRerankers(repos, payload, scoring?.weights ?? null, sources);
     if (rerankers !== null)
       await emit('run_cafa_evaluation.rerankers_bound', null, { reranker_model_ids: rerankers.ids });
     const stage = rerankers !== null ? 'reranker' : (scoring?.name ?? null);
@@ -128,7 +122,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
     let metrics: Record<string, Record<string, Record<string, unknown>>>;
     try {
       metrics = await evaluatePredictionSet({
-        db,
+        repos,
         evaluationSetId: set.id,
         ontologySnapshotId: set.ontology_snapshot_id,
         predictionSetId: predictionSet.id,

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { DomainError } from '@svc/contracts';
 import { mintApiKey } from '@svc/domain';
-import type { ApiKeyCandidate } from '@svc/persistence';
+import { ApiKeyCandidate, ApiKeyRepository, SessionRepository } from '@svc/persistence';
 import { JwtCodec } from '@svc/platform';
 import { CredentialFailureLimiter } from './credential-failures';
 import { CredentialGate } from './credential-gate';
@@ -42,7 +42,7 @@ const forgedWithPrefix = (prefix: string): string => `${prefix}${'x'.repeat(35)}
 function gateOver(db: DataSource, exhausted: Set<string> = new Set()) {
   return new CredentialGate(
     testConfigFor({ authnRequired: true }),
-    db,
+    { apiKeys: new ApiKeyRepository(db), sessions: new SessionRepository(db) },
     new JwtCodec('unit-test-secret'),
     Buffer.alloc(32, 7),
     { isExhausted: (addressHash) => exhausted.has(addressHash) },

@@ -7,7 +7,7 @@ import {
   ApiKeyCheck,
   ApiKeyRepository,
   checkApiKey,
-  DataSource,
+  Repositories,
   SessionRepository,
   SessionState,
 } from '@svc/persistence';
@@ -47,13 +47,13 @@ export class CredentialGate {
 
   constructor(
     private readonly config: AppConfig,
-    db: DataSource,
+    repos: Pick<Repositories, 'apiKeys' | 'sessions'>,
     private readonly jwt: JwtCodec,
     private readonly addressSecret: Buffer,
     private readonly failureBudget: FailureBudget = { isExhausted: () => false },
   ) {
-    this.keys = new ApiKeyRepository(db);
-    this.sessions = new SessionRepository(db);
+    this.keys = repos.apiKeys;
+    this.sessions = repos.sessions;
   }
 
   /** Daily-rotated, installation-wide hash of the client address (the same on every replica). */

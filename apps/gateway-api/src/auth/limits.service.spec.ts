@@ -1,9 +1,9 @@
-import type { DataSource } from 'typeorm';
+import type { QuotaRepository } from '@svc/persistence';
 import { testConfigFor } from './limits.test-config';
 import { LimitsService } from './limits.service';
 
 // Only the pure limit look-ups are exercised here; counting runs against PostgreSQL in the integration tests.
-const unusedDb = {} as DataSource;
+const unusedQuotas = {} as QuotaRepository;
 
 describe('LimitsService limits', () => {
   it.each([
@@ -16,7 +16,7 @@ describe('LimitsService limits', () => {
     ['jobs', 'admin', null],
     ['unknown_resource', 'researcher', null],
   ] as const)('default daily %s for %s is %s', (resource, role, expected) => {
-    expect(new LimitsService(testConfigFor({}), unusedDb).dailyLimit(resource, role)).toBe(expected);
+    expect(new LimitsService(testConfigFor({}), unusedQuotas).dailyLimit(resource, role)).toBe(expected);
   });
 
   it('applies auth.quotas, then user_quota_per_day for jobs, and caps guests by anon_quota_per_day', () => {
@@ -26,7 +26,7 @@ describe('LimitsService limits', () => {
         userQuotaPerDay: { operator: 20 },
         anonQuotaPerDay: 5,
       }),
-      unusedDb,
+      unusedQuotas,
     );
     expect(limits.dailyLimit('jobs', 'researcher')).toBe(7);
     expect(limits.dailyLimit('jobs', 'operator')).toBe(20);
@@ -45,7 +45,7 @@ describe('LimitsService limits', () => {
         rateLimits: { post_jobs: '100/minute' },
         authQuotas: { researcher: { post_jobs: '3/minute' } },
       }),
-      unusedDb,
+      unusedQuotas,
     );
     expect(limits.rateFor('post_jobs', 'researcher')).toBe('100/minute');
   });

@@ -1,7 +1,7 @@
 import { DomainError, Role } from '@svc/contracts';
 import { DEFAULT_RATE_LIMITS, parseRate, secondsUntilWindowEnd, windowStart } from '@svc/domain';
 import { consumeDailyQuota, dailyLimitFor, releaseDailyQuota } from '@svc/jobs';
-import { DataSource, QuotaRepository } from '@svc/persistence';
+import { QuotaRepository } from '@svc/persistence';
 import { AppConfig, Principal } from '@svc/platform';
 
 /** The key a caller's daily quotas are counted under: the account, else the daily address hash. */
@@ -15,14 +15,10 @@ export function quotaKeyOf(principal: Principal): string {
  * replica, and a restarted gateway, sees the same counters.
  */
 export class LimitsService {
-  private readonly quotas: QuotaRepository;
-
   constructor(
     private readonly config: AppConfig,
-    private readonly db: DataSource,
-  ) {
-    this.quotas = new QuotaRepository(db);
-  }
+    private readonly quotas: QuotaRepository,
+  ) {}
 
   /** The rate for a resource: SVC_RATELIMIT_<RESOURCE>, else `auth.quotas.<role>.<resource>`, else the default. */
   rateFor(resource: string, roleHint: Role | null): string | null {
@@ -62,7 +58,7 @@ export class LimitsService {
 
   async consumeDaily(principal: Principal, resource: string, amount = 1): Promise<void> {
     if (principal.kind === 'gate_disabled') return;
-    await consumeDailyQuota(this.db, this.config, {
+    await consumeDailyQuota(this.quotas, this.config, {
       key: quotaKeyOf(principal),
       role: principal.role,
       resource,
@@ -73,7 +69,7 @@ export class LimitsService {
   /** Gives back a charge for work that was not queued after all. */
   async releaseDaily(principal: Principal, resource: string, amount = 1): Promise<void> {
     if (principal.kind === 'gate_disabled') return;
-    await releaseDailyQuota(this.db, this.config, {
+    await releaseDailyQuota(this.quotas, this.config, {
       key: quotaKeyOf(principal),
       role: principal.role,
       resource,

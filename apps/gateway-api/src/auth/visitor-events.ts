@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { addressHash } from '@svc/domain';
-import { DataSource, VisitorEvent, VisitorRepository } from '@svc/persistence';
+import { VisitorEvent, VisitorRepository } from '@svc/persistence';
 import { Logger } from '@svc/platform';
 
 const ASSET_PATH =
@@ -30,8 +30,11 @@ const FLUSH_SIZE = 500;
  * buffered and written in one statement per second (or per 500 rows), so reads do not pay for a
  * database write each.
  */
-export function installVisitorEvents(fastify: FastifyInstance, db: DataSource, logger: Logger): void {
-  const visitors = new VisitorRepository(db);
+export function installVisitorEvents(
+  fastify: FastifyInstance,
+  visitors: VisitorRepository,
+  logger: Logger,
+): void {
   const salt = new DailySalt();
   let buffer: VisitorEvent[] = [];
   const flush = async (): Promise<void> => {

@@ -1,6 +1,6 @@
 import { DomainError, isUuid, notFound } from '@svc/contracts';
 import { canModify, canRead, OwnedRow, ownershipForNew, Viewer, Visibility } from '@svc/domain';
-import { Db, findOwnership, NewOwnership, OwnedTable } from '@svc/persistence';
+import { NewOwnership, OwnedTable, ReferenceCheckRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { viewerOf } from './viewer';
 
@@ -26,10 +26,10 @@ export function requireModifiable<T extends OwnedRow>(viewer: Viewer, row: T | n
 
 /** Loads the ownership of `table` row `id` and checks the viewer's access to it (a malformed id is a 404). */
 export async function checkAccess(
-  db: Db,
+  references: ReferenceCheckRepository,
   input: { table: OwnedTable; id: string; entity: string; viewer: Viewer; access: 'read' | 'modify' },
 ): Promise<OwnedRow> {
-  const row = isUuid(input.id) ? await findOwnership(db, input.table, input.id) : null;
+  const row = isUuid(input.id) ? await references.ownership(input.table, input.id) : null;
   return input.access === 'read'
     ? requireReadable(input.viewer, row, input.entity)
     : requireModifiable(input.viewer, row, input.entity);
@@ -37,12 +37,12 @@ export async function checkAccess(
 
 /** A prediction set the viewer may read (or change): 404, or 403 for a change, otherwise. */
 export function requirePredictionSet(
-  db: Db,
+  references: ReferenceCheckRepository,
   id: string,
   viewer: Viewer,
   access: 'read' | 'modify' = 'read',
 ): Promise<OwnedRow> {
-  return checkAccess(db, { table: 'prediction_set', id, entity: 'Prediction set', viewer, access });
+  return checkAccess(references, { table: 'prediction_set', id, entity: 'Prediction set', viewer, access });
 }
 
 /**

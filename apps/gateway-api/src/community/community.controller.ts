@@ -9,11 +9,10 @@ import { ApiDoc } from '../http/api-doc';
 @ApiTags('community')
 @Controller()
 export class CommunityController {
-  private readonly community: CommunityRepository;
-
-  constructor(@Inject(INFRASTRUCTURE) infra: Infrastructure) {
-    this.community = new CommunityRepository(infra.db);
-  }
+  constructor(
+    @Inject(INFRASTRUCTURE) infra: Infrastructure,
+    private readonly community: CommunityRepository,
+  ) {}
 
   @ApiDoc({ summary: 'How many thumbs-up, and the newest comments', ok: SupportSummaryView })
   @Get('support')

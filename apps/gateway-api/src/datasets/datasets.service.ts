@@ -20,14 +20,12 @@ import { invalidBody } from '../predictions/predictions.service';
 /** Research datasets: exports queued on svc.training, imports of files already in the store, reads. */
 @Injectable()
 export class DatasetsService {
-  private readonly datasets: DatasetRepository;
-
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     private readonly jobs: JobsService,
-  ) {
-    this.datasets = new DatasetRepository(infra.db);
-  }
+    private readonly datasets: DatasetRepository,
+    private readonly references: ReferenceCheckRepository,
+  ) {}
 
   /** Checks what can be checked before queueing, so a doomed export is refused with a 4xx instead. */
   async export(body: ExportResearchDatasetPayload, principal: Principal): Promise<QueuedJobView> {
@@ -50,10 +48,7 @@ export class DatasetsService {
     principal: Principal | undefined,
   ): Promise<DatasetRecord> {
     await this.conflictIfTaken(body.name);
-    const config = await new ReferenceCheckRepository(this.infra.db).find(
-      'embedding_config',
-      body.embedding_config_id,
-    );
+    const config = await this.references.find('embedding_config', body.embedding_config_id);
     if (config === null)
       throw invalidBody([`embedding_config_id ${body.embedding_config_id} does not exist`]);
     let manifest: Buffer;

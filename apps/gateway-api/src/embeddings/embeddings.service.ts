@@ -12,15 +12,15 @@ import { PredictionsService } from '../predictions/predictions.service';
 /** Embedding configs (immutable recipes), their cached list with counts, and compute requests. */
 @Injectable()
 export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
-  private readonly embeddings: EmbeddingRepository;
   private readonly configs: CachedValue<{ items: EmbeddingConfigView[] }>;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     private readonly jobs: JobsService,
     private readonly predictions: PredictionsService,
+    private readonly embeddings: EmbeddingRepository,
+    private readonly querySets: QuerySetRepository,
   ) {
-    this.embeddings = new EmbeddingRepository(infra.db);
     this.configs = new CachedValue(
       'embedding_configs',
       async () => ({ items: await this.embeddings.listConfigs() }),
@@ -81,8 +81,7 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
   /** Checks the references before queueing, so a typo is a 404 now rather than a failed job later. */
   async compute(payload: ComputeEmbeddingsPayload, principal: Principal | undefined) {
     await this.embeddings.getConfig(payload.embedding_config_id);
-    if (payload.query_set_id !== undefined)
-      await new QuerySetRepository(this.infra.db).detail(payload.query_set_id);
+    if (payload.query_set_id !== undefined) await this.querySets.detail(payload.query_set_id);
     return this.jobs.dispatch(COMPUTE_EMBEDDINGS, payload, principal);
   }
 

@@ -57,14 +57,16 @@ const METRIC_COLUMNS = [
 /** Evaluation sets, CAFA results and their downloads, on-demand metrics, and the benchmark matrix. */
 @Injectable()
 export class EvaluationsService {
-  private readonly evaluations: EvaluationRepository;
   private readonly store: ArtifactStore;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     private readonly jobs: JobsService,
+    private readonly evaluations: EvaluationRepository,
+    private readonly predictionSets: PredictionSetRepository,
+    private readonly scoringConfigs: ScoringConfigRepository,
+    private readonly ontologies: OntologyRepository,
   ) {
-    this.evaluations = new EvaluationRepository(infra.db);
     this.store = infra.artifacts;
   }
 
@@ -135,10 +137,9 @@ export class EvaluationsService {
   async run(id: string, body: RunEvaluationRequest, principal: Principal | undefined) {
     const set = await this.get(id);
     const payload = { ...body, evaluation_set_id: set.id };
-    if ((await new PredictionSetRepository(this.infra.db).find(payload.prediction_set_id)) === null)
+    if ((await this.predictionSets.find(payload.prediction_set_id)) === null)
       throw notFound('Prediction set');
-    if (payload.scoring_config_id !== undefined)
-      await new ScoringConfigRepository(this.infra.db).get(payload.scoring_config_id);
+    if (payload.scoring_config_id !== undefined) await this.scoringConfigs.get(payload.scoring_config_id);
     return this.jobs.dispatch(RUN_CAFA_EVALUATION, payload, principal);
   }
 
@@ -206,14 +207,11 @@ export class EvaluationsService {
     scoringConfigId: string | undefined,
     viewer: Viewer,
   ) {
-    await requirePredictionSet(this.infra.db, predictionSetId, viewer);
-    const predictionSet = await new PredictionSetRepository(this.infra.db).get(predictionSetId);
+    await requirePredictionSet(this.infra.repos.references, predictionSetId, viewer);
+    const predictionSet = await this.predictionSets.get(predictionSetId);
     const set = await this.evaluations.getSet(evaluationSetId);
-    const scoring =
-      scoringConfigId !== undefined
-        ? await new ScoringConfigRepository(this.infra.db).get(scoringConfigId)
-        : null;
-    const snapshot = await new OntologyRepository(this.infra.db).findById(set.ontology_snapshot_id);
+    const scoring = scoringConfigId !== undefined ? await this.scoringConfigs.get(scoringConfigId) : null;
+    const snapshot = await this.ontologies.findById(set.ontology_snapshot_id);
     const iaUrl = snapshot?.ia_url ?? null;
     const ia =
       iaUrl !== null
@@ -221,7 +219,7 @@ export class EvaluationsService {
         : null;
     try {
       const metrics = await evaluatePredictionSet({
-        db: this.infra.db,
+        repos: this.infra.repos,
         evaluationSetId: set.id,
         ontologySnapshotId: set.ontology_snapshot_id,
         predictionSetId: predictionSet.id,

@@ -14,8 +14,7 @@ import { ArtifactNotFoundError, SourceError } from '@svc/platform';
 import {
   EvaluationRepository,
   EvaluationSetRecord,
-  loadOboDocument,
-  loadPredictionRows,
+  OntologyRepository,
   PredictionExportReader,
   PredictionSetRecord,
   PredictionSetRepository,
@@ -44,15 +43,14 @@ export const TRAINING_TSV_COLUMNS = [
  */
 @Injectable()
 export class RerankService {
-  private readonly sets: PredictionSetRepository;
-  private readonly evaluations: EvaluationRepository;
-  private readonly rerankers: RerankerRepository;
-
-  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
-    this.sets = new PredictionSetRepository(infra.db);
-    this.evaluations = new EvaluationRepository(infra.db);
-    this.rerankers = new RerankerRepository(infra.db);
-  }
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    private readonly sets: PredictionSetRepository,
+    private readonly evaluations: EvaluationRepository,
+    private readonly rerankers: RerankerRepository,
+    private readonly predictionExports: PredictionExportReader,
+    private readonly ontologies: OntologyRepository,
+  ) {}
 
   async rerankTsv(
     predictionSetId: string,
@@ -93,7 +91,7 @@ export class RerankService {
     const reranker = await this.reranker(set, rerankerId);
     const evaluation = await this.evaluationSet(set, evaluationSetId);
     const model = await this.booster(reranker);
-    const rows = await loadPredictionRows(this.infra.db, set.id);
+    const rows = await this.sets.allRows(set.id);
     const isTrue = await this.labeller(evaluation);
     const deltaRows = rows.filter((r) => isTrue.covers(String(r['protein_accession'])));
     const scores = scoreRows(model, deltaRows);
@@ -115,7 +113,7 @@ export class RerankService {
     const set = await this.set(predictionSetId, viewer);
     const evaluation = await this.evaluationSet(set, evaluationSetId);
     const isTrue = await this.labeller(evaluation);
-    const rows = new PredictionExportReader(this.infra.db).trainingRows(set.id);
+    const rows = this.predictionExports.trainingRows(set.id);
     async function* chunks() {
       for await (const chunk of rows) {
         for (const row of chunk) row[3] = isTrue.label(row[0]!, row[1]!) ? '1' : '0';
@@ -178,7 +176,7 @@ export class RerankService {
   }
 
   private async labeller(evaluation: EvaluationSetRecord) {
-    const graph = new GoGraph(await loadOboDocument(this.infra.db, evaluation.ontology_snapshot_id));
+    const graph = new GoGraph(await this.ontologies.oboDocument(evaluation.ontology_snapshot_id));
     const terms: { protein: string; goId: string }[] = [];
     for (const category of ['NK', 'LK', 'PK'] as const)
       for (const row of await this.evaluations.groundTruth(evaluation.id, category))

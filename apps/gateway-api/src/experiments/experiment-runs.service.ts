@@ -13,11 +13,10 @@ import { checkAccess, newOwnershipFor } from '../common/ownership';
 /** Experiment runs: a researcher's notebook entries, read and changed by their owner and staff. */
 @Injectable()
 export class ExperimentRunsService {
-  private readonly runs: ExperimentRunRepository;
-
-  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
-    this.runs = new ExperimentRunRepository(infra.db);
-  }
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    private readonly runs: ExperimentRunRepository,
+  ) {}
 
   create(body: CreateExperimentRunRequest, principal: Principal | undefined) {
     this.assertStorable(body);
@@ -69,7 +68,7 @@ export class ExperimentRunsService {
   }
 
   private async require(id: string, viewer: Viewer, access: 'read' | 'modify'): Promise<void> {
-    await checkAccess(this.infra.db, {
+    await checkAccess(this.infra.repos.references, {
       table: 'experiment_run',
       id,
       entity: 'Experiment run',

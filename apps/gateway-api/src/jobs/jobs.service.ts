@@ -47,20 +47,14 @@ import { checkPayloadSources } from '../sources/source-checks';
 /** The Jobs use cases: queue, read, cancel, delete and comment. */
 @Injectable()
 export class JobsService {
-  private readonly jobs: JobRepository;
-  private readonly events: JobEventRepository;
-  private readonly comments: JobCommentRepository;
-  private readonly references: ReferenceCheckRepository;
-
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
-  ) {
-    this.jobs = new JobRepository(infra.db);
-    this.events = new JobEventRepository(infra.db);
-    this.comments = new JobCommentRepository(infra.db);
-    this.references = new ReferenceCheckRepository(infra.db);
-  }
+    private readonly jobs: JobRepository,
+    private readonly events: JobEventRepository,
+    private readonly comments: JobCommentRepository,
+    private readonly references: ReferenceCheckRepository,
+  ) {}
 
   /**
    * Dispatch order of the specification: validate; insert the QUEUED row and `job.created`; commit;

@@ -58,6 +58,9 @@ export class AnnotateService {
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
     private readonly jobs: JobsService,
     private readonly reference: ReferenceService,
+    private readonly referencePools: ReferencePoolRepository,
+    private readonly annotations: AnnotationRepository,
+    private readonly embeddings: EmbeddingRepository,
   ) {}
 
   async annotate(input: {
@@ -83,7 +86,7 @@ export class AnnotateService {
     // A prediction over an empty reference pool would answer nothing: say what an operator must run.
     // The prediction aligns with DIAMOND (the default backend), so the pool is the annotated proteins
     // with a sequence; no reference embedding is needed.
-    if (!(await new ReferencePoolRepository(this.infra.db).hasSequenceReferences(target.annotation_set_id)))
+    if (!(await this.referencePools.hasSequenceReferences(target.annotation_set_id)))
       throw new DomainError(
         'conflict',
         `annotation set ${target.annotation_set_id} annotates no protein with a sequence; an operator must load the reference proteins with their sequences (insert_proteins or fetch_uniprot_metadata) first`,
@@ -141,7 +144,7 @@ export class AnnotateService {
 
   /** The newest annotation set that has annotations. */
   private async pickAnnotationSet(): Promise<{ annotation_set_id: string; ontology_snapshot_id: string }> {
-    const row = await new AnnotationRepository(this.infra.db).newestNonEmptySet();
+    const row = await this.annotations.newestNonEmptySet();
     if (row === null)
       throw new DomainError(
         'conflict',
@@ -152,11 +155,11 @@ export class AnnotateService {
 
   /** The config with the most stored embeddings (the reference pool lives there), else the default recipe. */
   private async pickEmbeddingConfig(): Promise<string> {
-    const best = await new EmbeddingRepository(this.infra.db).mostEmbeddedConfig();
+    const best = await this.embeddings.mostEmbeddedConfig();
     if (best !== null) return best;
     const canonical = canonicalizeEmbeddingConfig(DEFAULT_CONFIG);
     if ('errors' in canonical)
       throw new Error(`default embedding config is invalid: ${canonical.errors.join('; ')}`);
-    return (await new EmbeddingRepository(this.infra.db).saveConfig(canonical.config)).config.id;
+    return (await this.embeddings.saveConfig(canonical.config)).config.id;
   }
 }

@@ -37,18 +37,19 @@ const PREDICTION_SET_WRITERS = ['predict_go_terms', 'purge_expired_results'];
 /** Prediction requests, the cached prediction-set list, and every read and export of a set. */
 @Injectable()
 export class PredictionsService implements OnModuleInit, OnModuleDestroy {
-  private readonly sets: PredictionSetRepository;
-  private readonly downloads: PredictionExportReader;
   private readonly recent: CachedValue<{ items: Record<string, unknown>[] }>;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     private readonly jobs: JobsService,
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
+    private readonly sets: PredictionSetRepository,
+    private readonly downloads: PredictionExportReader,
+    finishedJobs: JobRepository,
+    private readonly references: ReferenceCheckRepository,
+    private readonly referencePools: ReferencePoolRepository,
+    private readonly evaluations: EvaluationRepository,
   ) {
-    this.sets = new PredictionSetRepository(infra.db);
-    this.downloads = new PredictionExportReader(infra.db);
-    const finishedJobs = new JobRepository(infra.db);
     // Sets are made and purged by workers: a job finishing refreshes the list within a second.
     this.recent = new CachedValue(
       'prediction_sets',
@@ -77,8 +78,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    * the number of queries, then queues predict_go_terms.
    */
   async predict(payload: PredictGoTermsPayload, principal: Principal | undefined) {
-    const db = this.infra.db;
-    const references = new ReferenceCheckRepository(db);
+    const references = this.references;
     const exists = async (table: ReferencedTable, id: string): Promise<void> => {
       if ((await references.find(table, id)) === null) throw notFound(REFERENCED_TABLES[table].label);
     };
@@ -87,7 +87,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     await exists('ontology_snapshot', payload.ontology_snapshot_id);
     // Predicting over someone else's query set would copy its sequences into the caller's result.
     if (payload.query_set_id !== undefined)
-      await checkAccess(db, {
+      await checkAccess(references, {
         table: 'query_set',
         id: payload.query_set_id,
         entity: 'Query set',
@@ -98,7 +98,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     const role = principal?.role ?? 'guest';
     let charged = 0;
     if (role === 'guest' && principal !== undefined) {
-      const count = await new ReferencePoolRepository(db).countQueries(
+      const count = await this.referencePools.countQueries(
         payload.embedding_config_id,
         payload.query_set_id ?? null,
       );
@@ -317,7 +317,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async deltaProteins(evaluationSetId: string): Promise<Set<string>> {
-    const evaluations = new EvaluationRepository(this.infra.db);
+    const evaluations = this.evaluations;
     await evaluations.getSet(evaluationSetId);
     return evaluations.proteinsOfCategories(evaluationSetId, ['NK', 'LK']);
   }
@@ -332,7 +332,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
 
   /** 404 when the viewer may not read the set (or there is none), 403 when they may read but not change it. */
   private requireSet(id: string, viewer: Viewer, access: 'read' | 'modify' = 'read') {
-    return requirePredictionSet(this.infra.db, id, viewer, access);
+    return requirePredictionSet(this.references, id, viewer, access);
   }
 }
 

@@ -27,11 +27,12 @@ const text = (value: unknown): string | null =>
  */
 @Injectable()
 export class RerankersService {
-  private readonly rerankers: RerankerRepository;
   private readonly store: ArtifactStore;
 
-  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
-    this.rerankers = new RerankerRepository(infra.db);
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    private readonly rerankers: RerankerRepository,
+  ) {
     this.store = infra.artifacts;
   }
 

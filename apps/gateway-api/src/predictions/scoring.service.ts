@@ -15,13 +15,11 @@ import { streamTsv } from './tsv';
 /** Scoring configs (named weights over the scoring signals) and scored exports of prediction sets. */
 @Injectable()
 export class ScoringService implements OnApplicationBootstrap {
-  private readonly configs: ScoringConfigRepository;
-  private readonly sets: PredictionSetRepository;
-
-  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
-    this.configs = new ScoringConfigRepository(infra.db);
-    this.sets = new PredictionSetRepository(infra.db);
-  }
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    private readonly configs: ScoringConfigRepository,
+    private readonly sets: PredictionSetRepository,
+  ) {}
 
   /** The presets (`default` first) exist from the first start on; a failure here must not stop the gateway. */
   async onApplicationBootstrap(): Promise<void> {
@@ -86,7 +84,7 @@ export class ScoringService implements OnApplicationBootstrap {
 
   /** score.tsv: every prediction row with its signals and the config's score. */
   async scoreTsv(predictionSetId: string, scoringConfigId: string, viewer: Viewer): Promise<StreamableFile> {
-    await requirePredictionSet(this.infra.db, predictionSetId, viewer);
+    await requirePredictionSet(this.infra.repos.references, predictionSetId, viewer);
     const config = await this.configs.get(scoringConfigId);
     const rows = this.sets.streamRows(predictionSetId, {});
     const columns = [

@@ -48,18 +48,16 @@ const PROTEIN_STATS_WRITERS = [
 
 @Injectable()
 export class ReferenceService implements OnModuleInit, OnModuleDestroy {
-  readonly proteins: ProteinRepository;
-  readonly ontology: OntologyRepository;
-  readonly annotations: AnnotationRepository;
-  readonly querySets: QuerySetRepository;
   readonly proteinStats: CachedValue<Record<string, number>>;
 
-  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
-    this.proteins = new ProteinRepository(infra.db);
-    this.ontology = new OntologyRepository(infra.db);
-    this.annotations = new AnnotationRepository(infra.db);
-    this.querySets = new QuerySetRepository(infra.db);
-    const jobs = new JobRepository(infra.db);
+  constructor(
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    readonly proteins: ProteinRepository,
+    readonly ontology: OntologyRepository,
+    readonly annotations: AnnotationRepository,
+    readonly querySets: QuerySetRepository,
+    jobs: JobRepository,
+  ) {
     this.proteinStats = new CachedValue(
       'protein_stats',
       () => this.proteins.stats(),
@@ -144,7 +142,13 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
 
   /** 404 when the viewer may not read the set (or there is none), 403 when they may read but not change it. */
   async requireQuerySet(id: string, viewer: Viewer, access: 'read' | 'modify'): Promise<void> {
-    await checkAccess(this.infra.db, { table: 'query_set', id, entity: 'Query set', viewer, access });
+    await checkAccess(this.infra.repos.references, {
+      table: 'query_set',
+      id,
+      entity: 'Query set',
+      viewer,
+      access,
+    });
   }
 
   /** The ownership of a set the caller uploads; `saveHistory: false` makes it unlisted and expiring. */

@@ -1,13 +1,12 @@
 import { BUILD_GO_COOCCURRENCE, BuildGoCooccurrencePayload } from '@svc/contracts';
 import { defineOperation, JobError } from '@svc/jobs';
-import { AnnotationRepository } from '@svc/persistence';
 
 /** Term pair counts within the proteins of an annotation set (for association features), then ANALYZE. */
 export const buildGoCooccurrenceOperation = defineOperation<BuildGoCooccurrencePayload>({
   spec: BUILD_GO_COOCCURRENCE,
-  async execute({ payload, emit, db }) {
+  async execute({ payload, emit, repos }) {
     const started = Date.now();
-    const annotations = new AnnotationRepository(db);
+    const annotations = repos.annotations;
     if ((await annotations.findById(payload.annotation_set_id)) === null) {
       throw new JobError(
         'annotation_set_not_found',

@@ -14,8 +14,8 @@ const CORE_FIELDS = 'id,reviewed,gene_primary,organism_name,organism_id,length';
  */
 export const fetchUniprotMetadataOperation = defineOperation<FetchUniprotMetadataPayload>({
   spec: FETCH_UNIPROT_METADATA,
-  async execute({ payload, emit, db, config, artifacts, throwIfCancelled, setProgress }) {
-    const proteins = new ProteinRepository(db);
+  async execute({ payload, emit, repos, config, artifacts, throwIfCancelled, setProgress }) {
+    const proteins = repos.proteins;
     const fields = ['accession', ...METADATA_COLUMNS.map((c) => c.field)];
     if (payload.update_protein_core === true) fields.push(CORE_FIELDS);
     const query = new URLSearchParams({
@@ -29,7 +29,7 @@ export const fetchUniprotMetadataOperation = defineOperation<FetchUniprotMetadat
     const pending: Parameters<ProteinRepository['upsertMetadata']>[1] = [];
     const flush = async (): Promise<void> => {
       if (pending.length === 0) return;
-      await db.transaction(async (tx) => proteins.upsertMetadata(tx, pending.splice(0)));
+      await proteins.saveMetadata(pending.splice(0));
     };
     const sources = sourcePolicyOf(config, artifacts);
     for await (const page of uniprotSearchPages(config.uniprotBaseUrl, query, sources)) {
@@ -50,23 +50,20 @@ export const fetchUniprotMetadataOperation = defineOperation<FetchUniprotMetadat
         const existing = await proteins.existingAccessions(core.map((r) => r.accession!));
         // Only proteins already loaded are refreshed; this operation adds metadata, not proteins.
         const rows = core.filter((r) => existing.has(r.accession!));
-        await db.transaction((tx) =>
-          proteins.upsertProteins(
-            tx,
-            rows.map((r) => ({
-              accession: r.accession!,
-              canonicalAccession: r.canonicalAccession ?? r.accession!,
-              isCanonical: r.isCanonical ?? true,
-              isoformIndex: r.isoformIndex,
-              sequenceId: null,
-              entryName: r.entryName,
-              geneName: r.geneName,
-              organism: r.organism,
-              taxonomyId: r.taxonomyId,
-              length: r.length,
-              reviewed: r.reviewed,
-            })),
-          ),
+        await proteins.refreshProteins(
+          rows.map((r) => ({
+            accession: r.accession!,
+            canonicalAccession: r.canonicalAccession ?? r.accession!,
+            isCanonical: r.isCanonical ?? true,
+            isoformIndex: r.isoformIndex,
+            sequenceId: null,
+            entryName: r.entryName,
+            geneName: r.geneName,
+            organism: r.organism,
+            taxonomyId: r.taxonomyId,
+            length: r.length,
+            reviewed: r.reviewed,
+          })),
         );
         totals.proteins_updated += rows.length;
       }

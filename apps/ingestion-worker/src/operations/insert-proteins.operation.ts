@@ -1,7 +1,7 @@
 import { INSERT_PROTEINS, InsertProteinsPayload } from '@svc/contracts';
 import { md5Hex, parseFasta, parseUniProtFastaHeader, parseUniProtTsv, UniProtEntry } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import { DataSource, ProteinInput, ProteinRepository } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 import { readText, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 import { uniprotSearchPages } from './uniprot-search';
@@ -16,34 +16,27 @@ interface Entry extends UniProtEntry {
 
 /** Upserts one page of entries: sequences by MD5, proteins by accession, in one transaction. */
 async function storeEntries(
-  db: DataSource,
+  repos: Repositories,
   entries: Entry[],
   includeIsoforms: boolean,
 ): Promise<{ proteins: number; sequences: number; skipped: number }> {
   const kept = entries.filter((e) => e.accession !== null && (includeIsoforms || e.isCanonical !== false));
-  const proteins = new ProteinRepository(db);
-  return db.transaction(async (tx) => {
-    const withSequence = kept.filter((e) => e.sequence !== null && e.sequence !== '');
-    const ids = await proteins.upsertSequences(
-      tx,
-      withSequence.map((e) => ({ sequence: e.sequence!, hash: md5Hex(e.sequence!) })),
-    );
-    const rows: ProteinInput[] = kept.map((e) => ({
+  const stored = await repos.proteins.storeWithSequences(
+    kept.map((e) => ({
       accession: e.accession!,
       canonicalAccession: e.canonicalAccession ?? e.accession!,
       isCanonical: e.isCanonical ?? true,
       isoformIndex: e.isoformIndex,
-      sequenceId: e.sequence ? (ids.get(md5Hex(e.sequence)) ?? null) : null,
+      sequence: e.sequence ? { sequence: e.sequence, hash: md5Hex(e.sequence) } : null,
       entryName: e.entryName,
       geneName: e.geneName,
       organism: e.organism,
       taxonomyId: e.taxonomyId,
       length: e.length ?? (e.sequence ? e.sequence.length : null),
       reviewed: e.reviewed,
-    }));
-    await proteins.upsertProteins(tx, rows);
-    return { proteins: rows.length, sequences: ids.size, skipped: entries.length - kept.length };
-  });
+    })),
+  );
+  return { ...stored, skipped: entries.length - kept.length };
 }
 
 /** Entries of a UniProt FASTA or TSV export (format told by its first line). */
@@ -76,7 +69,7 @@ function entriesOfExport(text: string): {
  */
 export const insertProteinsOperation = defineOperation<InsertProteinsPayload>({
   spec: INSERT_PROTEINS,
-  async execute({ payload, emit, db, config, artifacts, throwIfCancelled, setProgress }) {
+  async execute({ payload, emit, repos, config, artifacts, throwIfCancelled, setProgress }) {
     const sources = sourcePolicyOf(config, artifacts);
     const includeIsoforms = payload.include_isoforms ?? false;
     const totals = { proteins: 0, sequences: 0, skipped: 0, pages: 0, problems: 0 };
@@ -94,7 +87,7 @@ export const insertProteinsOperation = defineOperation<InsertProteinsPayload>({
           'empty_source',
           `no protein entries in ${payload.source_url}${problems[0] ? ` (${problems[0].message})` : ''}`,
         );
-      const stored = await storeEntries(db, entries, includeIsoforms);
+      const stored = await storeEntries(repos, entries, includeIsoforms);
       Object.assign(totals, { ...stored, pages: 1, problems: problems.length });
       problemSamples.push(...problems.slice(0, 100));
     } else {
@@ -109,7 +102,7 @@ export const insertProteinsOperation = defineOperation<InsertProteinsPayload>({
       for await (const page of uniprotSearchPages(config.uniprotBaseUrl, query, sources)) {
         total ??= page.totalResults;
         const parsed = parseUniProtTsv(page.text);
-        const stored = await storeEntries(db, parsed.records, includeIsoforms);
+        const stored = await storeEntries(repos, parsed.records, includeIsoforms);
         totals.proteins += stored.proteins;
         totals.sequences += stored.sequences;
         totals.skipped += stored.skipped;

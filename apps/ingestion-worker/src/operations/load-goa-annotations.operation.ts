@@ -1,7 +1,7 @@
 import { LOAD_GOA_ANNOTATIONS, LoadGoaAnnotationsPayload } from '@svc/contracts';
 import { GafReader } from '@svc/domain';
 import { defineOperation, JobError, recordProgress } from '@svc/jobs';
-import { AnnotationRow, AnnotationRepository, OntologyRepository } from '@svc/persistence';
+import { AnnotationRow } from '@svc/persistence';
 import { readLines, sourcePolicyOf } from '@svc/platform';
 import { AnnotationResolver, LineProblems } from './annotation-resolver';
 import { sourceFailure } from './source-failure';
@@ -22,19 +22,19 @@ function gafDate(yyyymmdd: string): string | null {
  */
 export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPayload>({
   spec: LOAD_GOA_ANNOTATIONS,
-  async execute({ job, payload, emit, db, config, artifacts, signal, logger }) {
+  async execute({ job, payload, emit, repos, config, artifacts, signal, logger }) {
     const started = Date.now();
-    const snapshot = await new OntologyRepository(db).findById(payload.ontology_snapshot_id);
+    const snapshot = await repos.ontologies.findById(payload.ontology_snapshot_id);
     if (snapshot === null)
       throw new JobError(
         'ontology_snapshot_not_found',
         `ontology snapshot ${payload.ontology_snapshot_id} does not exist`,
       );
-    const resolver = new AnnotationResolver(await new OntologyRepository(db).termIndex(snapshot.id));
+    const resolver = new AnnotationResolver(await repos.ontologies.termIndex(snapshot.id));
     const problems = new LineProblems();
     const reader = new GafReader();
     let records = 0;
-    const { value, set } = await new AnnotationRepository(db).withinLoad(
+    const { value, set } = await repos.annotations.withinLoad(
       {
         source: 'goa',
         sourceVersion: payload.source_version,

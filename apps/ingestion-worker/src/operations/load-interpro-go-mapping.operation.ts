@@ -1,14 +1,13 @@
 import { LOAD_INTERPRO_GO_MAPPING, LoadInterproGoMappingPayload } from '@svc/contracts';
 import { parseInterpro2Go } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import { InterProRepository } from '@svc/persistence';
 import { readText, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
 /** Loads the public interpro2go file; a pair seen before is updated to the new source version. */
 export const loadInterproGoMappingOperation = defineOperation<LoadInterproGoMappingPayload>({
   spec: LOAD_INTERPRO_GO_MAPPING,
-  async execute({ payload, emit, db, config, artifacts }) {
+  async execute({ payload, emit, repos, config, artifacts }) {
     let text: string;
     try {
       text = await readText(payload.url, sourcePolicyOf(config, artifacts));
@@ -20,7 +19,7 @@ export const loadInterproGoMappingOperation = defineOperation<LoadInterproGoMapp
       throw new JobError('empty_source', 'the file holds no InterPro to GO mapping line');
     const version = parsed.sourceVersion ?? 'unknown';
     const unique = [...new Map(parsed.mappings.map((m) => [`${m.iprAccession}|${m.goId}`, m])).values()];
-    await new InterProRepository(db).upsertGoMappings(
+    await repos.interpro.upsertGoMappings(
       unique.map((m) => ({ iprAccession: m.iprAccession, goId: m.goId })),
       version,
     );

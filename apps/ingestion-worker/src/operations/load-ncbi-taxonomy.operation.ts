@@ -1,7 +1,6 @@
 import { LOAD_NCBI_TAXONOMY, LoadNcbiTaxonomyPayload } from '@svc/contracts';
 import { parseNodesDmpLine, TaxonNode } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import { TaxonomyRepository } from '@svc/persistence';
 import { readLines, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
@@ -12,7 +11,7 @@ import { sourceFailure } from './source-failure';
  */
 export const loadNcbiTaxonomyOperation = defineOperation<LoadNcbiTaxonomyPayload>({
   spec: LOAD_NCBI_TAXONOMY,
-  async execute({ payload, db, emit, config, artifacts, throwIfCancelled }) {
+  async execute({ payload, repos, emit, config, artifacts, throwIfCancelled }) {
     const nodes: TaxonNode[] = [];
     const problems: { line: number; message: string }[] = [];
     let lineNumber = 0;
@@ -39,7 +38,7 @@ export const loadNcbiTaxonomyOperation = defineOperation<LoadNcbiTaxonomyPayload
         `${problemCount} of ${lineNumber} lines are malformed (first at line ${problems[0]?.line})`,
       );
     await throwIfCancelled();
-    await new TaxonomyRepository(db).replaceAll(nodes, payload.source_version ?? null);
+    await repos.taxonomy.replaceAll(nodes, payload.source_version ?? null);
     await emit('load_ncbi_taxonomy.done', null, { nodes: nodes.length, malformed_lines: problemCount });
     return { nodes: nodes.length, malformed_lines: problemCount, malformed: problems };
   },

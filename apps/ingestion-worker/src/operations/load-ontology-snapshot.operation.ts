@@ -1,7 +1,6 @@
 import { LOAD_ONTOLOGY_SNAPSHOT, LoadOntologySnapshotPayload } from '@svc/contracts';
 import { OboParser } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
-import { OntologyRepository } from '@svc/persistence';
 import { readLines, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
@@ -21,7 +20,7 @@ function firstDuplicateTermId(terms: readonly { id: string }[]): string | null {
 /** Streams an OBO release into a snapshot; a release already loaded (same data-version) is reused. */
 export const loadOntologySnapshotOperation = defineOperation<LoadOntologySnapshotPayload>({
   spec: LOAD_ONTOLOGY_SNAPSHOT,
-  async execute({ payload, emit, db, config, artifacts, throwIfCancelled }) {
+  async execute({ payload, emit, repos, config, artifacts, throwIfCancelled }) {
     const started = Date.now();
     const parser = new OboParser();
     let lines = 0;
@@ -49,7 +48,7 @@ export const loadOntologySnapshotOperation = defineOperation<LoadOntologySnapsho
       obo_version: version,
     });
     await throwIfCancelled();
-    const saved = await new OntologyRepository(db).saveSnapshot(document, version, payload.obo_url);
+    const saved = await repos.ontologies.saveSnapshot(document, version, payload.obo_url);
     const result = {
       ontology_snapshot_id: saved.snapshot.id,
       obo_version: version,

@@ -1,6 +1,6 @@
 import { LOAD_QUICKGO_ANNOTATIONS, LoadQuickGoAnnotationsPayload } from '@svc/contracts';
 import { defineOperation, JobError, recordProgress } from '@svc/jobs';
-import { AnnotationRow, AnnotationRepository, OntologyRepository } from '@svc/persistence';
+import { AnnotationRow } from '@svc/persistence';
 import { fetchWithRetry, SourceError, sourcePolicyOf } from '@svc/platform';
 import { AnnotationResolver, LineProblems } from './annotation-resolver';
 import { sourceFailure } from './source-failure';
@@ -48,15 +48,15 @@ function withFromText(value: QuickGoAnnotation['withFrom']): string | null {
  */
 export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnotationsPayload>({
   spec: LOAD_QUICKGO_ANNOTATIONS,
-  async execute({ job, payload, emit, db, config, artifacts, signal, logger }) {
+  async execute({ job, payload, emit, repos, config, artifacts, signal, logger }) {
     const sources = sourcePolicyOf(config, artifacts);
-    const snapshot = await new OntologyRepository(db).findById(payload.ontology_snapshot_id);
+    const snapshot = await repos.ontologies.findById(payload.ontology_snapshot_id);
     if (snapshot === null)
       throw new JobError(
         'ontology_snapshot_not_found',
         `ontology snapshot ${payload.ontology_snapshot_id} does not exist`,
       );
-    const resolver = new AnnotationResolver(await new OntologyRepository(db).termIndex(snapshot.id));
+    const resolver = new AnnotationResolver(await repos.ontologies.termIndex(snapshot.id));
     const problems = new LineProblems();
     const pageSize = payload.page_size ?? 100;
     const query = new URLSearchParams({ limit: String(pageSize) });
@@ -65,7 +65,7 @@ export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnota
     if (payload.taxon_id !== undefined) query.set('taxonId', payload.taxon_id);
     if (payload.go_evidence !== undefined) query.set('goEvidence', payload.go_evidence);
     const base = `${config.quickgoBaseUrl}/annotation/search`;
-    const { value, set } = await new AnnotationRepository(db).withinLoad(
+    const { value, set } = await repos.annotations.withinLoad(
       {
         source: 'quickgo',
         sourceVersion: payload.source_version,

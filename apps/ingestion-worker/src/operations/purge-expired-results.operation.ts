@@ -1,6 +1,5 @@
 import { PURGE_EXPIRED_RESULTS, PurgeExpiredResultsPayload } from '@svc/contracts';
 import { defineOperation } from '@svc/jobs';
-import { RetentionRepository } from '@svc/persistence';
 
 /**
  * The retention purge: removes the unlisted one-click results (prediction sets, query sets, jobs)
@@ -8,9 +7,9 @@ import { RetentionRepository } from '@svc/persistence';
  */
 export const purgeExpiredResultsOperation = defineOperation<PurgeExpiredResultsPayload>({
   spec: PURGE_EXPIRED_RESULTS,
-  async execute({ payload, emit, db }) {
+  async execute({ payload, emit, repos }) {
     const dryRun = payload.dry_run ?? false;
-    const counts = await new RetentionRepository(db).purgeExpired({ dryRun });
+    const counts = await repos.retention.purgeExpired({ dryRun });
     await emit('purge_expired_results.done', null, { ...counts, dry_run: dryRun });
     return { ...counts, dry_run: dryRun };
   },

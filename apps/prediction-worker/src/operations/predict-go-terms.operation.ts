@@ -1,15 +1,6 @@
 import { DEFAULT_SEARCH_BACKEND, PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
 import { activeFeatureNames, canRead, featureFlagsOf, featureSchemaSha } from '@svc/domain';
 import { defineOperation, deferTo, JobError, missingReference, requireReference } from '@svc/jobs';
-import {
-  EmbeddingRepository,
-  findOwnership,
-  JobRepository,
-  PredictionSetRepository,
-  ReferenceCheckRepository,
-  ReferencePoolRepository,
-  RerankerRepository,
-} from '@svc/persistence';
 import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
 import { viewerOfJob } from './job-viewer';
 import { requireHomologyTool } from './homology-tool';
@@ -32,14 +23,14 @@ export const HOMOLOGY_BATCH = 2000;
 
 export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
   spec: PREDICT_GO_TERMS,
-  async execute({ job, payload, emit, db, dispatch, setProgress, plan, config }) {
-    const embeddingConfig = await new EmbeddingRepository(db).findConfig(payload.embedding_config_id);
+  async execute({ job, payload, emit, repos, dispatch, setProgress, plan, config }) {
+    const embeddingConfig = await repos.embeddings.findConfig(payload.embedding_config_id);
     if (embeddingConfig === null) throw missingReference('embedding_config', payload.embedding_config_id);
-    const setSnapshot = (
-      await new ReferenceCheckRepository(db).snapshotsOfAnnotationSets([payload.annotation_set_id])
-    ).get(payload.annotation_set_id.toLowerCase());
+    const setSnapshot = (await repos.references.snapshotsOfAnnotationSets([payload.annotation_set_id])).get(
+      payload.annotation_set_id.toLowerCase(),
+    );
     if (setSnapshot === undefined) throw missingReference('annotation_set', payload.annotation_set_id);
-    await requireReference(db, 'ontology_snapshot', payload.ontology_snapshot_id);
+    await requireReference(repos.references, 'ontology_snapshot', payload.ontology_snapshot_id);
     if (setSnapshot !== payload.ontology_snapshot_id)
       throw new JobError(
         'snapshot_mismatch',
@@ -48,7 +39,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     if (payload.query_set_id !== undefined) {
       // Whatever path queued the job, it reads only sequences its submitter may read; someone else's
       // set is reported as missing, like the gateway's 404.
-      const querySet = await findOwnership(db, 'query_set', payload.query_set_id);
+      const querySet = await repos.references.ownership('query_set', payload.query_set_id);
       if (querySet === null || !canRead(viewerOfJob(job), querySet))
         throw new JobError('query_set_not_found', `query set ${payload.query_set_id} does not exist`);
     }
@@ -60,7 +51,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     // the embedded proteins, like the vector backends.
     if (
       (!homology || payload.query_set_id === undefined) &&
-      !(await new ReferencePoolRepository(db).hasEmbeddedQueries(
+      !(await repos.referencePools.hasEmbeddedQueries(
         payload.embedding_config_id,
         payload.query_set_id ?? null,
       ))
@@ -74,10 +65,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       );
     }
     // Without references nothing can donate: the job would succeed with an empty set.
-    if (
-      homology &&
-      !(await new ReferencePoolRepository(db).hasSequenceReferences(payload.annotation_set_id))
-    ) {
+    if (homology && !(await repos.referencePools.hasSequenceReferences(payload.annotation_set_id))) {
       throw new JobError(
         'empty_reference_pool',
         `annotation set ${payload.annotation_set_id} annotates no protein with a sequence: load the reference proteins and their sequences first`,
@@ -85,7 +73,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     }
     if (
       !homology &&
-      !(await new ReferencePoolRepository(db).hasEmbeddedReferences(
+      !(await repos.referencePools.hasEmbeddedReferences(
         payload.embedding_config_id,
         payload.annotation_set_id,
       ))
@@ -103,7 +91,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     const liveSha = featureSchemaSha(activeFeatureNames(flags));
     let reranker: { artifact_uri: string; feature_schema_sha: string } | null = null;
     if (payload.reranker_model_id !== undefined) {
-      const model = await new RerankerRepository(db).find(payload.reranker_model_id);
+      const model = await repos.rerankers.find(payload.reranker_model_id);
       if (model === null)
         throw new JobError('reranker_not_found', `re-ranker ${payload.reranker_model_id} does not exist`);
       if (model.artifact_uri === '' || model.feature_schema_sha === '')
@@ -123,11 +111,11 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     // A re-run (handed back during an outage, or requeued after a crash) reuses the first run's
     // prediction set and queries, so the steps of both runs fill one set and commit once per batch.
     const { plan: planned, resumed } = await plan(async () => {
-      const queries = await new ReferencePoolRepository(db).queries(
+      const queries = await repos.referencePools.queries(
         payload.embedding_config_id,
         payload.query_set_id ?? null,
       );
-      const predictionSetId = await new PredictionSetRepository(db).create({
+      const predictionSetId = await repos.predictionSets.create({
         job_id: job.id,
         embedding_config_id: payload.embedding_config_id,
         annotation_set_id: payload.annotation_set_id,
@@ -183,7 +171,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         exclude_self: excludeSelf,
       };
     // Before any batch is sent: the steps' counts add to this, and a resumed run keeps what they added.
-    await new JobRepository(db).mergeResult(job.id, {
+    await repos.jobs.mergeResult(job.id, {
       fields: {
         prediction_set_id: predictionSetId,
         queries: queries.length,

@@ -1,10 +1,6 @@
 import { PredictionsBatchPayload } from '@svc/contracts';
 import { batchKey, defineStep, JobError } from '@svc/jobs';
-import {
-  encodePredictionColumns,
-  PREDICTION_ROW_COLUMN_NAMES,
-  PredictionSetRepository,
-} from '@svc/persistence';
+import { encodePredictionColumns, PREDICTION_ROW_COLUMN_NAMES } from '@svc/persistence';
 import { sourcePolicyOf } from '@svc/platform';
 import { transferBatch } from '@svc/go-transfer';
 import { applyReranker } from './apply-reranker';
@@ -15,9 +11,9 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
   name: 'predict_go_terms_batch',
   queue: 'svc.predictions.batch',
   payload: PredictionsBatchPayload,
-  async execute({ payload, db, dispatch, emit, throwIfCancelled, config, artifacts }) {
+  async execute({ payload, repos, dispatch, emit, throwIfCancelled, config, artifacts }) {
     const started = process.hrtime.bigint();
-    const set = await new PredictionSetRepository(db).find(payload.prediction_set_id);
+    const set = await repos.predictionSets.find(payload.prediction_set_id);
     if (set === null)
       throw new JobError(
         'prediction_set_not_found',
@@ -25,7 +21,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       );
     const sources = sourcePolicyOf(config, artifacts);
     const { rows, queriesWithoutEmbedding, alignedPairs } = await transferBatch({
-      db,
+      repos,
       config,
       sources,
       settings: set,

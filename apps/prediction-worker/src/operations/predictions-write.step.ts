@@ -1,12 +1,6 @@
 import { PredictionsWritePayload } from '@svc/contracts';
 import { defineStep, JobError } from '@svc/jobs';
-import {
-  Db,
-  decodePredictionColumns,
-  JobRepository,
-  PredictionRow,
-  PredictionSetRepository,
-} from '@svc/persistence';
+import { Db, decodePredictionColumns, PredictionRow } from '@svc/persistence';
 
 /**
  * Stores one batch's prediction rows, adds them to the parent's `prediction_count` and ticks its
@@ -20,10 +14,10 @@ export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
   // Two writes side by side: each is one transaction of bulk inserts (the database's work, not this
   // process's), and their progress ticks serialise on the job row at commit.
   concurrency: 2,
-  async execute({ payload, db, parentJobId, tick, tickOnce, throwIfCancelled }) {
+  async execute({ payload, repos, parentJobId, tick, tickOnce, throwIfCancelled }) {
     await throwIfCancelled();
-    const sets = new PredictionSetRepository(db);
-    const jobs = new JobRepository(db);
+    const sets = repos.predictionSets;
+    const jobs = repos.jobs;
     const columns = rowsOf(payload);
     const write = (tx?: Db): Promise<number> =>
       'rows' in columns

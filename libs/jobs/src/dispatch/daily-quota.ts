@@ -1,6 +1,6 @@
 import { DomainError, Role } from '@svc/contracts';
 import { DEFAULT_DAILY_QUOTAS, secondsUntilWindowEnd, windowStart } from '@svc/domain';
-import { Db, QuotaRepository } from '@svc/persistence';
+import { QuotaRepository } from '@svc/persistence';
 import { AppConfig } from '@svc/platform';
 
 const DAY_SECONDS = 86_400;
@@ -22,14 +22,14 @@ export function dailyLimitFor(config: AppConfig, resource: string, role: Role): 
  * follow-up on the same caller's behalf.
  */
 export async function consumeDailyQuota(
-  db: Db,
+  quotas: QuotaRepository,
   config: AppConfig,
   input: { key: string; role: Role; resource: string; amount: number },
 ): Promise<void> {
   const limit = dailyLimitFor(config, input.resource, input.role);
   if (limit === null) return;
   const now = Date.now();
-  const result = await new QuotaRepository(db).consume({
+  const result = await quotas.consume({
     key: input.key,
     resource: input.resource,
     periodStart: windowStart(now, DAY_SECONDS),
@@ -47,12 +47,12 @@ export async function consumeDailyQuota(
 
 /** Gives back a charge for work that was not queued after all (the broker refused the publish). */
 export async function releaseDailyQuota(
-  db: Db,
+  quotas: QuotaRepository,
   config: AppConfig,
   input: { key: string; role: Role; resource: string; amount: number },
 ): Promise<void> {
   if (dailyLimitFor(config, input.resource, input.role) === null) return;
-  await new QuotaRepository(db).release({
+  await quotas.release({
     key: input.key,
     resource: input.resource,
     periodStart: windowStart(Date.now(), DAY_SECONDS),

@@ -48,6 +48,7 @@ export async function startWorker(
   const runtime = new WorkerRuntime({
     name: definition.name,
     db: infra.db,
+    repos: infra.repos,
     config,
     broker: infra.broker,
     logger: infra.logger.child(`${definition.name}.runtime`),

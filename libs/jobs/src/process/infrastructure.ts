@@ -1,4 +1,11 @@
-import { createDataSource, DataSource, pingDatabase, poolInUse } from '@svc/persistence';
+import {
+  createDataSource,
+  createRepositories,
+  DataSource,
+  pingDatabase,
+  poolInUse,
+  Repositories,
+} from '@svc/persistence';
 import {
   AmqpBroker,
   AppConfig,
@@ -18,6 +25,8 @@ export interface Infrastructure {
   config: AppConfig;
   logger: Logger;
   db: DataSource;
+  /** The repositories over `db`, one set for the whole process. */
+  repos: Repositories;
   broker: MessageBroker;
   metrics: Metrics;
   /** Datasets, boosters and evaluation outputs (local disk or an object store). */
@@ -53,6 +62,7 @@ export async function openInfrastructure(
     config,
     logger,
     db,
+    repos: createRepositories(db),
     broker,
     metrics,
     artifacts,

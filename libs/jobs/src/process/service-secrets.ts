@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource, SecretRepository } from '@svc/persistence';
+import { SecretRepository } from '@svc/persistence';
 import { AppConfig, Logger } from '@svc/platform';
 
 export interface ServiceSecrets {
@@ -15,10 +15,9 @@ export interface ServiceSecrets {
  */
 export async function resolveServiceSecrets(
   config: AppConfig,
-  db: DataSource,
+  secrets: SecretRepository,
   logger: Logger,
 ): Promise<ServiceSecrets> {
-  const secrets = new SecretRepository(db);
   let jwtSecret = config.jwtSecret;
   if (jwtSecret === null) {
     jwtSecret = await secrets.getOrCreate('jwt_secret', () => randomBytes(48).toString('base64url'));

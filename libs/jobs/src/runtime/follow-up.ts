@@ -1,6 +1,13 @@
 import { computeDedupKey } from '@svc/domain';
 import { DomainError, normalizeRole } from '@svc/contracts';
-import { Db, FollowUpRepository, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
+import {
+  Db,
+  FollowUpRepository,
+  JobEventRepository,
+  JobRecord,
+  JobRepository,
+  QuotaRepository,
+} from '@svc/persistence';
 import { AppConfig, Logger, MessageBroker } from '@svc/platform';
 import { consumeDailyQuota } from '../dispatch/daily-quota';
 import { checkFollowUp, readFollowUp } from '../dispatch/submission';
@@ -72,7 +79,7 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
   let quotaError: DomainError | null = null;
   if (source.quota_key !== null && source.submitted_role !== null) {
     try {
-      await consumeDailyQuota(tx, config, {
+      await consumeDailyQuota(new QuotaRepository(tx), config, {
         key: source.quota_key,
         role: normalizeRole(source.submitted_role),
         resource: 'jobs',

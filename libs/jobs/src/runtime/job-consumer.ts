@@ -101,7 +101,7 @@ export class JobConsumer {
     execution: JobExecution,
     traceparent: string | null,
   ): Promise<DeliveryOutcome> {
-    const { name, metrics, db, config } = this.options;
+    const { name, metrics, config } = this.options;
     const jobs = this.lifecycle.jobs;
     const started = process.hrtime.bigint();
     const logger = this.options.logger.child('job', {
@@ -141,7 +141,7 @@ export class JobConsumer {
         setProgress: (current, total) => jobs.setProgress(job.id, current, total),
         plan: (make) => jobs.planOnce(job.id, make),
         logger,
-        db,
+        repos: this.lifecycle.repos,
         config,
         artifacts: this.artifacts,
       });

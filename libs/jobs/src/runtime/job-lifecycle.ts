@@ -1,5 +1,12 @@
 import type { JobErrorCode } from '@svc/contracts';
-import { Db, JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
+import {
+  createRepositories,
+  Db,
+  JobEventRepository,
+  JobRecord,
+  JobRepository,
+  Repositories,
+} from '@svc/persistence';
 import { DeliveryOutcome, isInfrastructureUnavailable, UnknownQueueError } from '@svc/platform';
 import { insertFollowUp, publishFollowUp } from './follow-up';
 import { DispatchFn, EmitFn } from './operation';
@@ -14,13 +21,16 @@ const OUTAGE_RETRY_MS = 1000;
  * put-back of a delivery that met an outage. `stopping` is set once the worker begins to stop.
  */
 export class JobLifecycle {
+  /** The process's repositories, which operations and steps receive as `repos`. */
+  readonly repos: Repositories;
   readonly jobs: JobRepository;
   readonly events: JobEventRepository;
   stopping = false;
 
   constructor(private readonly options: WorkerRuntimeOptions) {
-    this.jobs = new JobRepository(options.db);
-    this.events = new JobEventRepository(options.db);
+    this.repos = options.repos ?? createRepositories(options.db);
+    this.jobs = this.repos.jobs;
+    this.events = this.repos.jobEvents;
   }
 
   async publishAndConfirm(jobId: string, queue: string): Promise<void> {

@@ -1,7 +1,6 @@
 import type { OperationQueueName, OperationSpec } from '@svc/contracts';
 import type { AppConfig, ArtifactStore, Logger } from '@svc/platform';
-import type { Db, JobRecord } from '@svc/persistence';
-import { DataSource } from '@svc/persistence';
+import type { Db, JobRecord, Repositories } from '@svc/persistence';
 
 export type EmitFn = (
   event: string,
@@ -33,8 +32,8 @@ interface CommonContext {
   /** Publishes a step of this job to an operation queue. */
   dispatch: DispatchFn;
   logger: Logger;
-  /** The process's database and settings; operations build the repositories they need from them. */
-  db: DataSource;
+  /** The process's repositories (all SQL is theirs) and settings. */
+  repos: Repositories;
   config: AppConfig;
   /** The process's artifact store (checked at start-up). */
   artifacts: ArtifactStore;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { REFERENCED_TABLES, ReferencedTable } from '@svc/contracts';
-import { createDataSource } from '@svc/persistence';
+import { createDataSource, ReferenceCheckRepository } from '@svc/persistence';
 import { currentTestRun } from '@svc/testing';
 import { DataSource } from 'typeorm';
 import { JobError } from './job-error';
@@ -24,7 +24,7 @@ describe('requireReference', () => {
     'fails a job naming a missing %s row with that table’s code',
     async (table) => {
       const id = randomUUID();
-      const failure = await requireReference(db, table, id).then(
+      const failure = await requireReference(new ReferenceCheckRepository(db), table, id).then(
         () => null,
         (error: unknown) => error,
       );
@@ -41,6 +41,8 @@ describe('requireReference', () => {
       `INSERT INTO ontology_snapshot (obo_version, obo_url) VALUES ($1, 'file:///go.obo') RETURNING id`,
       [`test-${randomUUID()}`],
     );
-    await expect(requireReference(db, 'ontology_snapshot', row!.id)).resolves.toBeUndefined();
+    await expect(
+      requireReference(new ReferenceCheckRepository(db), 'ontology_snapshot', row!.id),
+    ).resolves.toBeUndefined();
   });
 });

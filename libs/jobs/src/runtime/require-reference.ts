@@ -1,13 +1,17 @@
 import { REFERENCED_TABLES, ReferencedTable } from '@svc/contracts';
-import { Db, ReferenceCheckRepository } from '@svc/persistence';
+import { ReferenceCheckRepository } from '@svc/persistence';
 import { JobError } from './job-error';
 
 /**
  * Fails the job when a row its payload names is gone by the time it runs: the same look-up as the
  * gateway's check at dispatch, and the one job error code of the row's table.
  */
-export async function requireReference(db: Db, table: ReferencedTable, id: string): Promise<void> {
-  if ((await new ReferenceCheckRepository(db).find(table, id)) === null) throw missingReference(table, id);
+export async function requireReference(
+  references: ReferenceCheckRepository,
+  table: ReferencedTable,
+  id: string,
+): Promise<void> {
+  if ((await references.find(table, id)) === null) throw missingReference(table, id);
 }
 
 /** The failure of a job whose payload names a row that is gone, for callers that read the row anyway. */

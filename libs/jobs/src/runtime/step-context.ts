@@ -61,7 +61,7 @@ export function stepContext(
       return !commit.duplicate;
     },
     logger,
-    db: options.db,
+    repos: lifecycle.repos,
     config: options.config,
     artifacts: artifacts,
   };

@@ -1,4 +1,3 @@
-import { DataSource } from 'typeorm';
 import {
   CafaEvaluation,
   CafaOntology,
@@ -6,10 +5,9 @@ import {
   createCafaEvaluator,
   ScoringWeights,
 } from '@svc/domain';
-import { PredictionSetRepository } from '../predictions/prediction-set.repository';
+import type { Repositories } from '../repositories';
 import { foldBestScores, RowScorer, ScoredPair, weightsScorer } from '../predictions/scored-predictions';
-import { EvaluationRepository, GroundTruthRow } from './evaluation.repository';
-import { loadOboDocument } from './ontology-document';
+import { GroundTruthRow } from './evaluation.repository';
 
 export const EVALUATION_CATEGORIES = ['NK', 'LK', 'PK'] as const;
 export type EvaluationCategory = (typeof EVALUATION_CATEGORIES)[number];
@@ -65,7 +63,7 @@ export function persistedMetrics(evaluation: CafaEvaluation): Record<string, Rec
  * Categories without ground truth are skipped. Evaluator errors propagate as CafaEvaluationError.
  */
 export async function evaluatePredictionSet(input: {
-  db: DataSource;
+  repos: Pick<Repositories, 'evaluations' | 'ontologies' | 'predictionSets'>;
   evaluationSetId: string;
   ontologySnapshotId: string;
   predictionSetId: string;
@@ -78,8 +76,8 @@ export async function evaluatePredictionSet(input: {
   maxTerms: number | null;
   onCategory?: (result: CategoryEvaluation) => Promise<void>;
 }): Promise<Record<string, Record<string, Record<string, unknown>>>> {
-  const evaluations = new EvaluationRepository(input.db);
-  const doc = await loadOboDocument(input.db, input.ontologySnapshotId);
+  const { evaluations, ontologies, predictionSets } = input.repos;
+  const doc = await ontologies.oboDocument(input.ontologySnapshotId);
   const ontology = new CafaOntology(
     doc.terms.map((t) => ({
       id: t.id,
@@ -115,7 +113,7 @@ export async function evaluatePredictionSet(input: {
   }
   // Without a scoring config or re-rankers a row is scored by its own score: only that is read.
   const columns = input.weights === null && input.scorerFor === undefined ? 'score' : 'export';
-  const rows = new PredictionSetRepository(input.db).streamRows(input.predictionSetId, {}, 5000, columns);
+  const rows = predictionSets.streamRows(input.predictionSetId, {}, 5000, columns);
   for await (const chunk of rows) {
     for (const entry of categories) {
       foldBestScores(

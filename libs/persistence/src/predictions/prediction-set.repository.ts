@@ -258,6 +258,13 @@ export class PredictionSetRepository {
     return { terms: byAspect, totals: Object.fromEntries(totals.map((t) => [t.aspect, t])) };
   }
 
+  /** Every stored row of a prediction set, in accession order (a set small enough to hold). */
+  async allRows(id: string): Promise<Record<string, unknown>[]> {
+    const rows: Record<string, unknown>[] = [];
+    for await (const chunk of this.streamRows(id, {}, 5000)) rows.push(...chunk);
+    return rows;
+  }
+
   /**
    * Rows for the TSV exports, ordered by accession then distance, fetched with keyset pagination in
    * chunks so a large set streams in constant memory.

@@ -1,4 +1,3 @@
-import { DataSource } from 'typeorm';
 import {
   embeddingSimilarity,
   evidenceWeight,
@@ -6,7 +5,6 @@ import {
   ScoringWeights,
   taxonomicProximity,
 } from '@svc/domain';
-import { PredictionSetRepository } from './prediction-set.repository';
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
@@ -34,17 +32,6 @@ export type RowScorer = (row: Record<string, unknown>) => number;
 /** The scorer of a scoring config, or the row's own score without one (docs/prediction.md, "Score"). */
 export function weightsScorer(weights: ScoringWeights | null): RowScorer {
   return weights === null ? rowScore : (r) => scorePrediction(weights, rowSignals(r));
-}
-
-/** Every stored row of a prediction set, in accession order. */
-export async function loadPredictionRows(
-  db: DataSource,
-  predictionSetId: string,
-): Promise<Record<string, unknown>[]> {
-  const rows: Record<string, unknown>[] = [];
-  for await (const chunk of new PredictionSetRepository(db).streamRows(predictionSetId, {}, 5000))
-    rows.push(...chunk);
-  return rows;
 }
 
 export interface ScoredPair {

@@ -1,7 +1,9 @@
+import type { GeneAnnotation } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { DomainError, notFound } from '@svc/contracts';
 import { bulkInsert } from '../bulk';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
+import { loadHoldoutAnnotations } from '../evaluations/holdout-annotations';
 
 export interface AnnotationSetView {
   id: string;
@@ -112,6 +114,11 @@ export class AnnotationLoad {
 
 export class AnnotationRepository {
   constructor(private readonly db: DataSource) {}
+
+  /** Every annotation of a set in the shape the temporal-holdout split reads. */
+  holdoutAnnotations(annotationSetId: string): Promise<GeneAnnotation[]> {
+    return loadHoldoutAnnotations(this.db, annotationSetId);
+  }
 
   async withinLoad<T>(
     set: {

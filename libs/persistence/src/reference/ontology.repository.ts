@@ -3,6 +3,7 @@ import { notFound } from '@svc/contracts';
 import type { OboDocument } from '@svc/domain';
 import { bulkInsert } from '../bulk';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
+import { loadOboDocument } from '../evaluations/ontology-document';
 
 export interface SnapshotView {
   id: string;
@@ -63,6 +64,11 @@ export class OntologyRepository {
       `SELECT ${SNAPSHOT_COLUMNS} FROM ontology_snapshot WHERE obo_version = $1`,
       [oboVersion],
     );
+  }
+
+  /** The snapshot rebuilt as an OBO document, for the evaluator and the holdout split. */
+  oboDocument(snapshotId: string): Promise<OboDocument> {
+    return loadOboDocument(this.db, snapshotId);
   }
 
   findById(id: string): Promise<SnapshotView | null> {

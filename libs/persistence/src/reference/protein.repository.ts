@@ -49,6 +49,37 @@ export interface ProteinListFilter {
 export class ProteinRepository {
   constructor(private readonly db: DataSource) {}
 
+  /**
+   * Stores a page of proteins with their sequences in one transaction: each distinct sequence once
+   * (by its hash), each protein by accession pointing at it. Safe to run again.
+   */
+  async storeWithSequences(
+    entries: (Omit<ProteinInput, 'sequenceId'> & { sequence: { sequence: string; hash: string } | null })[],
+  ): Promise<{ proteins: number; sequences: number }> {
+    return this.db.transaction(async (tx) => {
+      const ids = await this.upsertSequences(
+        tx,
+        entries.flatMap((e) => (e.sequence !== null ? [e.sequence] : [])),
+      );
+      const rows = entries.map(({ sequence, ...protein }) => ({
+        ...protein,
+        sequenceId: sequence !== null ? (ids.get(sequence.hash) ?? null) : null,
+      }));
+      await this.upsertProteins(tx, rows);
+      return { proteins: rows.length, sequences: ids.size };
+    });
+  }
+
+  /** Refreshes proteins already loaded (their core fields), in one transaction. */
+  refreshProteins(proteins: ProteinInput[]): Promise<number> {
+    return this.db.transaction((tx) => this.upsertProteins(tx, proteins));
+  }
+
+  /** Stores a page of UniProt metadata, in one transaction. */
+  saveMetadata(rows: Parameters<ProteinRepository['upsertMetadata']>[1]): Promise<number> {
+    return this.db.transaction((tx) => this.upsertMetadata(tx, rows));
+  }
+
   /** Inserts missing sequences and returns the id of every given hash. */
   async upsertSequences(
     db: Db,

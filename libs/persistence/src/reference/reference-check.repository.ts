@@ -1,12 +1,18 @@
 import { ReferencedTable } from '@svc/contracts';
 import { OwnedRow } from '@svc/domain';
 import { Db, queryOne, queryRows } from '../sql';
+import { findOwnership, OwnedTable } from '../owned-rows';
 
 const OWNED: ReadonlySet<ReferencedTable> = new Set(['query_set', 'prediction_set']);
 
 /** Looks up rows that a job's payload names, for the checks made before the job is queued. */
 export class ReferenceCheckRepository {
   constructor(private readonly db: Db) {}
+
+  /** The owner and visibility of one owned row, or null when there is no such row. */
+  ownership(table: OwnedTable, id: string): Promise<OwnedRow | null> {
+    return findOwnership(this.db, table, id);
+  }
 
   /**
    * The row's ownership when it exists (owned tables), `{}` for reference data that exists, null when

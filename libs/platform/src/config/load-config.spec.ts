@@ -556,7 +556,7 @@ describe('loadConfig result', () => {
 
 /** A valid value for the setting that differs from its default, as an environment variable's text. */
 function otherValue(def: SettingDef): string {
-  const fallback = def.default as unknown;
+  const fallback = def.default;
   switch (def.type) {
     case 'string':
       return `other-${def.key}`;

@@ -7,7 +7,7 @@ import {
   propagatedTruth,
 } from '@svc/domain';
 import { EmitFn, JobError } from '@svc/jobs';
-import { DataSource, loadHoldoutAnnotations } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 import { ExportPlan, PairWork, Query } from './export-plan';
 
 /** One snapshot pair's holdout split: its queries, their categories and the labels of their terms. */
@@ -25,11 +25,15 @@ export interface PairDelta {
  * The holdout split of every pair, before any transfer: it fixes the queries, so progress has a
  * total. A version that ends one pair starts the next, so each annotation set is read once.
  */
-export async function computeDeltas(db: DataSource, plan: ExportPlan, emit: EmitFn): Promise<PairDelta[]> {
+export async function computeDeltas(
+  repos: Repositories,
+  plan: ExportPlan,
+  emit: EmitFn,
+): Promise<PairDelta[]> {
   const annotationsOf = new Map<string, Promise<HoldoutAnnotation[]>>();
   const annotations = (setId: string): Promise<HoldoutAnnotation[]> => {
     let entry = annotationsOf.get(setId);
-    if (entry === undefined) annotationsOf.set(setId, (entry = loadHoldoutAnnotations(db, setId)));
+    if (entry === undefined) annotationsOf.set(setId, (entry = repos.annotations.holdoutAnnotations(setId)));
     return entry;
   };
   const deltas: PairDelta[] = [];

@@ -11,13 +11,7 @@ import {
   snapshotPairLabel,
 } from '@svc/domain';
 import { JobError, requireReference } from '@svc/jobs';
-import {
-  AnnotationRepository,
-  DatasetRepository,
-  DataSource,
-  loadOboDocument,
-  ReferencePoolRepository,
-} from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 
 export interface PairWork {
   split: 'train' | 'eval';
@@ -48,7 +42,10 @@ export interface ExportPlan {
  * version, the feature schema and the ontology. Fails with a stable code for versions that do not
  * pair, a taken name, or rows the payload names that do not exist.
  */
-export async function planExport(db: DataSource, payload: ExportResearchDatasetPayload): Promise<ExportPlan> {
+export async function planExport(
+  repos: Repositories,
+  payload: ExportResearchDatasetPayload,
+): Promise<ExportPlan> {
   let pairs;
   try {
     pairs = planDatasetPairs(payload.train_versions, payload.test_versions ?? []);
@@ -56,13 +53,13 @@ export async function planExport(db: DataSource, payload: ExportResearchDatasetP
     if (error instanceof DatasetPlanError) throw new JobError('invalid_versions', error.message);
     throw error;
   }
-  if (await new DatasetRepository(db).existsByName(payload.output_name))
+  if (await repos.datasets.existsByName(payload.output_name))
     throw new JobError('dataset_exists', `a dataset named '${payload.output_name}' already exists`);
-  await requireReference(db, 'embedding_config', payload.embedding_config_id);
-  await requireReference(db, 'ontology_snapshot', payload.ontology_snapshot_id);
+  await requireReference(repos.references, 'embedding_config', payload.embedding_config_id);
+  await requireReference(repos.references, 'ontology_snapshot', payload.ontology_snapshot_id);
   const source = payload.annotation_source ?? 'goa';
   const versions = [...pairs.train.flatMap((p) => [p.old, p.new]), ...(pairs.eval ? [pairs.eval.new] : [])];
-  const sets = await annotationSets(db, source, payload.ontology_snapshot_id, versions);
+  const sets = await annotationSets(repos, source, payload.ontology_snapshot_id, versions);
   const work: PairWork[] = [
     ...pairs.train.map((pair) => ({ split: 'train' as const, pair })),
     ...(pairs.eval !== null ? [{ split: 'eval' as const, pair: pairs.eval }] : []),
@@ -79,7 +76,7 @@ export async function planExport(db: DataSource, payload: ExportResearchDatasetP
   });
   const featureNames = activeFeatureNames(flags);
   const embedded = new Map(
-    (await new ReferencePoolRepository(db).queries(payload.embedding_config_id, null)).map((q) => [
+    (await repos.referencePools.queries(payload.embedding_config_id, null)).map((q) => [
       q.accession,
       { accession: q.accession, sequence_id: q.sequenceId, taxonomy_id: q.taxonomyId },
     ]),
@@ -92,19 +89,19 @@ export async function planExport(db: DataSource, payload: ExportResearchDatasetP
     flags,
     featureNames,
     schemaSha: featureSchemaSha(featureNames),
-    graph: new GoGraph(await loadOboDocument(db, payload.ontology_snapshot_id)),
+    graph: new GoGraph(await repos.ontologies.oboDocument(payload.ontology_snapshot_id)),
     embedded,
   };
 }
 
 /** The newest annotation set of each version (integer `source_version`) of the source on the snapshot. */
 async function annotationSets(
-  db: DataSource,
+  repos: Repositories,
   source: string,
   snapshotId: string,
   versions: number[],
 ): Promise<Map<number, string>> {
-  const byVersion = await new AnnotationRepository(db).newestSetsByVersion(source, snapshotId, versions);
+  const byVersion = await repos.annotations.newestSetsByVersion(source, snapshotId, versions);
   const missing = [...new Set(versions)].filter((v) => !byVersion.has(v));
   if (missing.length > 0)
     throw new JobError(

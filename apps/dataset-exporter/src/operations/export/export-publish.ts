@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { ExportResearchDatasetPayload } from '@svc/contracts';
 import { HoldoutStats, snapshotPairLabel } from '@svc/domain';
 import { JobContext, JobError } from '@svc/jobs';
-import { DatasetRepository } from '@svc/persistence';
 import { PairDelta } from './export-deltas';
 import { ExportPlan } from './export-plan';
 import { ExportTables } from './export-tables';
@@ -21,8 +20,8 @@ export async function publishDataset(
   deltas: readonly PairDelta[],
   tables: ExportTables,
 ): Promise<Record<string, unknown>> {
-  const { job, payload, db, artifacts: store } = context;
-  const datasets = new DatasetRepository(db);
+  const { job, payload, repos, artifacts: store } = context;
+  const datasets = repos.datasets;
   const name = payload.output_name;
   if (!(await datasets.claimName(name, job.id)))
     throw new JobError('dataset_exists', `a dataset named '${name}' already exists`);

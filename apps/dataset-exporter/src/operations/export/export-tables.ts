@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ExportResearchDatasetPayload } from '@svc/contracts';
 import { featureSchemaSha, fitPca, PcaModel, projectPca } from '@svc/domain';
 import { JobContext } from '@svc/jobs';
-import { DataSource, ReferencePoolRepository } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 import { sourcePolicyOf } from '@svc/platform';
 import { transferBatch, TransferSettings } from '@svc/go-transfer';
 import { DatasetColumn, datasetColumns, DatasetRow, DatasetTableWriter } from '../dataset-table';
@@ -38,9 +38,9 @@ export async function writeTables(
   deltas: readonly PairDelta[],
   folder: string,
 ): Promise<ExportTables> {
-  const { payload, db, config, emit, setProgress, throwIfCancelled, artifacts } = context;
+  const { payload, repos, config, emit, setProgress, throwIfCancelled, artifacts } = context;
   const trainQueries = deltas.filter((d) => d.work.split === 'train').flatMap((d) => d.queries);
-  const pca = payload.use_embedding_pca === true ? await fitQueryPca(db, payload, trainQueries) : null;
+  const pca = payload.use_embedding_pca === true ? await fitQueryPca(repos, payload, trainQueries) : null;
   const pcaNames = pca === null ? [] : pca.components.map((_, i) => `emb_pca_${i}`);
   const columns = datasetColumns([...plan.featureNames, ...pcaNames]);
   const total = deltas.reduce((sum, d) => sum + d.queries.length, 0);
@@ -66,12 +66,12 @@ export async function writeTables(
     let rows = 0;
     let positives = 0;
     let alignedPairs = 0;
-    const projections = pca !== null ? await projectQueries(db, payload, pca, d.queries) : null;
+    const projections = pca !== null ? await projectQueries(repos, payload, pca, d.queries) : null;
     for (let start = 0; start < d.queries.length; start += BATCH) {
       await throwIfCancelled();
       const batch = d.queries.slice(start, start + BATCH);
       const result = await transferBatch({
-        db,
+        repos,
         config,
         sources: sourcePolicyOf(config, artifacts),
         settings,
@@ -129,7 +129,7 @@ export async function writeTables(
 }
 
 async function fitQueryPca(
-  db: DataSource,
+  repos: Repositories,
   payload: ExportResearchDatasetPayload,
   queries: readonly Query[],
 ): Promise<PcaModel> {
@@ -140,7 +140,7 @@ async function fitQueryPca(
   const sample: Query[] = [];
   for (let i = 0; i < unique.length && sample.length < PCA_SAMPLE; i += step)
     sample.push(unique[Math.floor(i)]!);
-  const vectors = await new ReferencePoolRepository(db).vectorsBySequence(
+  const vectors = await repos.referencePools.vectorsBySequence(
     payload.embedding_config_id,
     sample.map((q) => q.sequence_id),
   );
@@ -148,12 +148,12 @@ async function fitQueryPca(
 }
 
 async function projectQueries(
-  db: DataSource,
+  repos: Repositories,
   payload: ExportResearchDatasetPayload,
   pca: PcaModel,
   queries: readonly Query[],
 ): Promise<Map<string, Record<string, number>>> {
-  const vectors = await new ReferencePoolRepository(db).vectorsBySequence(
+  const vectors = await repos.referencePools.vectorsBySequence(
     payload.embedding_config_id,
     queries.map((q) => q.sequence_id),
   );
