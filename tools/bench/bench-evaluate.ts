@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createCafaEvaluator } from '@svc/domain';
+import { createCafaEvaluator, seededRandom } from '@svc/domain';
 
 /**
  * `node -r ./tools/register.js tools/bench/bench-evaluate.ts [--proteins 20000] [--per-protein 200]
@@ -21,18 +21,6 @@ const NAMESPACES = [
   { name: 'cellular_component', share: 0.18 },
 ];
 
-/** mulberry32: a small seeded generator, so every run evaluates the same files. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const goId = (i: number): string => `GO:${String(i).padStart(7, '0')}`;
 
 interface Synthetic {
@@ -45,7 +33,7 @@ interface Synthetic {
 
 /** A random DAG per namespace: parents drawn among earlier terms, so depth grows like log(size). */
 function generate(terms: number, proteins: number, perProtein: number, seed: number): Synthetic {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const pick = (n: number): number => Math.floor(rand() * n);
   const oboParts: string[] = ['format-version: 1.2\ndata-version: synthetic\n'];
   const byNamespace: number[][] = NAMESPACES.map(() => []);

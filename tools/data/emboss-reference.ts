@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseFasta } from '@svc/domain';
+import { parseFasta, seededRandom } from '@svc/domain';
 
 /**
  * Writes the EMBOSS reference fixture that alignment.emboss.spec.ts compares our aligners with:
@@ -41,18 +41,6 @@ interface Protein {
 }
 
 const EMBOSS_ARGS = ['-gapopen', '10', '-gapextend', '1', '-datafile', 'EBLOSUM62'];
-
-/** mulberry32: a tiny seeded generator, so the chosen pairs never change between runs. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function readProteins(path: string): Protein[] {
   const { records, problems } = parseFasta(readFileSync(path, 'utf8'));

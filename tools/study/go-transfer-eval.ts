@@ -1,5 +1,5 @@
 // Nearest-neighbour GO transfer and protein-centric Fmax (CAFA style) for the recipe studies.
-import { GoAspect } from '@svc/domain';
+import { GoAspect, seededRandom } from '@svc/domain';
 import { ASPECTS, Holdout } from './study-data';
 
 /** Thresholds 0.01, 0.02, ..., 0.99, as index 1..99. */
@@ -218,18 +218,6 @@ export function fmaxByAspect(curves: CurvesByAspect): Scores {
   return { F, P, C, mean: (F + P + C) / 3 };
 }
 
-/** Small deterministic generator (mulberry32), so bootstrap numbers are reproducible. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Bootstrap over targets (resampled within each aspect) of the mean Fmax: its standard deviation,
  * and, against `baseline` (scored on the same resamples), the share of resamples where this one is
@@ -241,7 +229,7 @@ export function bootstrapMeanFmax(input: {
   rounds?: number;
 }): { sd: number; winShare: number | null } {
   const rounds = input.rounds ?? 200;
-  const next = random(20240901);
+  const next = seededRandom(20240901);
   const values: number[] = [];
   let wins = 0;
   let ties = 0;

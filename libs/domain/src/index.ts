@@ -21,3 +21,4 @@ export * from './experiments';
 export * from './stack';
 export * from './datasets';
 export * from './ownership';
+export * from './random/seeded-random';

@@ -2,6 +2,7 @@ import { l2Norm } from '../embedding/vector-math';
 import { FULL20_ALPHABET, KmerAlphabet, MURPHY10_ALPHABET } from './kmer-alphabet';
 import { clearKmerSpectrumCache, countKmers, embedKmerBatch, embedKmerSpectrum } from './kmer-spectrum';
 import { kmerFeature, KmerSpectrumSpec } from './kmer-spectrum-spec';
+import { seededRandom } from '../random/seeded-random';
 
 /** Two letters: 'A' alone and 'C' for the other 19, so vectors can be worked out by hand. */
 const TWO: KmerAlphabet = { name: 'two', groups: ['A', 'CDEFGHIKLMNPQRSTVWY'] };
@@ -46,14 +47,7 @@ function cosine(a: Float32Array, b: Float32Array): number {
 
 /** Deterministic pseudo-random protein (mulberry32). */
 function randomProtein(length: number, seed: number): string {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const letters = 'ACDEFGHIKLMNPQRSTVWY';
   let out = '';
   for (let i = 0; i < length; i++) out += letters[Math.floor(next() * 20)];

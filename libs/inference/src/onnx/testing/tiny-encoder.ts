@@ -1,4 +1,5 @@
 import { onnx } from 'onnx-proto';
+import { seededRandom } from '@svc/domain';
 
 /**
  * A tiny three-layer "protein encoder" built as a real ONNX graph, for tests. Its arithmetic is
@@ -34,14 +35,9 @@ export function tinyEncoderWeights(input: {
   dim: number;
   seed: number;
 }): TinyEncoderWeights {
-  let state = input.seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 31 - 1;
-  };
+  const random = seededRandom(input.seed);
+  // Uniform in [-1, 1): the same numbers as scaling the 32-bit draw by 2^-31 and subtracting 1.
+  const next = (): number => random() * 2 - 1;
   const values = (n: number): number[] => Array.from({ length: n }, () => Math.fround(next()));
   return {
     vocabSize: input.vocabSize,
