@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parseFasta } from '@svc/domain';
+import { EMBEDDING_RECIPE_DEFAULTS, parseFasta } from '@svc/domain';
 import { EmbeddingRecipe, KmerEmbeddingBackend, OnnxEmbeddingBackend } from '@svc/inference';
 import { buildTinyEncoder, tinyEncoderWeights } from '../../libs/inference/src/onnx/testing/tiny-encoder';
 import {
@@ -17,18 +17,7 @@ const HUMAN = resolve(
   '../../../shared/data/human/human_swissprot_seqs.metastudent-2014-01.fasta.gz',
 );
 
-const BASE: Omit<EmbeddingRecipe, 'model_name' | 'model_backend'> = {
-  layer_indices: [0],
-  layer_agg: 'mean',
-  pooling: 'mean',
-  normalize_residues: false,
-  normalize: true,
-  max_length: 1022,
-  use_chunking: false,
-  chunk_size: 1000,
-  chunk_overlap: 0,
-  embedding_scale: 1,
-};
+const BASE = EMBEDDING_RECIPE_DEFAULTS;
 
 async function time(
   label: string,

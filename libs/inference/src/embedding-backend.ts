@@ -1,22 +1,10 @@
 import type { EmbeddingBackendErrorCode } from '@svc/contracts';
+import type { EmbeddingRecipeFields } from '@svc/domain';
 /**
  * An embedding recipe as the backends see it (the canonical EmbeddingConfig without id and
  * description). Layer indices count from the end: 0 is the last hidden layer, 1 the one before.
  */
-export interface EmbeddingRecipe {
-  model_name: string;
-  model_backend: 'kmer' | 'esm' | 't5' | 'ankh';
-  layer_indices: number[];
-  layer_agg: 'mean' | 'last' | 'concat';
-  pooling: 'mean' | 'max' | 'cls' | 'mean_max';
-  normalize_residues: boolean;
-  normalize: boolean;
-  max_length: number;
-  use_chunking: boolean;
-  chunk_size: number;
-  chunk_overlap: number;
-  embedding_scale: number;
-}
+export type EmbeddingRecipe = EmbeddingRecipeFields;
 
 /** One sequence's vectors: one per chunk (a single entry when chunking is off). */
 export interface SequenceEmbedding {

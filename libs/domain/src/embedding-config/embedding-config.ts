@@ -48,7 +48,10 @@ export function embeddingModelProblem(input: {
   return `model_name '${input.modelName}' is not a known ${kind} (${known})`;
 }
 
-const DEFAULTS: Omit<EmbeddingRecipeFields, 'model_name' | 'model_backend'> = {
+/** What a recipe's optional fields are when a config leaves them out. */
+export const EMBEDDING_RECIPE_DEFAULTS: Readonly<
+  Omit<EmbeddingRecipeFields, 'model_name' | 'model_backend'>
+> = {
   layer_indices: [0],
   layer_agg: 'mean',
   pooling: 'mean',
@@ -61,7 +64,12 @@ const DEFAULTS: Omit<EmbeddingRecipeFields, 'model_name' | 'model_backend'> = {
   embedding_scale: 1,
 };
 
-const KNOWN = new Set(['model_name', 'model_backend', 'description', ...Object.keys(DEFAULTS)]);
+const KNOWN = new Set([
+  'model_name',
+  'model_backend',
+  'description',
+  ...Object.keys(EMBEDDING_RECIPE_DEFAULTS),
+]);
 
 /**
  * Validates an embedding recipe and fills its defaults. Every problem is listed (not only the
@@ -99,7 +107,7 @@ export function canonicalizeEmbeddingConfig(
     });
     if (problem !== null) errors.push(problem);
   }
-  const layers = value('layer_indices', DEFAULTS.layer_indices);
+  const layers = value('layer_indices', EMBEDDING_RECIPE_DEFAULTS.layer_indices);
   if (
     !Array.isArray(layers) ||
     layers.length === 0 ||
@@ -108,28 +116,29 @@ export function canonicalizeEmbeddingConfig(
   ) {
     errors.push('layer_indices must be a non-empty list of distinct integers from 0 (last layer) to 128');
   }
-  const agg = value('layer_agg', DEFAULTS.layer_agg);
+  const agg = value('layer_agg', EMBEDDING_RECIPE_DEFAULTS.layer_agg);
   if (!LAYER_AGGREGATIONS.includes(agg as never))
     errors.push(`layer_agg must be one of ${LAYER_AGGREGATIONS.join(', ')}`);
-  const pooling = value('pooling', DEFAULTS.pooling);
+  const pooling = value('pooling', EMBEDDING_RECIPE_DEFAULTS.pooling);
   if (!POOLINGS.includes(pooling as never)) errors.push(`pooling must be one of ${POOLINGS.join(', ')}`);
   if (pooling === 'cls' && (backend === 't5' || backend === 'ankh'))
     errors.push(`pooling 'cls' needs a model with a CLS token; ${String(backend)} has none`);
   for (const key of ['normalize_residues', 'normalize', 'use_chunking'] as const) {
-    if (typeof value(key, DEFAULTS[key]) !== 'boolean') errors.push(`${key} must be true or false`);
+    if (typeof value(key, EMBEDDING_RECIPE_DEFAULTS[key]) !== 'boolean')
+      errors.push(`${key} must be true or false`);
   }
-  const maxLength = value('max_length', DEFAULTS.max_length);
+  const maxLength = value('max_length', EMBEDDING_RECIPE_DEFAULTS.max_length);
   if (!Number.isInteger(maxLength) || (maxLength as number) < 1 || (maxLength as number) > 100_000)
     errors.push('max_length must be an integer from 1 to 100000');
-  const chunkSize = value('chunk_size', DEFAULTS.chunk_size);
+  const chunkSize = value('chunk_size', EMBEDDING_RECIPE_DEFAULTS.chunk_size);
   if (!Number.isInteger(chunkSize) || (chunkSize as number) < 1 || (chunkSize as number) > 100_000)
     errors.push('chunk_size must be an integer from 1 to 100000');
-  const overlap = value('chunk_overlap', DEFAULTS.chunk_overlap);
+  const overlap = value('chunk_overlap', EMBEDDING_RECIPE_DEFAULTS.chunk_overlap);
   if (!Number.isInteger(overlap) || (overlap as number) < 0)
     errors.push('chunk_overlap must be a non-negative integer');
   else if (Number.isInteger(chunkSize) && (overlap as number) >= (chunkSize as number))
     errors.push('chunk_overlap must be smaller than chunk_size');
-  const scale = value('embedding_scale', DEFAULTS.embedding_scale);
+  const scale = value('embedding_scale', EMBEDDING_RECIPE_DEFAULTS.embedding_scale);
   if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0)
     errors.push('embedding_scale must be a positive finite number');
   const description = value('description', null);
@@ -143,10 +152,10 @@ export function canonicalizeEmbeddingConfig(
     layer_indices: [...(layers as number[])],
     layer_agg: agg as EmbeddingRecipeFields['layer_agg'],
     pooling: pooling as EmbeddingRecipeFields['pooling'],
-    normalize_residues: value('normalize_residues', DEFAULTS.normalize_residues) as boolean,
-    normalize: value('normalize', DEFAULTS.normalize) as boolean,
+    normalize_residues: value('normalize_residues', EMBEDDING_RECIPE_DEFAULTS.normalize_residues) as boolean,
+    normalize: value('normalize', EMBEDDING_RECIPE_DEFAULTS.normalize) as boolean,
     max_length: maxLength as number,
-    use_chunking: value('use_chunking', DEFAULTS.use_chunking) as boolean,
+    use_chunking: value('use_chunking', EMBEDDING_RECIPE_DEFAULTS.use_chunking) as boolean,
     chunk_size: chunkSize as number,
     chunk_overlap: overlap as number,
     embedding_scale: scale as number,
