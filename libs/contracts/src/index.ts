@@ -38,3 +38,4 @@ export * from './evaluations/evaluation.views';
 export * from './experiments/experiment-run.views';
 export * from './community/community.views';
 export * from './platform/platform.views';
+export * from './paging';

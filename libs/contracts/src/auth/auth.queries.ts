@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MinLength } from 'class-validator';
 import { IsTimestamp, IsValidUuid } from '../validators';
-import { parseIntegerParam } from '../transforms';
+import { LimitParam } from '../paging';
 
 export const AUDIT_ACTIONS = [
   'signup',
@@ -25,12 +24,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export class ListAuditQuery {
   @ApiPropertyOptional({ enum: AUDIT_ACTIONS }) @IsOptional() @IsIn(AUDIT_ACTIONS) action?: AuditAction;
   @ApiPropertyOptional({ format: 'uuid' }) @IsOptional() @IsValidUuid() actor_user_id?: string;
-  @ApiPropertyOptional({ default: 100, maximum: 1000 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @LimitParam({ default: 100, max: 1000 })
   limit?: number;
   @ApiPropertyOptional({ format: 'date-time' }) @IsOptional() @IsTimestamp() after?: string;
 }

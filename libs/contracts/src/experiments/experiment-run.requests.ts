@@ -1,20 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsArray,
-  IsIn,
-  IsInt,
-  IsObject,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { IsTimestamp } from '../validators';
-import { parseIntegerParam, trimString } from '../transforms';
+import { trimString } from '../transforms';
 import { MineQuery } from '../ownership/mine.query';
+import { LimitParam } from '../paging';
 
 const STATUSES = ['planned', 'running', 'done', 'abandoned'] as const;
 
@@ -41,12 +31,7 @@ export class UpdateExperimentRunRequest {
 
 export class ListExperimentRunsQuery extends MineQuery {
   @ApiPropertyOptional({ enum: STATUSES }) @IsOptional() @IsIn(STATUSES) status?: string;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @LimitParam({ default: 50, max: 500 })
   limit?: number;
   @ApiPropertyOptional({ description: 'Only runs created strictly before this time' })
   @IsOptional()

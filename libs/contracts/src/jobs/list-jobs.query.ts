@@ -1,10 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString } from 'class-validator';
 import { IsTimestamp, IsValidUuid } from '../validators';
 import { JOB_STATUSES, JobStatus } from '../job-status';
-import { parseBooleanParam, parseIntegerParam, upperCaseParam } from '../transforms';
+import { parseBooleanParam, upperCaseParam } from '../transforms';
 import { OPERATION_NAMES } from '../operations/catalog';
+import { LimitParam } from '../paging';
 
 export const JOB_LIST_DEFAULT_LIMIT = 50;
 export const JOB_LIST_MAX_LIMIT = 500;
@@ -38,12 +39,7 @@ export class ListJobsQuery {
   @IsBoolean()
   mine?: boolean;
 
-  @ApiPropertyOptional({ type: Number, default: JOB_LIST_DEFAULT_LIMIT, maximum: JOB_LIST_MAX_LIMIT })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(JOB_LIST_MAX_LIMIT)
+  @LimitParam({ default: JOB_LIST_DEFAULT_LIMIT, max: JOB_LIST_MAX_LIMIT })
   limit?: number;
 
   @ApiPropertyOptional({ description: 'Only rows strictly older than this created_at', format: 'date-time' })
@@ -57,12 +53,7 @@ export const JOB_EVENTS_MAX_LIMIT = 2000;
 export const JOB_COMMENTS_MAX_LIMIT = 2000;
 
 export class ListJobEventsQuery {
-  @ApiPropertyOptional({ type: Number, default: JOB_EVENTS_DEFAULT_LIMIT, maximum: JOB_EVENTS_MAX_LIMIT })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(JOB_EVENTS_MAX_LIMIT)
+  @LimitParam({ default: JOB_EVENTS_DEFAULT_LIMIT, max: JOB_EVENTS_MAX_LIMIT })
   limit?: number;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Only events strictly older than this ts' })
@@ -72,12 +63,7 @@ export class ListJobEventsQuery {
 }
 
 export class ListJobCommentsQuery {
-  @ApiPropertyOptional({ type: Number, default: JOB_COMMENTS_MAX_LIMIT, maximum: JOB_COMMENTS_MAX_LIMIT })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(JOB_COMMENTS_MAX_LIMIT)
+  @LimitParam({ default: JOB_COMMENTS_MAX_LIMIT, max: JOB_COMMENTS_MAX_LIMIT })
   limit?: number;
 
   @ApiPropertyOptional({

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -17,10 +16,10 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
-import { parseIntegerParam } from '../transforms';
 import { IsTimestamp, IsValidUuid } from '../validators';
 import { SEARCH_BACKENDS, SearchBackendName } from './prediction.payloads';
 import { MineQuery } from '../ownership/mine.query';
+import { LimitParam } from '../paging';
 
 export const ANNOTATION_SOURCES = ['goa', 'quickgo'] as const;
 
@@ -112,12 +111,7 @@ export class ImportDatasetByReferenceRequest {
 }
 
 export class ListDatasetsQuery extends MineQuery {
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(500)
+  @LimitParam({ default: 50, max: 500 })
   limit?: number;
   @ApiPropertyOptional({ description: 'Only datasets created strictly before this time' })
   @IsOptional()

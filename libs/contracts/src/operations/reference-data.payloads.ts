@@ -17,6 +17,7 @@ import {
 } from 'class-validator';
 import { IsValidUuid } from '../validators';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { LimitParam, OffsetParam } from '../paging';
 
 export class LoadOntologySnapshotPayload {
   @ApiProperty({ description: 'http(s), file:// or a path on the worker; gzip recognised' })
@@ -125,18 +126,9 @@ export class ListProteinsQuery {
   @Transform(parseBooleanParam)
   @IsBoolean()
   canonical_only?: boolean;
-  @ApiPropertyOptional({ default: 50, maximum: 1000 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @LimitParam({ default: 50, max: 1000 })
   limit?: number;
-  @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(0)
+  @OffsetParam()
   offset?: number;
 }
 

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { IsValidUuid } from '../validators';
-import { parseBooleanParam, parseIntegerParam } from '../transforms';
+import { parseBooleanParam } from '../transforms';
+import { LimitParam, OffsetParam } from '../paging';
 
 function parseNumberParam({ value }: { value: unknown }): unknown {
   if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(Number(value))) return value;
@@ -11,28 +12,14 @@ function parseNumberParam({ value }: { value: unknown }): unknown {
 
 export class PredictionProteinsQuery {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) search?: string;
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @LimitParam({ default: 50, max: 1000 })
   limit?: number;
-  @ApiPropertyOptional({ default: 0 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(0)
+  @OffsetParam()
   offset?: number;
 }
 
 export class GoTermDistributionQuery {
-  @ApiPropertyOptional({ default: 50 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @LimitParam({ default: 50, max: 1000 })
   limit?: number;
 }
 
