@@ -1,6 +1,20 @@
-import type { AnnotationRow, TermRef } from '@svc/persistence';
+import { missingReference } from '@svc/jobs';
+import type { AnnotationRow, Repositories, SnapshotView, TermRef } from '@svc/persistence';
 
 const MAX_REPORTED = 100;
+
+/**
+ * The snapshot an annotation load resolves its GO ids against, and a resolver over its terms; the
+ * job fails with `ontology_snapshot_not_found` when the snapshot is gone.
+ */
+export async function resolverForSnapshot(
+  repos: Repositories,
+  snapshotId: string,
+): Promise<{ snapshot: SnapshotView; resolver: AnnotationResolver }> {
+  const snapshot = await repos.ontologies.findById(snapshotId);
+  if (snapshot === null) throw missingReference('ontology_snapshot', snapshotId);
+  return { snapshot, resolver: new AnnotationResolver(await repos.ontologies.termIndex(snapshot.id)) };
+}
 
 /** Resolves GO ids through a snapshot (alt ids to canonical) and keeps the load's counters. */
 export class AnnotationResolver {

@@ -3,7 +3,7 @@ import { GafReader } from '@svc/domain';
 import { defineOperation, JobError, recordProgress } from '@svc/jobs';
 import { AnnotationRow } from '@svc/persistence';
 import { readLines, sourcePolicyOf } from '@svc/platform';
-import { AnnotationResolver, LineProblems } from './annotation-resolver';
+import { LineProblems, resolverForSnapshot } from './annotation-resolver';
 import { sourceFailure } from './source-failure';
 
 const BATCH = 5000;
@@ -24,13 +24,7 @@ export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPay
   spec: LOAD_GOA_ANNOTATIONS,
   async execute({ job, payload, emit, repos, config, artifacts, signal, logger }) {
     const started = Date.now();
-    const snapshot = await repos.ontologies.findById(payload.ontology_snapshot_id);
-    if (snapshot === null)
-      throw new JobError(
-        'ontology_snapshot_not_found',
-        `ontology snapshot ${payload.ontology_snapshot_id} does not exist`,
-      );
-    const resolver = new AnnotationResolver(await repos.ontologies.termIndex(snapshot.id));
+    const { snapshot, resolver } = await resolverForSnapshot(repos, payload.ontology_snapshot_id);
     const problems = new LineProblems();
     const reader = new GafReader();
     let records = 0;

@@ -2,7 +2,7 @@ import { LOAD_QUICKGO_ANNOTATIONS, LoadQuickGoAnnotationsPayload } from '@svc/co
 import { defineOperation, JobError, recordProgress } from '@svc/jobs';
 import { AnnotationRow } from '@svc/persistence';
 import { fetchWithRetry, SourceError, sourcePolicyOf } from '@svc/platform';
-import { AnnotationResolver, LineProblems } from './annotation-resolver';
+import { LineProblems, resolverForSnapshot } from './annotation-resolver';
 import { sourceFailure } from './source-failure';
 
 /** One annotation of QuickGO's `annotation/search` answer (the fields this service keeps). */
@@ -50,13 +50,7 @@ export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnota
   spec: LOAD_QUICKGO_ANNOTATIONS,
   async execute({ job, payload, emit, repos, config, artifacts, signal, logger }) {
     const sources = sourcePolicyOf(config, artifacts);
-    const snapshot = await repos.ontologies.findById(payload.ontology_snapshot_id);
-    if (snapshot === null)
-      throw new JobError(
-        'ontology_snapshot_not_found',
-        `ontology snapshot ${payload.ontology_snapshot_id} does not exist`,
-      );
-    const resolver = new AnnotationResolver(await repos.ontologies.termIndex(snapshot.id));
+    const { snapshot, resolver } = await resolverForSnapshot(repos, payload.ontology_snapshot_id);
     const problems = new LineProblems();
     const pageSize = payload.page_size ?? 100;
     const query = new URLSearchParams({ limit: String(pageSize) });
