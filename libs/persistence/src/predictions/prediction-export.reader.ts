@@ -1,5 +1,6 @@
 import { Db, jsNumberText, queryOne, queryTextRows } from '../sql';
 import { PREDICTION_ROW_COLUMNS, PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
+import { ROW_FILTER, rowFilterParams } from './prediction-filters';
 import type { TsvFilters } from './prediction-set.repository';
 
 /** One text row of predictions.tsv, in PREDICTIONS_TSV_COLUMNS order (null where the value is NULL). */
@@ -20,9 +21,7 @@ export interface BestTermRow {
 /** Rows per batch: each batch is whole proteins, about this many rows, read in one statement. */
 const BATCH_ROWS = 20_000;
 
-const FILTER = `p.prediction_set_id = $1 AND ($2::text IS NULL OR p.protein_accession = $2)
-  AND ($3::text IS NULL OR p.aspect = $3) AND ($4::real IS NULL OR p.distance <= $4::real)
-  AND ($5::text IS NULL OR p.protein_accession > $5)`;
+const FILTER = `${ROW_FILTER} AND ($5::text IS NULL OR p.protein_accession > $5)`;
 
 /** Rows stored before the score column carry the score they were evaluated with, 1 - d/2. */
 const SCORE = 'COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2)))';
@@ -158,13 +157,7 @@ export class PredictionExportReader {
   ): AsyncGenerator<{ where: string; params: unknown[] }> {
     let after: string | null = null;
     for (;;) {
-      const params: unknown[] = [
-        id,
-        filters.accession ?? null,
-        filters.aspect ?? null,
-        filters.maxDistance ?? null,
-        after,
-      ];
+      const params: unknown[] = [...rowFilterParams(id, filters), after];
       const bound = await queryOne<{ protein_accession: string }>(
         this.db,
         `SELECT p.protein_accession FROM prediction p WHERE ${FILTER} ORDER BY p.protein_accession OFFSET $6 LIMIT 1`,

@@ -5,6 +5,7 @@ import { bulkInsert, bulkInsertColumns } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 import { PREDICTION_ROW_COLUMNS, PredictionRow, PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
+import { ROW_FILTER, rowFilterParams } from './prediction-filters';
 
 export interface PredictionSetRecord {
   id: string;
@@ -284,13 +285,7 @@ export class PredictionSetRepository {
       columns === 'export' ? 'prediction p LEFT JOIN go_term t ON t.id = p.go_term_id' : 'prediction p';
     let after: { accession: string; distance: number; id: string } | null = null;
     for (;;) {
-      const params: unknown[] = [
-        id,
-        filters.accession ?? null,
-        filters.aspect ?? null,
-        filters.maxDistance ?? null,
-        chunk,
-      ];
+      const params: unknown[] = [...rowFilterParams(id, filters), chunk];
       let keyset = '';
       if (after !== null) {
         params.push(after.accession, after.distance, after.id);
@@ -300,8 +295,7 @@ export class PredictionSetRepository {
         this.db,
         `SELECT ${select}
            FROM ${from}
-          WHERE p.prediction_set_id = $1 AND ($2::text IS NULL OR p.protein_accession = $2)
-            AND ($3::text IS NULL OR p.aspect = $3) AND ($4::real IS NULL OR p.distance <= $4::real) ${keyset}
+          WHERE ${ROW_FILTER} ${keyset}
           ORDER BY p.protein_accession, p.distance, p.id LIMIT $5`,
         params,
       );
