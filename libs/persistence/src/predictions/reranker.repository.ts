@@ -31,9 +31,14 @@ const COLUMNS = `id, name, artifact_uri, feature_schema_sha, feature_names, obje
 export class RerankerRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Inserts a model; with `force` a model of the same name is replaced, else a same name is a 409. */
+  /**
+   * Inserts a model; with `force` a model of the same name is replaced, else a same name is a 409.
+   * Saves of one name take turns (a lock on the name for the transaction), so of simultaneous saves
+   * one wins and the rest conflict, or, forced, replace each other in turn.
+   */
   async save(model: NewReranker, force: boolean): Promise<RerankerRecord> {
     return this.db.transaction(async (tx) => {
+      await queryRows(tx, `SELECT pg_advisory_xact_lock(hashtext('reranker_model:' || $1))`, [model.name]);
       const existing = await queryOne<{ id: string }>(
         tx,
         `SELECT id FROM reranker_model WHERE name = $1 FOR UPDATE`,
