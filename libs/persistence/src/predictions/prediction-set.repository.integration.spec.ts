@@ -1,0 +1,538 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DomainError } from '@svc/contracts';
+import { md5Hex, OboDocument } from '@svc/domain';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '../data-source';
+import { EmbeddingRepository } from '../embeddings/embedding.repository';
+import { JobRepository } from '../jobs/job.repository';
+import { AnnotationRepository } from '../reference/annotation.repository';
+import { OntologyRepository, TermRef } from '../reference/ontology.repository';
+import { QuerySetRepository } from '../reference/query-set.repository';
+import {
+  decodePredictionColumns,
+  encodePredictionColumns,
+  PREDICTION_ROW_COLUMN_NAMES,
+  PredictionRow,
+} from './prediction-columns';
+import { PredictionSetRecord, PredictionSetRepository } from './prediction-set.repository';
+
+// PredictionSetRepository against the run's PostgreSQL: a set and its rows are written (row by
+// row, column by column, in a caller's transaction) and read back by every API read: labels,
+// per-protein counts, term distribution, keyset streaming, ownership-scoped lists, resolve, delete.
+
+let db: DataSource;
+let sets: PredictionSetRepository;
+
+/** The run's database, from the integration global setup (@svc/testing depends on this library). */
+function runDatabaseUrl(): string {
+  const run = process.env['SVC_TEST_RUN'];
+  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
+  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
+}
+
+/** The DomainError a call fails with. */
+async function domainError(call: Promise<unknown>): Promise<DomainError> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+const RELEASE: OboDocument = {
+  header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },
+  terms: (
+    [
+      ['GO:0000001', 'F'],
+      ['GO:0000002', 'P'],
+      ['GO:0000003', 'C'],
+      ['GO:0000004', 'F'],
+    ] as const
+  ).map(([id, aspect]) => ({
+    id,
+    name: `name of ${id}`,
+    namespace: null,
+    aspect,
+    definition: null,
+    isObsolete: false,
+    altIds: [],
+    parents: [],
+  })),
+  typedefs: [],
+};
+
+const tag = `PS${randomBytes(4).toString('hex').toUpperCase()}`;
+const [QA, QB] = [`${tag}-A`, `${tag}-B`];
+
+let snapshotId: string;
+let oboVersion: string;
+let terms: Map<string, TermRef>;
+let annotationSetId: string;
+let configId: string;
+let querySetId: string;
+let jobId: string;
+
+/** A set's fields with the shared references; `extra` overrides. */
+function newSet(extra: Partial<Omit<PredictionSetRecord, 'id' | 'created_at'>> = {}) {
+  return {
+    job_id: null,
+    embedding_config_id: configId,
+    annotation_set_id: annotationSetId,
+    ontology_snapshot_id: snapshotId,
+    query_set_id: null,
+    limit_per_entry: 5,
+    distance_threshold: null,
+    search_backend: 'numpy',
+    aspect_separated_knn: false,
+    options: {},
+    feature_schema_sha: 'f'.repeat(64),
+    reranker_model_id: null,
+    query_count: 2,
+    owner_user_id: null,
+    visibility: 'owner' as const,
+    expires_at: null,
+    ...extra,
+  };
+}
+
+function prediction(
+  protein: string,
+  goId: string,
+  distance: number,
+  extra: PredictionRow = {},
+): PredictionRow {
+  const term = terms.get(goId)!;
+  return {
+    protein_accession: protein,
+    go_term_id: term.id,
+    go_id: goId,
+    aspect: term.aspect,
+    distance,
+    ref_protein_accession: 'R1',
+    evidence_code: 'EXP',
+    vote_count: 1,
+    k_position: 1,
+    ...extra,
+  };
+}
+
+/**
+ * Six rows, scores and distances exact in float32. QA: term 1 twice (the better first, a tie in
+ * distance broken by row id) and term 2 with no stored score (1 - d/2 = 0.625). QB: terms 3 and 4
+ * and a prior-only row of term 2 (no donor, no rank).
+ */
+const ROWS = (): PredictionRow[] => [
+  prediction(QA, 'GO:0000001', 0.25, { score: 0.75, identity_sw: 0.5, features: { self_hit: true } }),
+  prediction(QA, 'GO:0000002', 0.75, { ref_protein_accession: 'R2', k_position: 2 }),
+  prediction(QA, 'GO:0000001', 0.25, { score: 0.25, ref_protein_accession: 'R2', k_position: 2 }),
+  prediction(QB, 'GO:0000003', 0.125, { score: 0.5, ref_protein_accession: 'R3' }),
+  prediction(QB, 'GO:0000002', 1, {
+    score: 0.25,
+    ref_protein_accession: null,
+    k_position: null,
+    vote_count: 0,
+  }),
+  prediction(QB, 'GO:0000004', 0.5, { score: 0.5, ref_protein_accession: 'R3' }),
+];
+
+beforeAll(async () => {
+  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
+  await db.initialize();
+  sets = new PredictionSetRepository(db);
+
+  const ontologies = new OntologyRepository(db);
+  oboVersion = `test-${randomUUID()}`;
+  snapshotId = (await ontologies.saveSnapshot(RELEASE, oboVersion, 'file:///go.obo')).snapshot.id;
+  terms = await ontologies.termIndex(snapshotId);
+  // QA has terms 1 and 3 (term 1 twice) and a NOT annotation of term 2; QB has none.
+  const annotation = (goId: string, evidenceCode: string, isNot = false) => ({
+    proteinAccession: QA,
+    goTermId: terms.get(goId)!.id,
+    goId,
+    aspect: terms.get(goId)!.aspect,
+    qualifier: null,
+    isNot,
+    evidenceCode,
+    db: null,
+    dbObjectSymbol: null,
+    dbReference: null,
+    withFrom: null,
+    taxonId: null,
+    annotationDate: null,
+    assignedBy: null,
+    annotationExtension: null,
+    geneProductFormId: null,
+  });
+  const { set } = await new AnnotationRepository(db).withinLoad(
+    { source: 'goa', sourceVersion: '2024-06', snapshotId, sourceUrl: null, jobId: null },
+    async (load) => {
+      await load.insert([
+        annotation('GO:0000001', 'EXP'),
+        annotation('GO:0000001', 'IDA'),
+        annotation('GO:0000003', 'IDA'),
+        annotation('GO:0000002', 'IMP', true),
+      ]);
+      return { value: null, stats: {} };
+    },
+  );
+  annotationSetId = set.id;
+  configId = (
+    await new EmbeddingRepository(db).saveConfig({
+      id: randomUUID(),
+      model_name: `kmer-${tag}`,
+      model_backend: 'kmer',
+      layer_indices: [0],
+      layer_agg: 'mean',
+      pooling: 'mean',
+      normalize_residues: false,
+      normalize: true,
+      max_length: 1022,
+      use_chunking: false,
+      chunk_size: 1000,
+      chunk_overlap: 0,
+      embedding_scale: 1,
+      description: null,
+    })
+  ).config.id;
+  querySetId = (
+    await new QuerySetRepository(db).create({
+      name: `set-${tag}`,
+      description: null,
+      entries: [
+        { accession: QA, sequence: `MKV${tag}`, hash: md5Hex(`MKV${tag}`), species: null, taxonomyId: null },
+      ],
+      ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
+    })
+  )['id'] as string;
+  jobId = (
+    await new JobRepository(db).createQueued({
+      operation: 'predict_go_terms',
+      queueName: 'svc.prediction',
+      payload: { run: randomUUID() },
+      meta: {},
+      description: null,
+      tags: [],
+      dedupKey: null,
+      dispatchDeadlineSeconds: 30,
+    })
+  ).id;
+});
+
+afterAll(async () => {
+  // The config's prediction sets and rows go with it.
+  if (configId !== undefined) await new EmbeddingRepository(db).deleteConfig(configId);
+  if (annotationSetId !== undefined) await new AnnotationRepository(db).delete(annotationSetId);
+  await db?.destroy();
+});
+
+describe('PredictionSetRepository', () => {
+  let setId: string;
+
+  beforeAll(async () => {
+    setId = await sets.create(
+      newSet({
+        job_id: jobId,
+        query_set_id: querySetId,
+        distance_threshold: 0.9,
+        options: { exclude_self: false },
+      }),
+    );
+    expect(await sets.writeRows(setId, ROWS())).toBe(6);
+  });
+
+  it('create stores the set; find and get read it back, find null and get not_found for an unknown id', async () => {
+    const expiresAt = '2030-01-02T03:04:05.678901Z';
+    const owner = randomUUID();
+    const id = await sets.create(
+      newSet({
+        owner_user_id: owner,
+        visibility: 'unlisted',
+        expires_at: expiresAt,
+        aspect_separated_knn: true,
+        options: { donor_evidence: 'experimental' },
+        reranker_model_id: randomUUID(),
+      }),
+    );
+    const record = await sets.find(id);
+    expect(record).toEqual({
+      ...newSet({
+        owner_user_id: owner,
+        visibility: 'unlisted',
+        expires_at: expiresAt,
+        aspect_separated_knn: true,
+        options: { donor_evidence: 'experimental' },
+        reranker_model_id: record!.reranker_model_id,
+      }),
+      id,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+    });
+    expect(await sets.get(id)).toEqual(record);
+    expect(await sets.find(randomUUID())).toBeNull();
+    expect(await domainError(sets.get(randomUUID()))).toMatchObject({
+      code: 'not_found',
+      message: 'Prediction set not found',
+    });
+  });
+
+  it('detail gives the set with its labels and per-protein counts', async () => {
+    expect(await sets.detail(setId)).toEqual({
+      ...(await sets.get(setId)),
+      embedding_config_name: `kmer-${tag}`,
+      embedding_backend: 'kmer',
+      annotation_set_label: 'goa 2024-06',
+      ontology_version: oboVersion,
+      job_status: 'QUEUED',
+      exclude_self: false,
+      prediction_count: 6,
+      protein_count: 2,
+      proteins: [
+        { protein_accession: QA, go_count: 3 },
+        { protein_accession: QB, go_count: 3 },
+      ],
+    });
+    // Sets made before the option always excluded the query's own entry.
+    const old = await sets.create(newSet());
+    expect(await sets.detail(old)).toMatchObject({
+      exclude_self: true,
+      job_status: null,
+      prediction_count: 0,
+    });
+  });
+
+  it('countRowsOfJob counts the rows of the job’s set', async () => {
+    expect(await sets.countRowsOfJob(jobId)).toBe(6);
+    expect(await sets.countRowsOfJob(randomUUID())).toBe(0);
+  });
+
+  it('streamRows reads by accession, distance and row id, the same in chunks of one, and filters', async () => {
+    const read = async (filters: Parameters<PredictionSetRepository['streamRows']>[1], chunk: number) => {
+      const chunks: Record<string, unknown>[][] = [];
+      for await (const rows of sets.streamRows(setId, filters, chunk)) chunks.push(rows);
+      return chunks;
+    };
+    const whole = await read({}, 1000);
+    expect(whole).toHaveLength(1);
+    const rows = whole[0]!;
+    const key = (r: Record<string, unknown>) =>
+      `${String(r['protein_accession'])} ${String(r['go_id'])} ${String(r['score'])}`;
+    expect(rows.map(key)).toEqual([
+      `${QA} GO:0000001 0.75`,
+      `${QA} GO:0000001 0.25`,
+      `${QA} GO:0000002 0.625`,
+      `${QB} GO:0000003 0.5`,
+      `${QB} GO:0000004 0.5`,
+      `${QB} GO:0000002 0.25`,
+    ]);
+    expect(Number(rows[0]!['row_id'])).toBeLessThan(Number(rows[1]!['row_id']));
+    expect(rows[0]).toMatchObject({
+      go_term_id: terms.get('GO:0000001')!.id,
+      features: { self_hit: true },
+      go_name: 'name of GO:0000001',
+      go_aspect: 'F',
+      distance: 0.25,
+      ref_protein_accession: 'R1',
+      identity_sw: 0.5,
+      vote_count: 1,
+      k_position: 1,
+    });
+    expect(rows[5]).toMatchObject({ ref_protein_accession: null, k_position: null, distance: 1 });
+
+    const ones = await read({}, 1);
+    expect(ones).toHaveLength(6);
+    expect(ones.flat()).toEqual(rows);
+    expect((await read({}, 2)).map((c) => c.length)).toEqual([2, 2, 2]);
+
+    expect((await read({ accession: QB }, 1000)).flat().map(key)).toEqual(rows.slice(3).map(key));
+    const pick = (...indexes: number[]) => rows.filter((_, i) => indexes.includes(i)).map(key);
+    expect((await read({ aspect: 'F' }, 1000)).flat().map(key)).toEqual(pick(0, 1, 4));
+    expect((await read({ maxDistance: 0.5 }, 1000)).flat().map(key)).toEqual(pick(0, 1, 3, 4));
+    expect(await read({ accession: `${tag}-none` }, 1000)).toEqual([]);
+
+    const scoreOnly: Record<string, unknown>[] = [];
+    for await (const chunk of sets.streamRows(setId, {}, 4, 'score')) scoreOnly.push(...chunk);
+    expect(scoreOnly.map((r) => Object.keys(r).sort())).toEqual(
+      Array(6).fill(['distance', 'go_id', 'protein_accession', 'row_id', 'score']),
+    );
+    expect(scoreOnly.map(key)).toEqual(rows.map(key));
+  });
+
+  it('allRows gives every row in streamRows’ order', async () => {
+    const streamed: Record<string, unknown>[] = [];
+    for await (const chunk of sets.streamRows(setId, {}, 2)) streamed.push(...chunk);
+    expect(await sets.allRows(setId)).toEqual(streamed);
+    expect(await sets.allRows(randomUUID())).toEqual([]);
+  });
+
+  it('writeColumns stores rows held column by column as writeRows stores them', async () => {
+    const byColumns = await sets.create(newSet());
+    const decoded = decodePredictionColumns(PREDICTION_ROW_COLUMN_NAMES, encodePredictionColumns(ROWS()));
+    if ('error' in decoded) throw new Error(decoded.error);
+    expect(await sets.writeColumns(byColumns, decoded.values)).toBe(6);
+    expect(await sets.writeColumns(byColumns, [])).toBe(0);
+    const withoutIds = (rows: Record<string, unknown>[]) => rows.map(({ row_id: _id, ...rest }) => rest);
+    expect(withoutIds(await sets.allRows(byColumns))).toEqual(withoutIds(await sets.allRows(setId)));
+  });
+
+  it('writeRows in the caller’s transaction is rolled back with it; no rows is a no-op', async () => {
+    const target = await sets.create(newSet());
+    await expect(
+      db.transaction(async (tx) => {
+        expect(await sets.writeRows(target, ROWS(), tx)).toBe(6);
+        throw new Error('the progress tick failed');
+      }),
+    ).rejects.toThrow('the progress tick failed');
+    expect(await sets.allRows(target)).toEqual([]);
+    expect(await sets.writeRows(target, [])).toBe(0);
+  });
+
+  it('proteins gives each protein’s counts, best score and confirmed terms, searchable and paged', async () => {
+    const page = await sets.proteins(setId, { limit: 50, offset: 0 });
+    expect(page).toEqual({
+      items: [
+        // Term 1 (two rows) is annotated; term 2 only by a NOT annotation.
+        {
+          protein_accession: QA,
+          go_count: 3,
+          min_distance: 0.25,
+          best_score: 0.75,
+          annotation_count: 2,
+          match_count: 2,
+        },
+        {
+          protein_accession: QB,
+          go_count: 3,
+          min_distance: 0.125,
+          best_score: 0.5,
+          annotation_count: 0,
+          match_count: 0,
+        },
+      ],
+      total: 2,
+      limit: 50,
+      offset: 0,
+    });
+    expect(
+      await sets.proteins(setId, { search: `${tag.toLowerCase()}-b`, limit: 50, offset: 0 }),
+    ).toMatchObject({
+      items: [{ protein_accession: QB }],
+      total: 1,
+    });
+    expect(await sets.proteins(setId, { limit: 1, offset: 1 })).toMatchObject({
+      items: [{ protein_accession: QB }],
+      total: 2,
+    });
+    expect(await sets.proteins(setId, { search: `${tag}_A`, limit: 50, offset: 0 })).toMatchObject({
+      items: [],
+      total: 0,
+    });
+    expect(await domainError(sets.proteins(randomUUID(), { limit: 1, offset: 0 }))).toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('proteinPredictions gives one protein’s terms, best score first, with self_hit', async () => {
+    const rows = await sets.proteinPredictions(setId, QA);
+    expect(rows.map((r) => [r['go_id'], r['score'], r['distance'], r['self_hit']])).toEqual([
+      ['GO:0000001', 0.75, 0.25, true],
+      ['GO:0000002', 0.625, 0.75, false],
+      ['GO:0000001', 0.25, 0.25, false],
+    ]);
+    expect(rows[1]).toMatchObject({
+      go_name: 'name of GO:0000002',
+      go_aspect: 'P',
+      ref_protein_accession: 'R2',
+    });
+    expect(await sets.proteinPredictions(setId, `${tag}-none`)).toEqual([]);
+    expect(await domainError(sets.proteinPredictions(randomUUID(), QA))).toMatchObject({ code: 'not_found' });
+  });
+
+  it('goTermDistribution ranks each aspect’s terms by prediction count, at most `limit`, with totals', async () => {
+    const term = (goId: string, predictions: number, proteins: number) => ({
+      aspect: terms.get(goId)!.aspect,
+      go_id: goId,
+      go_name: `name of ${goId}`,
+      prediction_count: predictions,
+      protein_count: proteins,
+    });
+    expect(await sets.goTermDistribution(setId, 10)).toEqual({
+      terms: {
+        F: [term('GO:0000001', 2, 1), term('GO:0000004', 1, 1)],
+        P: [term('GO:0000002', 2, 2)],
+        C: [term('GO:0000003', 1, 1)],
+      },
+      totals: {
+        C: { aspect: 'C', predictions: 1, terms: 1, proteins: 1 },
+        F: { aspect: 'F', predictions: 3, terms: 2, proteins: 2 },
+        P: { aspect: 'P', predictions: 2, terms: 1, proteins: 2 },
+      },
+    });
+    expect((await sets.goTermDistribution(setId, 1)).terms['F']).toEqual([term('GO:0000001', 2, 1)]);
+    expect(await domainError(sets.goTermDistribution(randomUUID(), 1))).toMatchObject({ code: 'not_found' });
+  });
+
+  it('list shows what a scope may see, newest first, at most `limit`, with labels and counts', async () => {
+    const alice = randomUUID();
+    const bob = randomUUID();
+    const alicePrivate = await sets.create(newSet({ owner_user_id: alice }));
+    await sets.writeRows(alicePrivate, ROWS().slice(0, 2));
+    const aliceUnlisted = await sets.create(newSet({ owner_user_id: alice, visibility: 'unlisted' }));
+    const alicePublic = await sets.create(newSet({ owner_user_id: alice, visibility: 'public' }));
+    const bobPrivate = await sets.create(newSet({ owner_user_id: bob }));
+    const ours = [alicePrivate, aliceUnlisted, alicePublic, bobPrivate];
+    const visible = async (scope: Parameters<PredictionSetRepository['list']>[0], limit?: number) =>
+      (await sets.list(scope, limit)).map((s) => s['id'] as string).filter((id) => ours.includes(id));
+
+    expect(await visible({ kind: 'own', userId: alice })).toEqual([alicePublic, alicePrivate]);
+    expect(await visible({ kind: 'own', userId: alice }, 1)).toEqual([alicePublic]);
+    expect(await visible({ kind: 'public_and_own', userId: bob })).toEqual([bobPrivate, alicePublic]);
+    expect(await visible({ kind: 'public_and_own', userId: null })).toEqual([alicePublic]);
+    expect(await visible({ kind: 'all' })).toEqual([bobPrivate, alicePublic, aliceUnlisted, alicePrivate]);
+
+    const listed = (await sets.list({ kind: 'own', userId: alice })).find((s) => s['id'] === alicePrivate);
+    expect(listed).toEqual({
+      ...(await sets.get(alicePrivate)),
+      embedding_config_name: `kmer-${tag}`,
+      embedding_backend: 'kmer',
+      annotation_set_label: 'goa 2024-06',
+      ontology_version: oboVersion,
+      job_status: null,
+      exclude_self: true,
+      prediction_count: 2,
+    });
+  });
+
+  it('resolve gives the newest set of a (query set, embedding config) pair, else not_found', async () => {
+    expect(await sets.resolve(querySetId, configId)).toMatchObject({ id: setId, job_status: 'QUEUED' });
+    const newer = await sets.create(newSet({ query_set_id: querySetId }));
+    expect(await sets.resolve(querySetId, configId)).toMatchObject({
+      id: newer,
+      annotation_set_label: 'goa 2024-06',
+      ontology_version: oboVersion,
+    });
+    expect(await domainError(sets.resolve(querySetId, randomUUID()))).toMatchObject({
+      code: 'not_found',
+      message: 'Prediction set not found',
+    });
+  });
+
+  it('refreshStatistics analyzes the prediction table', async () => {
+    const before = new Date();
+    await sets.refreshStatistics();
+    const [row] = await db.query<{ last_analyze: Date | null }[]>(
+      `SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'prediction'`,
+    );
+    expect(row!.last_analyze).not.toBeNull();
+    expect(row!.last_analyze!.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+  });
+
+  it('delete removes a set and its rows; an unknown set is not_found', async () => {
+    const doomed = await sets.create(newSet());
+    await sets.writeRows(doomed, ROWS());
+    expect(await sets.delete(doomed)).toEqual({ deleted: true, predictions_deleted: 6 });
+    expect(await sets.find(doomed)).toBeNull();
+    expect(await sets.allRows(doomed)).toEqual([]);
+    expect(await domainError(sets.delete(doomed))).toMatchObject({ code: 'not_found' });
+    expect(await sets.countRowsOfJob(jobId)).toBe(6);
+  });
+});

@@ -1,0 +1,429 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DomainError } from '@svc/contracts';
+import type { OboDocument } from '@svc/domain';
+import { DataSource } from 'typeorm';
+import { createDataSource, runMigrations } from '../data-source';
+import { dropDatabase, ensureDatabase } from '../database-admin';
+import { EmbeddingRepository } from '../embeddings/embedding.repository';
+import { PredictionSetRepository } from '../predictions/prediction-set.repository';
+import { AnnotationRepository, AnnotationRow } from './annotation.repository';
+import { OntologyRepository, TermRef } from './ontology.repository';
+
+// AnnotationRepository against the run's PostgreSQL: a load writes its set and rows all or nothing,
+// and the set's readers (counts, co-occurrence, per protein, newest sets) and its deletion rules.
+
+let db: DataSource;
+let annotations: AnnotationRepository;
+let ontologies: OntologyRepository;
+
+/** The run's database, from the integration global setup (@svc/testing depends on this library). */
+function runDatabaseUrl(): string {
+  const run = process.env['SVC_TEST_RUN'];
+  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
+  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
+}
+
+/** The DomainError a call fails with. */
+async function domainError(call: Promise<unknown>): Promise<DomainError> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+beforeAll(async () => {
+  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
+  await db.initialize();
+  annotations = new AnnotationRepository(db);
+  ontologies = new OntologyRepository(db);
+});
+
+afterAll(async () => {
+  await db?.destroy();
+});
+
+const RELEASE: OboDocument = {
+  header: { formatVersion: '1.2', dataVersion: null, ontology: 'go', date: null },
+  terms: (
+    [
+      ['GO:0000001', 'F'],
+      ['GO:0000002', 'P'],
+      ['GO:0000003', 'C'],
+    ] as const
+  ).map(([id, aspect]) => ({
+    id,
+    name: `name of ${id}`,
+    namespace: null,
+    aspect,
+    definition: null,
+    isObsolete: false,
+    altIds: [],
+    parents: [],
+  })),
+  typedefs: [],
+};
+
+/** A stored snapshot of RELEASE and its terms by GO id. */
+async function snapshotIn(
+  repository: OntologyRepository,
+): Promise<{ id: string; terms: Map<string, TermRef> }> {
+  const { snapshot } = await repository.saveSnapshot(RELEASE, `test-${randomUUID()}`, 'file:///go.obo');
+  return { id: snapshot.id, terms: await repository.termIndex(snapshot.id) };
+}
+
+function row(
+  protein: string,
+  term: TermRef,
+  evidence: string,
+  extra: Partial<AnnotationRow> = {},
+): AnnotationRow {
+  return {
+    proteinAccession: protein,
+    goTermId: term.id,
+    goId: term.go_id,
+    aspect: term.aspect,
+    qualifier: null,
+    isNot: false,
+    evidenceCode: evidence,
+    db: 'UniProtKB',
+    dbObjectSymbol: null,
+    dbReference: null,
+    withFrom: null,
+    taxonId: null,
+    annotationDate: null,
+    assignedBy: null,
+    annotationExtension: null,
+    geneProductFormId: null,
+    ...extra,
+  };
+}
+
+/** Loads a set of these rows in one batch; returns its id. */
+async function loadSet(
+  repository: AnnotationRepository,
+  snapshotId: string,
+  rows: AnnotationRow[],
+  source: 'goa' | 'quickgo' = 'goa',
+  sourceVersion = '1',
+): Promise<string> {
+  const { set } = await repository.withinLoad(
+    { source, sourceVersion, snapshotId, sourceUrl: null, jobId: null },
+    async (load) => {
+      await load.insert(rows);
+      return { value: null, stats: {} };
+    },
+  );
+  return set.id;
+}
+
+describe('AnnotationRepository', () => {
+  const tag = `ANN${randomBytes(4).toString('hex').toUpperCase()}`;
+  const [p1, p2, p3] = [`${tag}-1`, `${tag}-2`, `${tag}-3`];
+  let snapshot: { id: string; terms: Map<string, TermRef> };
+  let t1: TermRef;
+  let t2: TermRef;
+  let t3: TermRef;
+  let setId: string;
+
+  beforeAll(async () => {
+    snapshot = await snapshotIn(ontologies);
+    [t1, t2, t3] = ['GO:0000001', 'GO:0000002', 'GO:0000003'].map((id) => snapshot.terms.get(id)!) as [
+      TermRef,
+      TermRef,
+      TermRef,
+    ];
+    // P1 and P2 both have terms 1 and 2 (P2 has term 1 twice); P3 only a NOT annotation of term 3.
+    setId = await loadSet(annotations, snapshot.id, [
+      row(p1, t1, 'EXP', {
+        qualifier: 'enables',
+        dbObjectSymbol: 'GENE1',
+        dbReference: 'PMID:1',
+        withFrom: 'UniProtKB:Q1',
+        taxonId: 'taxon:9606',
+        annotationDate: '2020-01-02',
+        assignedBy: 'UniProt',
+      }),
+      row(p1, t2, 'IDA'),
+      row(p2, t1, 'IEA'),
+      row(p2, t1, 'IMP'),
+      row(p2, t2, 'IMP', { dbObjectSymbol: 'GENE2' }),
+      row(p3, t3, 'IDA', { isNot: true, qualifier: 'NOT|located_in' }),
+    ]);
+  });
+
+  it('withinLoad stores the set with every batch’s rows, its count and stats, and returns the work’s value', async () => {
+    const result = await annotations.withinLoad(
+      {
+        source: 'quickgo',
+        sourceVersion: '2024-01',
+        snapshotId: snapshot.id,
+        sourceUrl: 'https://example.org/annotations.tsv',
+        jobId: null,
+      },
+      async (load) => {
+        await load.insert([row(`${tag}-L1`, t1, 'EXP'), row(`${tag}-L2`, t2, 'IDA')]);
+        await load.insert([]);
+        await load.insert([row(`${tag}-L3`, t3, 'TAS')]);
+        return { value: load.count, stats: { skipped: 4 } };
+      },
+    );
+    expect(result.value).toBe(3);
+    expect(result.set).toEqual({
+      id: expect.any(String),
+      source: 'quickgo',
+      source_version: '2024-01',
+      ontology_snapshot_id: snapshot.id,
+      obo_version: (await ontologies.getById(snapshot.id)).obo_version,
+      source_url: 'https://example.org/annotations.tsv',
+      job_id: null,
+      annotation_count: 3,
+      stats: { skipped: 4 },
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+    });
+    expect(await annotations.findById(result.set.id)).toEqual(result.set);
+    expect(await annotations.getById(result.set.id)).toEqual(result.set);
+    expect(await annotations.countAnnotatedProteins(result.set.id)).toBe(3);
+  });
+
+  it('withinLoad writes nothing when the work fails: neither the set nor its rows', async () => {
+    let started: string | null = null;
+    const failure = annotations.withinLoad(
+      { source: 'goa', sourceVersion: '1', snapshotId: snapshot.id, sourceUrl: null, jobId: null },
+      async (load) => {
+        started = load.setId;
+        await load.insert([row(`${tag}-X`, t1, 'EXP')]);
+        throw new Error('the source broke off');
+      },
+    );
+    await expect(failure).rejects.toThrow('the source broke off');
+    expect(started).not.toBeNull();
+    expect(await annotations.findById(started!)).toBeNull();
+    expect(await annotations.forProtein(`${tag}-X`)).toEqual([]);
+  });
+
+  it('findById gives null and getById a not_found error for an unknown set', async () => {
+    expect(await annotations.findById(randomUUID())).toBeNull();
+    expect(await domainError(annotations.getById(randomUUID()))).toMatchObject({
+      code: 'not_found',
+      message: 'Annotation set not found',
+    });
+  });
+
+  it('countAnnotatedProteins counts distinct proteins with a non-NOT annotation', async () => {
+    expect(await annotations.countAnnotatedProteins(setId)).toBe(2);
+    expect(await annotations.countAnnotatedProteins(randomUUID())).toBe(0);
+  });
+
+  it('holdoutAnnotations gives every row of the set, NOT ones included, with its gene', async () => {
+    const rows = await annotations.holdoutAnnotations(setId);
+    const key = (r: { protein: string; goId: string; evidence: string }) =>
+      `${r.protein} ${r.goId} ${r.evidence}`;
+    expect(rows.sort((a, b) => key(a).localeCompare(key(b)))).toEqual([
+      { protein: p1, goId: 'GO:0000001', evidence: 'EXP', isNot: false, qualifier: 'enables', gene: 'GENE1' },
+      { protein: p1, goId: 'GO:0000002', evidence: 'IDA', isNot: false, qualifier: null, gene: null },
+      { protein: p2, goId: 'GO:0000001', evidence: 'IEA', isNot: false, qualifier: null, gene: null },
+      { protein: p2, goId: 'GO:0000001', evidence: 'IMP', isNot: false, qualifier: null, gene: null },
+      { protein: p2, goId: 'GO:0000002', evidence: 'IMP', isNot: false, qualifier: null, gene: 'GENE2' },
+      {
+        protein: p3,
+        goId: 'GO:0000003',
+        evidence: 'IDA',
+        isNot: true,
+        qualifier: 'NOT|located_in',
+        gene: null,
+      },
+    ]);
+  });
+
+  it('buildCooccurrence counts proteins per term and per term pair (NOT excluded), the same when run again', async () => {
+    expect(await annotations.buildCooccurrence(setId)).toEqual({ pairs: 1, terms: 2 });
+    expect(await annotations.buildCooccurrence(setId)).toEqual({ pairs: 1, terms: 2 });
+
+    const [a, b] = [t1.id, t2.id].sort((x, y) => x - y);
+    const all = await annotations.cooccurrenceOf(setId, [t1.id, t2.id, t3.id]);
+    expect(all.pairs).toEqual([{ a, b, n: 2 }]);
+    expect(all.singles.sort((x, y) => x.id - y.id)).toEqual(
+      [
+        { id: t1.id, n: 2 },
+        { id: t2.id, n: 2 },
+      ].sort((x, y) => x.id - y.id),
+    );
+    // Only pairs whose both terms are asked for.
+    expect(await annotations.cooccurrenceOf(setId, [t1.id])).toEqual({
+      pairs: [],
+      singles: [{ id: t1.id, n: 2 }],
+    });
+  });
+
+  it('forProtein gives a protein’s annotations of every set, or of one, by GO id then evidence', async () => {
+    const other = await loadSet(annotations, snapshot.id, [row(p1, t3, 'IPI')], 'quickgo', '7');
+    const everywhere = await annotations.forProtein(p1);
+    expect(everywhere.map((r) => [r['annotation_set_id'], r['go_id'], r['evidence_code']])).toEqual([
+      [setId, 'GO:0000001', 'EXP'],
+      [setId, 'GO:0000002', 'IDA'],
+      [other, 'GO:0000003', 'IPI'],
+    ]);
+    expect(everywhere[0]).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      annotation_set_id: setId,
+      source: 'goa',
+      source_version: '1',
+      protein_accession: p1,
+      go_id: 'GO:0000001',
+      go_name: 'name of GO:0000001',
+      go_aspect: 'F',
+      qualifier: 'enables',
+      is_not: false,
+      evidence_code: 'EXP',
+      db_reference: 'PMID:1',
+      with_from: 'UniProtKB:Q1',
+      assigned_by: 'UniProt',
+      annotation_date: '2020-01-02',
+      taxon_id: 'taxon:9606',
+    });
+    expect((await annotations.forProtein(p1, other)).map((r) => r['go_id'])).toEqual(['GO:0000003']);
+    expect(await annotations.forProtein(`${tag}-none`)).toEqual([]);
+  });
+
+  it('newestSetsByVersion gives the newest set of each asked integer version of a source on a snapshot', async () => {
+    const own = await snapshotIn(ontologies);
+    const one = await loadSet(annotations, own.id, [], 'goa', '1');
+    await loadSet(annotations, own.id, [], 'goa', '2');
+    const twoNewer = await loadSet(annotations, own.id, [], 'goa', '2');
+    await loadSet(annotations, own.id, [], 'quickgo', '3');
+    await loadSet(annotations, own.id, [], 'goa', '4');
+
+    const found = await annotations.newestSetsByVersion('goa', own.id, [1, 2, 3]);
+    expect(found).toEqual(
+      new Map([
+        [1, one],
+        [2, twoNewer],
+      ]),
+    );
+    expect(await annotations.newestSetsByVersion('goa', snapshot.id, [9])).toEqual(new Map());
+  });
+
+  it('list gives every set (or those of one source), newest first', async () => {
+    const goa = await loadSet(annotations, snapshot.id, [], 'goa', 'list');
+    const quickgo = await loadSet(annotations, snapshot.id, [], 'quickgo', 'list');
+    const all = (await annotations.list()).map((s) => s.id);
+    expect(all.indexOf(quickgo)).toBeGreaterThanOrEqual(0);
+    expect(all.indexOf(quickgo)).toBeLessThan(all.indexOf(goa));
+    expect(all.indexOf(goa)).toBeLessThan(all.indexOf(setId));
+
+    const onlyQuickgo = await annotations.list('quickgo');
+    expect(onlyQuickgo.every((s) => s.source === 'quickgo')).toBe(true);
+    expect(onlyQuickgo.map((s) => s.id)).toContain(quickgo);
+    expect(onlyQuickgo.map((s) => s.id)).not.toContain(goa);
+    expect((await annotations.list('goa')).find((s) => s.id === setId)).toEqual(
+      await annotations.getById(setId),
+    );
+  });
+
+  it('delete removes a set and its annotations; an unknown set is not_found', async () => {
+    const doomed = await loadSet(annotations, snapshot.id, [
+      row(`${tag}-D`, t1, 'EXP'),
+      row(`${tag}-D`, t2, 'EXP'),
+    ]);
+    expect(await annotations.delete(doomed)).toEqual({ id: doomed, deleted: true, annotations_deleted: 2 });
+    expect(await annotations.findById(doomed)).toBeNull();
+    expect(await annotations.forProtein(`${tag}-D`)).toEqual([]);
+    expect(await domainError(annotations.delete(doomed))).toMatchObject({ code: 'not_found' });
+  });
+
+  it('delete is refused (conflict) while a prediction set uses the set, and keeps everything', async () => {
+    const used = await loadSet(annotations, snapshot.id, [row(`${tag}-U`, t1, 'EXP')]);
+    const embeddings = new EmbeddingRepository(db);
+    const { config } = await embeddings.saveConfig({
+      id: randomUUID(),
+      model_name: `kmer-${tag}`,
+      model_backend: 'kmer',
+      layer_indices: [0],
+      layer_agg: 'mean',
+      pooling: 'mean',
+      normalize_residues: false,
+      normalize: true,
+      max_length: 1022,
+      use_chunking: false,
+      chunk_size: 1000,
+      chunk_overlap: 0,
+      embedding_scale: 1,
+      description: null,
+    });
+    await new PredictionSetRepository(db).create({
+      job_id: null,
+      embedding_config_id: config.id,
+      annotation_set_id: used,
+      ontology_snapshot_id: snapshot.id,
+      query_set_id: null,
+      limit_per_entry: 5,
+      distance_threshold: null,
+      search_backend: 'numpy',
+      aspect_separated_knn: false,
+      options: {},
+      feature_schema_sha: 'a'.repeat(64),
+      reranker_model_id: null,
+      query_count: 0,
+      owner_user_id: null,
+      visibility: 'owner',
+      expires_at: null,
+    });
+    try {
+      expect(await domainError(annotations.delete(used))).toMatchObject({
+        code: 'conflict',
+        message: '1 prediction set(s) still reference this annotation set',
+      });
+      expect((await annotations.getById(used)).annotation_count).toBe(1);
+      expect(await annotations.forProtein(`${tag}-U`)).toHaveLength(1);
+    } finally {
+      await embeddings.deleteConfig(config.id);
+    }
+    // Its prediction set went with the embedding config: the set may go now.
+    expect(await annotations.delete(used)).toEqual({ id: used, deleted: true, annotations_deleted: 1 });
+  });
+});
+
+describe('AnnotationRepository.newestNonEmptySet (a database of its own: it reads every set)', () => {
+  let own: DataSource;
+  let url: string;
+
+  beforeAll(async () => {
+    const parsed = new URL(runDatabaseUrl());
+    parsed.pathname = `${parsed.pathname}_annotations_${randomBytes(3).toString('hex')}`;
+    url = parsed.toString();
+    await ensureDatabase(url);
+    own = createDataSource({ url, poolSize: 2 });
+    await own.initialize();
+    await runMigrations(own);
+  });
+
+  afterAll(async () => {
+    await own?.destroy();
+    if (url !== undefined) await dropDatabase(url);
+  });
+
+  it('is null without a set holding annotations, else the newest such set with its snapshot', async () => {
+    const repository = new AnnotationRepository(own);
+    const snapshot = await snapshotIn(new OntologyRepository(own));
+    const term = snapshot.terms.get('GO:0000001')!;
+    expect(await repository.newestNonEmptySet()).toBeNull();
+
+    await loadSet(repository, snapshot.id, []);
+    expect(await repository.newestNonEmptySet()).toBeNull();
+
+    const older = await loadSet(repository, snapshot.id, [row('P1', term, 'EXP')]);
+    const newer = await loadSet(repository, snapshot.id, [row('P2', term, 'EXP')]);
+    await loadSet(repository, snapshot.id, []);
+    expect(await repository.newestNonEmptySet()).toEqual({
+      annotation_set_id: newer,
+      ontology_snapshot_id: snapshot.id,
+    });
+    await repository.delete(newer);
+    expect(await repository.newestNonEmptySet()).toEqual({
+      annotation_set_id: older,
+      ontology_snapshot_id: snapshot.id,
+    });
+  });
+});

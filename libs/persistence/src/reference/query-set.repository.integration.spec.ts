@@ -1,0 +1,223 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { DomainError } from '@svc/contracts';
+import { md5Hex, Visibility } from '@svc/domain';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '../data-source';
+import { ProteinRepository } from './protein.repository';
+import { QuerySetEntryInput, QuerySetRepository } from './query-set.repository';
+
+// QuerySetRepository against the run's PostgreSQL: a set, its sequences and entries are written in
+// one transaction, read back in upload order, listed by ownership scope and deleted with their entries.
+
+let db: DataSource;
+let querySets: QuerySetRepository;
+
+/** The run's database, from the integration global setup (@svc/testing depends on this library). */
+function runDatabaseUrl(): string {
+  const run = process.env['SVC_TEST_RUN'];
+  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
+  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
+}
+
+/** The DomainError a call fails with. */
+async function domainError(call: Promise<unknown>): Promise<DomainError> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DomainError);
+  return error as DomainError;
+}
+
+beforeAll(async () => {
+  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
+  await db.initialize();
+  querySets = new QuerySetRepository(db);
+});
+
+afterAll(async () => {
+  await db?.destroy();
+});
+
+const AMINO_ACIDS = 'ACDEFGHIKLMNPQRSTVWY';
+
+function randomSequence(length: number): string {
+  return Array.from({ length }, () => AMINO_ACIDS[randomInt(AMINO_ACIDS.length)]).join('');
+}
+
+function entry(
+  accession: string,
+  sequence: string,
+  extra: Partial<QuerySetEntryInput> = {},
+): QuerySetEntryInput {
+  return { accession, sequence, hash: md5Hex(sequence), species: null, taxonomyId: null, ...extra };
+}
+
+const mine = (ownerUserId: string | null, visibility: Visibility, expiresInDays: number | null = null) => ({
+  owner_user_id: ownerUserId,
+  visibility,
+  expiresInDays,
+});
+
+describe('QuerySetRepository', () => {
+  it('create stores one sequence per distinct string and one entry per record, read back in upload order', async () => {
+    const shared = randomSequence(30);
+    const other = randomSequence(45);
+    const known = randomSequence(20);
+    // A sequence stored before (by a protein) is reused, not copied.
+    const before = await new ProteinRepository(db).upsertSequences(db, [
+      { sequence: known, hash: md5Hex(known) },
+    ]);
+    const owner = randomUUID();
+    const created = await querySets.create({
+      name: `set-${randomUUID()}`,
+      description: 'three queries',
+      entries: [
+        entry('q2', shared, { species: 'Homo sapiens', taxonomyId: 9606 }),
+        entry('q1', other),
+        entry('q3', shared),
+        entry('q4', known),
+      ],
+      ownership: mine(owner, 'owner'),
+    });
+    expect(created).toEqual({
+      id: expect.any(String),
+      name: expect.stringMatching(/^set-/),
+      description: 'three queries',
+      entry_count: 4,
+      unique_sequences: 3,
+    });
+
+    const detail = await querySets.detail(created['id'] as string);
+    expect(detail).toMatchObject({
+      id: created['id'],
+      name: created['name'],
+      description: 'three queries',
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      owner_user_id: owner,
+      visibility: 'owner',
+      expires_at: null,
+      entry_count: 4,
+    });
+    const entries = detail['entries'] as Record<string, unknown>[];
+    expect(
+      entries.map((e) => [e['accession'], e['length'], e['sequence_hash'], e['species'], e['taxonomy_id']]),
+    ).toEqual([
+      ['q2', 30, md5Hex(shared), 'Homo sapiens', 9606],
+      ['q1', 45, md5Hex(other), null, null],
+      ['q3', 30, md5Hex(shared), null, null],
+      ['q4', 20, md5Hex(known), null, null],
+    ]);
+    expect(entries[0]!['sequence_id']).toBe(entries[2]!['sequence_id']);
+    expect(entries[3]!['sequence_id']).toBe(before.get(md5Hex(known)));
+  });
+
+  it('create sets an expiry the given number of days ahead', async () => {
+    const created = await querySets.create({
+      name: `set-${randomUUID()}`,
+      description: null,
+      entries: [entry('q1', randomSequence(10))],
+      ownership: mine(null, 'unlisted', 2),
+    });
+    const detail = await querySets.detail(created['id'] as string);
+    expect(detail).toMatchObject({ owner_user_id: null, visibility: 'unlisted', description: null });
+    const days =
+      (Date.parse(detail['expires_at'] as string) - Date.parse(detail['created_at'] as string)) / 86_400_000;
+    expect(days).toBeCloseTo(2, 3);
+  });
+
+  it('create writes nothing when an entry cannot be stored (two records of one accession)', async () => {
+    const name = `set-${randomUUID()}`;
+    const fresh = randomSequence(25);
+    await expect(
+      querySets.create({
+        name,
+        description: null,
+        entries: [entry('dup', fresh), entry('dup', randomSequence(25))],
+        ownership: mine(null, 'owner'),
+      }),
+    ).rejects.toThrow(/query_set_entry_query_set_id_accession_key/);
+    expect(await db.query(`SELECT id FROM query_set WHERE name = $1`, [name])).toEqual([]);
+    expect(await db.query(`SELECT id FROM sequence WHERE sequence_hash = $1`, [md5Hex(fresh)])).toEqual([]);
+  });
+
+  it('list shows what a scope may see, newest first, never unlisted sets except to staff', async () => {
+    const alice = randomUUID();
+    const bob = randomUUID();
+    const make = async (owner: string | null, visibility: Visibility, entries = 1) =>
+      (
+        await querySets.create({
+          name: `set-${randomUUID()}`,
+          description: null,
+          entries: Array.from({ length: entries }, (_, i) => entry(`q${i}`, randomSequence(12))),
+          ownership: mine(owner, visibility),
+        })
+      )['id'] as string;
+    const alicePrivate = await make(alice, 'owner', 2);
+    const alicePublic = await make(alice, 'public');
+    const aliceUnlisted = await make(alice, 'unlisted');
+    const bobPrivate = await make(bob, 'owner');
+    const guestPublic = await make(null, 'public');
+    const ours = [alicePrivate, alicePublic, aliceUnlisted, bobPrivate, guestPublic];
+    const visible = async (scope: Parameters<QuerySetRepository['list']>[0]) =>
+      (await querySets.list(scope)).map((s) => s['id'] as string).filter((id) => ours.includes(id));
+
+    expect(await visible({ kind: 'all' })).toEqual([
+      guestPublic,
+      bobPrivate,
+      aliceUnlisted,
+      alicePublic,
+      alicePrivate,
+    ]);
+    expect(await visible({ kind: 'own', userId: alice })).toEqual([alicePublic, alicePrivate]);
+    expect(await visible({ kind: 'public_and_own', userId: alice })).toEqual([
+      guestPublic,
+      alicePublic,
+      alicePrivate,
+    ]);
+    expect(await visible({ kind: 'public_and_own', userId: bob })).toEqual([
+      guestPublic,
+      bobPrivate,
+      alicePublic,
+    ]);
+    expect(await visible({ kind: 'public_and_own', userId: null })).toEqual([guestPublic, alicePublic]);
+
+    const listed = (await querySets.list({ kind: 'own', userId: alice })).find(
+      (s) => s['id'] === alicePrivate,
+    );
+    expect(listed).toEqual({
+      id: alicePrivate,
+      name: expect.stringMatching(/^set-/),
+      description: null,
+      created_at: expect.any(String),
+      owner_user_id: alice,
+      visibility: 'owner',
+      expires_at: null,
+      entry_count: 2,
+    });
+  });
+
+  it('delete removes the set and its entries and keeps the sequences; an unknown set is not_found', async () => {
+    const sequence = randomSequence(18);
+    const created = await querySets.create({
+      name: `set-${randomUUID()}`,
+      description: null,
+      entries: [entry('a', sequence), entry('b', sequence), entry('c', randomSequence(18))],
+      ownership: mine(null, 'owner'),
+    });
+    const id = created['id'] as string;
+    expect(await querySets.delete(id)).toEqual({ id, deleted: true, entries_deleted: 3 });
+    expect(await domainError(querySets.detail(id))).toMatchObject({
+      code: 'not_found',
+      message: 'Query set not found',
+    });
+    expect(
+      await db.query(`SELECT count(*)::int AS n FROM query_set_entry WHERE query_set_id = $1`, [id]),
+    ).toEqual([{ n: 0 }]);
+    expect(
+      await db.query(`SELECT count(*)::int AS n FROM sequence WHERE sequence_hash = $1`, [md5Hex(sequence)]),
+    ).toEqual([{ n: 1 }]);
+    expect(await domainError(querySets.delete(id))).toMatchObject({ code: 'not_found' });
+    expect(await domainError(querySets.delete(randomUUID()))).toMatchObject({ code: 'not_found' });
+  });
+});
