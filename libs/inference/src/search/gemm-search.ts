@@ -2,6 +2,7 @@ import { onnx } from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import type { SearchHit } from '@svc/domain';
 import type { ReferenceMatrix, VectorIndex, VectorSearchBackend } from './vector-search';
+import { valueInfo } from '../onnx/onnx-graph';
 
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT64 = onnx.TensorProto.DataType.INT64;
@@ -10,18 +11,6 @@ const INT64 = onnx.TensorProto.DataType.INT64;
 const BLOCK_ROWS = 65_536;
 /** Queries per GEMM call. */
 const QUERY_BATCH = 256;
-
-function valueInfo(name: string, elemType: number, dims: (number | string)[]): onnx.IValueInfoProto {
-  return {
-    name,
-    type: {
-      tensorType: {
-        elemType,
-        shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) },
-      },
-    },
-  };
-}
 
 /** similarities = queries · referenceᵀ (one GEMM), then the k largest per query (TopK). */
 function topKModel(): Uint8Array {

@@ -1,5 +1,6 @@
 import { onnx } from 'onnx-proto';
 import { seededRandom } from '@svc/domain';
+import { valueInfo } from '../onnx-graph';
 
 /**
  * A tiny three-layer "protein encoder" built as a real ONNX graph, for tests. Its arithmetic is
@@ -55,18 +56,6 @@ function floatTensor(name: string, dims: number[], values: number[]): onnx.ITens
 
 function int64Tensor(name: string, values: number[]): onnx.ITensorProto {
   return { name, dims: [values.length], dataType: INT64, int64Data: values };
-}
-
-function valueInfo(name: string, elemType: number, dims: (number | string)[]): onnx.IValueInfoProto {
-  return {
-    name,
-    type: {
-      tensorType: {
-        elemType,
-        shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) },
-      },
-    },
-  };
 }
 
 function node(
