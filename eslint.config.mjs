@@ -19,19 +19,20 @@ const frameworkAndDrivers = [
   'pino',
 ];
 
+// The server-side libraries below the apps (the test helpers may use all of them).
+const serverLibs = [
+  'type:contracts',
+  'type:domain',
+  'type:persistence',
+  'type:platform',
+  'type:jobs',
+  'type:inference',
+];
+
 const depConstraints = [
   {
     sourceTag: 'type:app',
-    onlyDependOnLibsWithTags: [
-      'type:contracts',
-      'type:domain',
-      'type:persistence',
-      'type:platform',
-      'type:jobs',
-      'type:inference',
-      'type:go-transfer',
-      'type:client',
-    ],
+    onlyDependOnLibsWithTags: [...serverLibs, 'type:go-transfer', 'type:client'],
   },
   {
     sourceTag: 'type:domain',
@@ -74,17 +75,7 @@ const depConstraints = [
       'type:domain',
     ],
   },
-  {
-    sourceTag: 'type:testing',
-    onlyDependOnLibsWithTags: [
-      'type:contracts',
-      'type:domain',
-      'type:persistence',
-      'type:platform',
-      'type:jobs',
-      'type:inference',
-    ],
-  },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: serverLibs },
   // The API client speaks HTTP only: it may use the contracts' types, nothing of the server.
   { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:client', 'type:contracts'] },
   { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
