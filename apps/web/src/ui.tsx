@@ -1,6 +1,6 @@
 import { ReactNode } from 'react';
 import { API } from './api';
-import { LoadedList } from './hooks';
+import { LoadedList, setQuery, useRoute } from './hooks';
 
 export function fmtDate(value: string | null | undefined): string {
   if (!value) return '—';
@@ -232,3 +232,59 @@ export const ASPECT_NAMES: Record<string, string> = {
   P: 'Biological process (BPO)',
   C: 'Cellular component (CCO)',
 };
+
+/** The filter controls above a list; they act on change, so the form never submits. */
+export function FilterBar({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label={label}>
+      {children}
+    </form>
+  );
+}
+
+/**
+ * A drop-down bound to one query-string key: choosing `anyValue` (listed first as `anyLabel`)
+ * removes the key. Options are values, or [value, label] pairs.
+ */
+export function QueryFilter({
+  label,
+  name,
+  options,
+  anyLabel = 'any',
+  anyValue = '',
+}: {
+  label: string;
+  name: string;
+  options: readonly (string | readonly [string, ReactNode])[];
+  anyLabel?: string;
+  anyValue?: string;
+}) {
+  const route = useRoute();
+  const value = route.query.get(name) ?? anyValue;
+  return (
+    <label>
+      {label}
+      <select
+        value={value}
+        onChange={(e) =>
+          setQuery(route, { [name]: e.target.value === anyValue ? undefined : e.target.value })
+        }
+      >
+        <option value={anyValue}>{anyLabel}</option>
+        {options.map((option) => {
+          const [key, text] = typeof option === 'string' ? [option, option] : option;
+          return (
+            <option key={key} value={key}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
+    </label>
+  );
+}
+
+/** A link to an ontology release, named by its version when the row knows it. */
+export function OntologyLink({ id, version }: { id: string; version: string | null | undefined }) {
+  return <Link to={`/ontology/${id}`}>{version ?? shortId(id)}</Link>;
+}

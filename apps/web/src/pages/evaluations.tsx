@@ -7,19 +7,22 @@ import {
   TaskScore,
 } from '../api';
 import { Heatmap, HeatCell } from '../charts';
-import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
+import { useApi, useDocumentTitle, useList, useRoute } from '../hooks';
 import {
   Column,
   Download,
   EmptyState,
   ErrorNotice,
   Fields,
+  FilterBar,
   fmtDate,
   fmtNum,
   Link,
   ListView,
   Loading,
+  OntologyLink,
   PageHeader,
+  QueryFilter,
   shortId,
   Table,
 } from '../ui';
@@ -119,12 +122,7 @@ export function EvaluationSetPage({ id }: { id: string }) {
         entries={[
           ['Reference (t0)', s.old_annotation_set_label ?? s.old_annotation_set_id],
           ['Ground truth (t1)', s.new_annotation_set_label ?? s.new_annotation_set_id],
-          [
-            'Ontology',
-            <Link key="o" to={`/ontology/${s.ontology_snapshot_id}`}>
-              {s.ontology_version ?? shortId(s.ontology_snapshot_id)}
-            </Link>,
-          ],
+          ['Ontology', <OntologyLink key="o" id={s.ontology_snapshot_id} version={s.ontology_version} />],
           ['Created', fmtDate(s.created_at)],
         ]}
       />
@@ -227,46 +225,17 @@ export function BenchmarkPage() {
         Each cell is an embedding and a stage (scoring config or re-ranker), scored by the weighted F when an
         IA file was used and by Fmax otherwise, over every evaluation result of that pair.
       </p>
-      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter the benchmark matrix">
-        <label>
-          Stage
-          <select value={stage} onChange={(e) => setQuery(route, { stage: e.target.value })}>
-            <option value="">all stages</option>
-            {stages.map(([key, label]) => (
-              <option key={key} value={key}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Embedding
-          <select value={embedding} onChange={(e) => setQuery(route, { embedding: e.target.value })}>
-            <option value="">all embeddings</option>
-            {embeddings.map(([key, label]) => (
-              <option key={key} value={key}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Task
-          <select
-            value={task}
-            onChange={(e) =>
-              setQuery(route, { task: e.target.value === PER_TASK ? undefined : e.target.value })
-            }
-          >
-            <option value={PER_TASK}>mean over tasks</option>
-            {tasks.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
-      </form>
+      <FilterBar label="Filter the benchmark matrix">
+        <QueryFilter label="Stage" name="stage" anyLabel="all stages" options={stages} />
+        <QueryFilter label="Embedding" name="embedding" anyLabel="all embeddings" options={embeddings} />
+        <QueryFilter
+          label="Task"
+          name="task"
+          anyLabel="mean over tasks"
+          anyValue={PER_TASK}
+          options={tasks}
+        />
+      </FilterBar>
       {cells.length === 0 ? (
         <p className="empty">No evaluation results with a stage yet.</p>
       ) : (

@@ -1,18 +1,20 @@
 import { FormEvent, useEffect, useRef, useState } from 'react';
 import { isActive, Job, JOB_STATUSES, JobComment, JobEvent, OPERATIONS, post, qs } from '../api';
-import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
+import { useApi, useDocumentTitle, useList, useRoute } from '../hooks';
 import { useSession } from '../session';
 import {
   Column,
   EmptyState,
   ErrorNotice,
   Fields,
+  FilterBar,
   fmtDate,
   Link,
   ListView,
   Loading,
   PageHeader,
   ProgressBar,
+  QueryFilter,
   shortId,
   StatusBadge,
 } from '../ui';
@@ -51,26 +53,10 @@ export function JobsPage() {
   return (
     <>
       <PageHeader title="Jobs" />
-      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter jobs">
-        <label>
-          Status
-          <select value={status} onChange={(e) => setQuery(route, { status: e.target.value })}>
-            <option value="">any</option>
-            {JOB_STATUSES.map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Operation
-          <select value={operation} onChange={(e) => setQuery(route, { operation: e.target.value })}>
-            <option value="">any</option>
-            {OPERATIONS.map((o) => (
-              <option key={o}>{o}</option>
-            ))}
-          </select>
-        </label>
-      </form>
+      <FilterBar label="Filter jobs">
+        <QueryFilter label="Status" name="status" options={JOB_STATUSES} />
+        <QueryFilter label="Operation" name="operation" options={OPERATIONS} />
+      </FilterBar>
       <ListView list={list} what="jobs" columns={columns} rowKey={(j) => j.id} signInHint={user === null} />
     </>
   );

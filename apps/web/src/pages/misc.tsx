@@ -1,17 +1,19 @@
 import { FormEvent, useState } from 'react';
 import { Dataset, ExperimentRun, post, qs, Reranker, StackRepo } from '../api';
-import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
+import { useApi, useDocumentTitle, useList, useRoute } from '../hooks';
 import { useSession } from '../session';
 import {
   Column,
   ErrorNotice,
   Fields,
+  FilterBar,
   fmtDate,
   fmtNum,
   Link,
   ListView,
   Loading,
   PageHeader,
+  QueryFilter,
   shortId,
   Table,
 } from '../ui';
@@ -74,17 +76,9 @@ export function ExperimentRunsPage() {
   return (
     <>
       <PageHeader title="Experiment runs" />
-      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter experiment runs">
-        <label>
-          Status
-          <select value={status} onChange={(e) => setQuery(route, { status: e.target.value })}>
-            <option value="">any</option>
-            {['planned', 'running', 'done', 'abandoned'].map((s) => (
-              <option key={s}>{s}</option>
-            ))}
-          </select>
-        </label>
-      </form>
+      <FilterBar label="Filter experiment runs">
+        <QueryFilter label="Status" name="status" options={['planned', 'running', 'done', 'abandoned']} />
+      </FilterBar>
       <ListView list={list} what="experiment runs" columns={columns} rowKey={(r) => r.id} />
     </>
   );

@@ -16,13 +16,16 @@ import {
   Download,
   ErrorNotice,
   Fields,
+  FilterBar,
   fmtDate,
   fmtNum,
   Link,
   ListView,
   Loading,
+  OntologyLink,
   PageHeader,
   Pager,
+  QueryFilter,
   shortId,
   StatusBadge,
   Table,
@@ -99,12 +102,7 @@ export function PredictionSetPage({ id }: { id: string }) {
         entries={[
           ['Embedding config', s.embedding_config_name ?? s.embedding_config_id],
           ['Annotation set', s.annotation_set_label ?? s.annotation_set_id],
-          [
-            'Ontology',
-            <Link key="o" to={`/ontology/${s.ontology_snapshot_id}`}>
-              {s.ontology_version ?? shortId(s.ontology_snapshot_id)}
-            </Link>,
-          ],
+          ['Ontology', <OntologyLink key="o" id={s.ontology_snapshot_id} version={s.ontology_version} />],
           ['Neighbours per entry', fmtNum(s.limit_per_entry)],
           [
             'Own accession as donor',
@@ -270,17 +268,14 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
           TSV of this protein
         </Download>
       </p>
-      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter predicted terms">
-        <label>
-          Aspect
-          <select value={aspect} onChange={(e) => setQuery(route, { aspect: e.target.value })}>
-            <option value="">all</option>
-            <option value="F">{ASPECT_NAMES['F']}</option>
-            <option value="P">{ASPECT_NAMES['P']}</option>
-            <option value="C">{ASPECT_NAMES['C']}</option>
-          </select>
-        </label>
-      </form>
+      <FilterBar label="Filter predicted terms">
+        <QueryFilter
+          label="Aspect"
+          name="aspect"
+          anyLabel="all"
+          options={(['F', 'P', 'C'] as const).map((a) => [a, ASPECT_NAMES[a]] as const)}
+        />
+      </FilterBar>
       <ListView
         list={{ ...terms, items: rows }}
         what="predicted terms"

@@ -17,13 +17,16 @@ import {
   Column,
   ErrorNotice,
   Fields,
+  FilterBar,
   fmtDate,
   fmtNum,
   Link,
   ListView,
   Loading,
+  OntologyLink,
   PageHeader,
   Pager,
+  QueryFilter,
   shortId,
 } from '../ui';
 
@@ -252,11 +255,7 @@ export function AnnotationSetsPage() {
     { header: 'Version', cell: (s) => s.source_version },
     {
       header: 'Ontology',
-      cell: (s) => (
-        <Link to={`/ontology/${s.ontology_snapshot_id}`}>
-          {s.obo_version ?? shortId(s.ontology_snapshot_id)}
-        </Link>
-      ),
+      cell: (s) => <OntologyLink id={s.ontology_snapshot_id} version={s.obo_version} />,
     },
     { header: 'Annotations', cell: (s) => fmtNum(s.annotation_count), numeric: true },
     { header: 'Loaded', cell: (s) => fmtDate(s.created_at) },
@@ -264,16 +263,9 @@ export function AnnotationSetsPage() {
   return (
     <>
       <PageHeader title="Annotation sets" />
-      <form className="filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter annotation sets">
-        <label>
-          Source
-          <select value={source} onChange={(e) => setQuery(route, { source: e.target.value })}>
-            <option value="">any</option>
-            <option value="goa">goa</option>
-            <option value="quickgo">quickgo</option>
-          </select>
-        </label>
-      </form>
+      <FilterBar label="Filter annotation sets">
+        <QueryFilter label="Source" name="source" options={['goa', 'quickgo']} />
+      </FilterBar>
       <ListView list={list} what="annotation sets" columns={columns} rowKey={(s) => s.id} />
     </>
   );
