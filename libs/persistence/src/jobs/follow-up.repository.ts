@@ -26,7 +26,7 @@ export class FollowUpRepository {
     return queryOne<FollowUpSource>(
       this.tx,
       `SELECT meta, owner_user_id, visibility, submitted_role, submitted_via, quota_key,
-              EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) / 86400.0 AS expires_in_days
+              (EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) / 86400.0)::float8 AS expires_in_days
          FROM job WHERE id = $1`,
       [jobId],
     );
