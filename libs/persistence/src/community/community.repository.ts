@@ -25,7 +25,10 @@ export class CommunityRepository {
     return { total: total?.n ?? 0, recent_comments: comments };
   }
 
-  /** Counts of what the platform holds, and the best stored result of each (category, aspect). */
+  /**
+   * Counts of what the platform holds, and the best published result of each (category, aspect): the
+   * showcase is open to guests, so an unlisted or owner-only result is neither ranked nor counted.
+   */
   async showcase(): Promise<Record<string, unknown>> {
     const [counts] = await queryRows<Record<string, number>>(
       this.db,
@@ -38,7 +41,7 @@ export class CommunityRepository {
               (SELECT count(*)::int FROM prediction_set) AS prediction_sets,
               (SELECT count(*)::int FROM prediction) AS predictions,
               (SELECT count(*)::int FROM evaluation_set) AS evaluation_sets,
-              (SELECT count(*)::int FROM evaluation_result) AS evaluation_results,
+              (SELECT count(*)::int FROM evaluation_result WHERE visibility = 'public') AS evaluation_results,
               (SELECT count(*)::int FROM reranker_model) AS rerankers`,
     );
     // The headline is f_micro_w; results evaluated without IA rank by fmax.
@@ -50,7 +53,8 @@ export class CommunityRepository {
                       r.stage, r.created_at,
                       CASE WHEN a.value ? 'f_micro_w' THEN 'f_micro_w' ELSE 'fmax' END AS metric,
                       coalesce((a.value ->> 'f_micro_w')::float8, (a.value ->> 'fmax')::float8) AS value
-                 FROM evaluation_result r, jsonb_each(r.metrics) c, jsonb_each(c.value) a) m
+                 FROM evaluation_result r, jsonb_each(r.metrics) c, jsonb_each(c.value) a
+                WHERE r.visibility = 'public') m
         WHERE value IS NOT NULL
         ORDER BY category, aspect, value DESC`,
     );
