@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '../data-source';
+import { JobCommentRepository } from './job-comment.repository';
+import { JobRepository } from './job.repository';
+
+// JobCommentRepository against the run's PostgreSQL: comments on a job are stored with their author
+// and listed oldest first, for that job only, a page at a time with `after`.
+
+let db: DataSource;
+let comments: JobCommentRepository;
+let jobs: JobRepository;
+
+/** The run's database, from the integration global setup (@svc/testing depends on this library). */
+function runDatabaseUrl(): string {
+  const run = process.env['SVC_TEST_RUN'];
+  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
+  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
+}
+
+const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+beforeAll(async () => {
+  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
+  await db.initialize();
+  comments = new JobCommentRepository(db);
+  jobs = new JobRepository(db);
+});
+
+afterAll(async () => {
+  await db?.destroy();
+});
+
+async function newJobId(): Promise<string> {
+  const job = await jobs.createQueued({
+    operation: 'test_job_comments',
+    queueName: 'svc.test',
+    payload: { run: randomUUID() },
+    meta: {},
+    description: null,
+    tags: [],
+    dedupKey: null,
+    dispatchDeadlineSeconds: 30,
+  });
+  return job.id;
+}
+
+describe('JobCommentRepository', () => {
+  it('create returns the stored comment, which list reads back', async () => {
+    const jobId = await newJobId();
+    const created = await comments.create(jobId, 'looks right to me', 'reviewer');
+
+    expect(created).toEqual({
+      id: expect.any(Number),
+      job_id: jobId,
+      author: 'reviewer',
+      body: 'looks right to me',
+      created_at: expect.stringMatching(ISO_MICROS),
+    });
+    expect(await comments.list(jobId, 10)).toEqual([created]);
+  });
+
+  it('takes a comment without an author', async () => {
+    const jobId = await newJobId();
+    expect(await comments.create(jobId, 'anonymous note', null)).toMatchObject({ author: null });
+  });
+
+  it('list is oldest first, keeps to the limit and to the job', async () => {
+    const jobId = await newJobId();
+    const otherId = await newJobId();
+    const a = await comments.create(jobId, 'first', null);
+    const theirs = await comments.create(otherId, 'elsewhere', null);
+    const b = await comments.create(jobId, 'second', null);
+    const c = await comments.create(jobId, 'third', null);
+
+    expect(await comments.list(jobId, 10)).toEqual([a, b, c]);
+    expect(await comments.list(jobId, 2)).toEqual([a, b]);
+    expect(await comments.list(otherId, 10)).toEqual([theirs]);
+    expect(await comments.list(randomUUID(), 10)).toEqual([]);
+  });
+
+  it('list pages with `after`: each page holds comments strictly newer than the last one seen', async () => {
+    const jobId = await newJobId();
+    for (const body of ['1', '2', '3', '4', '5']) await comments.create(jobId, body, null);
+
+    const first = await comments.list(jobId, 2);
+    expect(first.map((c) => c.body)).toEqual(['1', '2']);
+    const second = await comments.list(jobId, 2, first[1]!.created_at);
+    expect(second.map((c) => c.body)).toEqual(['3', '4']);
+    const third = await comments.list(jobId, 2, second[1]!.created_at);
+    expect(third.map((c) => c.body)).toEqual(['5']);
+    expect(await comments.list(jobId, 2, third[0]!.created_at)).toEqual([]);
+  });
+
+  it('refuses a blank body and a job that does not exist, and stores nothing', async () => {
+    const jobId = await newJobId();
+    await expect(comments.create(jobId, '   ', null)).rejects.toThrow();
+    await expect(comments.create(randomUUID(), 'orphan', null)).rejects.toThrow();
+    expect(await comments.list(jobId, 10)).toEqual([]);
+  });
+
+  it('goes with its job when the job is deleted', async () => {
+    const jobId = await newJobId();
+    await comments.create(jobId, 'short-lived', null);
+    await jobs.delete(jobId);
+    expect(await comments.list(jobId, 10)).toEqual([]);
+  });
+});

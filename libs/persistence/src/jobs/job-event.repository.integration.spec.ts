@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '../data-source';
+import { JobEventRepository } from './job-event.repository';
+import { JobRepository } from './job.repository';
+
+// JobEventRepository against the run's PostgreSQL: events appended to a job are listed newest first,
+// for that job only, a page at a time with `after`; they belong to an existing job.
+
+let db: DataSource;
+let events: JobEventRepository;
+let jobs: JobRepository;
+
+/** The run's database, from the integration global setup (@svc/testing depends on this library). */
+function runDatabaseUrl(): string {
+  const run = process.env['SVC_TEST_RUN'];
+  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
+  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
+}
+
+const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+beforeAll(async () => {
+  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
+  await db.initialize();
+  events = new JobEventRepository(db);
+  jobs = new JobRepository(db);
+});
+
+afterAll(async () => {
+  await db?.destroy();
+});
+
+async function newJobId(): Promise<string> {
+  const job = await jobs.createQueued({
+    operation: 'test_job_events',
+    queueName: 'svc.test',
+    payload: { run: randomUUID() },
+    meta: {},
+    description: null,
+    tags: [],
+    dedupKey: null,
+    dispatchDeadlineSeconds: 30,
+  });
+  return job.id;
+}
+
+describe('JobEventRepository', () => {
+  it('append stores an event that list reads back with its level, message, fields and time', async () => {
+    const jobId = await newJobId();
+    await events.append(jobId, 'embeddings.batch', 'batch 1 of 3', { batch: 1, of: 3 }, 'warning');
+
+    const [newest, created] = await events.list(jobId, 10);
+    expect(newest).toEqual({
+      id: expect.any(Number),
+      job_id: jobId,
+      ts: expect.stringMatching(ISO_MICROS),
+      level: 'warning',
+      event: 'embeddings.batch',
+      message: 'batch 1 of 3',
+      fields: { batch: 1, of: 3 },
+    });
+    expect(created).toMatchObject({ event: 'job.created', level: 'info' });
+  });
+
+  it('append defaults the level to info and the fields to {}', async () => {
+    const jobId = await newJobId();
+    await events.append(jobId, 'note', null);
+    const [newest] = await events.list(jobId, 1);
+    expect(newest).toMatchObject({ event: 'note', message: null, level: 'info', fields: {} });
+  });
+
+  it('list is newest first, keeps to the limit and to the job', async () => {
+    const jobId = await newJobId();
+    const otherId = await newJobId();
+    for (const n of [1, 2, 3]) await events.append(jobId, `step.${n}`, null);
+    await events.append(otherId, 'other', null);
+
+    expect((await events.list(jobId, 10)).map((e) => e.event)).toEqual([
+      'step.3',
+      'step.2',
+      'step.1',
+      'job.created',
+    ]);
+    expect((await events.list(jobId, 2)).map((e) => e.event)).toEqual(['step.3', 'step.2']);
+    expect((await events.list(otherId, 10)).map((e) => e.event)).toEqual(['other', 'job.created']);
+    expect(await events.list(randomUUID(), 10)).toEqual([]);
+  });
+
+  it('list pages with `after`: each page holds events strictly older than the last one seen', async () => {
+    const jobId = await newJobId();
+    for (const n of [1, 2, 3, 4]) await events.append(jobId, `step.${n}`, null);
+
+    const first = await events.list(jobId, 2);
+    expect(first.map((e) => e.event)).toEqual(['step.4', 'step.3']);
+    const second = await events.list(jobId, 2, first[1]!.ts);
+    expect(second.map((e) => e.event)).toEqual(['step.2', 'step.1']);
+    const third = await events.list(jobId, 2, second[1]!.ts);
+    expect(third.map((e) => e.event)).toEqual(['job.created']);
+    expect(await events.list(jobId, 2, third[0]!.ts)).toEqual([]);
+  });
+
+  it('refuses an event for a job that does not exist', async () => {
+    await expect(events.append(randomUUID(), 'orphan', null)).rejects.toThrow();
+  });
+
+  it('works inside a transaction: a rolled-back event is not kept', async () => {
+    const jobId = await newJobId();
+    await expect(
+      db.transaction(async (tx) => {
+        await new JobEventRepository(tx).append(jobId, 'inside', null);
+        expect((await new JobEventRepository(tx).list(jobId, 1))[0]?.event).toBe('inside');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await events.list(jobId, 10)).map((e) => e.event)).toEqual(['job.created']);
+  });
+});
