@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../data-source';
 import { dropDatabase, ensureDatabase } from '../database-admin';
 import { CommunityRepository } from './community.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // CommunityRepository in a database of its own (every reader counts whole tables): thumbs-up are
 // stored and summed with the newest comments, and the showcase counts what the platform holds and
@@ -11,13 +12,6 @@ import { CommunityRepository } from './community.repository';
 let own: DataSource;
 let url: string;
 let community: CommunityRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 

@@ -1,5 +1,4 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import { CanonicalEmbeddingConfig, md5Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../data-source';
@@ -10,6 +9,7 @@ import { OntologyRepository } from '../reference/ontology.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { QuerySetRepository } from '../reference/query-set.repository';
 import { EmbeddingRepository } from './embedding.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // EmbeddingRepository against the run's PostgreSQL: configs stored once per recipe id, vectors
 // written once per (config, sequence, chunk) and read back bit for bit, what is left to embed, the
@@ -18,23 +18,6 @@ import { EmbeddingRepository } from './embedding.repository';
 let db: DataSource;
 let embeddings: EmbeddingRepository;
 let proteins: ProteinRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

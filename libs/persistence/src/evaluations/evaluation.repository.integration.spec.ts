@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import { md5Hex, OboDocument, SCORING_SIGNALS, ScoringWeights, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
@@ -9,6 +8,7 @@ import { AnnotationRepository } from '../reference/annotation.repository';
 import { OntologyRepository } from '../reference/ontology.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { EvaluationRepository, EvaluationSetRecord, GroundTruthRow } from './evaluation.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // EvaluationRepository against the run's PostgreSQL: a temporal holdout and its ground truth are
 // stored all or nothing and read by category; results are written, updated, listed by ownership
@@ -16,23 +16,6 @@ import { EvaluationRepository, EvaluationSetRecord, GroundTruthRow } from './eva
 
 let db: DataSource;
 let evaluations: EvaluationRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 const RELEASE: OboDocument = {
   header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },

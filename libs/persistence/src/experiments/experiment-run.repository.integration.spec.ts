@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import { ListScope, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { ExperimentRunRepository } from './experiment-run.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // ExperimentRunRepository against the run's PostgreSQL: runs are created under unique names, listed by
 // ownership scope and status a page at a time, read, updated field by field with their status moves
@@ -11,23 +11,6 @@ import { ExperimentRunRepository } from './experiment-run.repository';
 
 let db: DataSource;
 let runs: ExperimentRunRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 

@@ -6,6 +6,7 @@ import { createDataSource } from '../data-source';
 import { apiKeyLookup, checkApiKey } from './api-key-verifier';
 import { ApiKeyRepository } from './api-key.repository';
 import { UserRepository } from './user.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // checkApiKey over the real ApiKeyRepository look-up (apiKeyLookup): a raw key is found by its prefix
 // and hash, and refused as malformed, unknown, revoked or of an inactive owner; its role is bounded.
@@ -13,13 +14,6 @@ import { UserRepository } from './user.repository';
 let db: DataSource;
 let keys: ApiKeyRepository;
 let users: UserRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

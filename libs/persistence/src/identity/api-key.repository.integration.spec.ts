@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DomainError, Role, UserView } from '@svc/contracts';
+import { Role, UserView } from '@svc/contracts';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { ApiKeyRepository } from './api-key.repository';
 import { NewUser, UserRepository } from './user.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // ApiKeyRepository against the run's PostgreSQL: keys are stored by hash and read back as views
 // (never the hash), listed per owner, counted while active, looked up by prefix or id with their
@@ -12,23 +13,6 @@ import { NewUser, UserRepository } from './user.repository';
 let db: DataSource;
 let keys: ApiKeyRepository;
 let users: UserRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 

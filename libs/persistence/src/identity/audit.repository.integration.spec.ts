@@ -2,19 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { AuditRepository } from './audit.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // AuditRepository against the run's PostgreSQL: entries are appended and listed newest first, by
 // action and actor, a page at a time with `after`; the log refuses every change and deletion.
 
 let db: DataSource;
 let audit: AuditRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { AuthTokenRepository } from './auth-token.repository';
 import { UserRepository } from './user.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // AuthTokenRepository against the run's PostgreSQL: an e-mailed token is used at most once, only for
 // its kind and before it expires, and a password change makes every unused token of the user void.
@@ -12,13 +13,6 @@ import { UserRepository } from './user.repository';
 let db: DataSource;
 let tokens: AuthTokenRepository;
 let users: UserRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 4 });

@@ -2,19 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { QuotaRepository } from './quota.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // QuotaRepository against the run's PostgreSQL: a counter per (key, resource, period) grows by each
 // charge unless that would pass the limit, never overshoots under concurrent charges, and gives back.
 
 let db: DataSource;
 let quotas: QuotaRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 4 });

@@ -2,19 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { SecretRepository } from './secret.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // SecretRepository against the run's PostgreSQL: the first value generated for a name is stored and
 // every later or concurrent caller gets that same value.
 
 let db: DataSource;
 let secrets: SecretRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 4 });

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { SessionRepository } from './session.repository';
 import { NewUser, UserRepository } from './user.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // SessionRepository against the run's PostgreSQL: a cookie session's state (revoked, expired, its
 // user's status and role) as the credential gate reads it, touching, and revoking one or all.
@@ -11,13 +12,6 @@ import { NewUser, UserRepository } from './user.repository';
 let db: DataSource;
 let sessions: SessionRepository;
 let users: UserRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

@@ -1,33 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DomainError, Role, UserStatus } from '@svc/contracts';
+import { Role, UserStatus } from '@svc/contracts';
 import { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../data-source';
 import { dropDatabase, ensureDatabase } from '../database-admin';
 import { SessionRepository } from './session.repository';
 import { NewUser, UserRepository } from './user.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // UserRepository against the run's PostgreSQL: accounts are created with unique e-mail addresses and
 // usernames (case-insensitively), read back by id and e-mail, listed, changed, stamped and deleted.
 
 let db: DataSource;
 let users: UserRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 /** A timestamp as the repositories print it: ISO 8601 UTC with microseconds. */
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;

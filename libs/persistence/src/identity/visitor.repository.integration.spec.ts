@@ -2,19 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { VisitorEvent, VisitorRepository } from './visitor.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // VisitorRepository against the run's PostgreSQL: a buffered batch of visitor events is written in
 // one statement, every event or none.
 
 let db: DataSource;
 let visitors: VisitorRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

@@ -6,6 +6,7 @@ import { FollowUpRepository } from './follow-up.repository';
 import { JobEventRepository } from './job-event.repository';
 import { JobRecord } from './job.record';
 import { JobRepository, JobSubmitter, NewJob } from './job.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // FollowUpRepository against the run's PostgreSQL, inside the transaction that closes a job: the
 // job's submitter, an identical active job, the follow-up inserted without a dedup conflict, the
@@ -14,13 +15,6 @@ import { JobRepository, JobSubmitter, NewJob } from './job.repository';
 let db: DataSource;
 let jobs: JobRepository;
 let events: JobEventRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

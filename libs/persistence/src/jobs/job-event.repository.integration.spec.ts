@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { JobEventRepository } from './job-event.repository';
 import { JobRepository } from './job.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // JobEventRepository against the run's PostgreSQL: events appended to a job are listed newest first,
 // for that job only, a page at a time with `after`; they belong to an existing job.
@@ -10,13 +11,6 @@ import { JobRepository } from './job.repository';
 let db: DataSource;
 let events: JobEventRepository;
 let jobs: JobRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { Db } from '../sql';
@@ -7,6 +6,7 @@ import { JobCommentRepository } from './job-comment.repository';
 import { JobEventRepository } from './job-event.repository';
 import { JobRecord } from './job.record';
 import { JobRepository, JobSubmitter, NewJob } from './job.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // JobRepository against the run's PostgreSQL: each state change (create, claim, lease, succeed, fail,
 // defer, tick, cancel, delete, requeue, reap) happens once, with its event in the same transaction,
@@ -15,23 +15,6 @@ import { JobRepository, JobSubmitter, NewJob } from './job.repository';
 let db: DataSource;
 let jobs: JobRepository;
 let events: JobEventRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 

@@ -8,6 +8,7 @@ import { OntologyRepository, TermRef } from '../reference/ontology.repository';
 import { PREDICTIONS_TSV_COLUMNS, PredictionRow } from './prediction-columns';
 import { BestTermRow, PredictionExportReader, TsvTextRow } from './prediction-export.reader';
 import { PredictionSetRepository, TsvFilters } from './prediction-set.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // PredictionExportReader against the run's PostgreSQL: the downloads' text rows match the row-object
 // reader's rows and order, batches never split a protein, and the best row of each (protein, term).
@@ -15,13 +16,6 @@ import { PredictionSetRepository, TsvFilters } from './prediction-set.repository
 let db: DataSource;
 let reader: PredictionExportReader;
 let sets: PredictionSetRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 const RELEASE: OboDocument = {
   header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import { md5Hex, OboDocument } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
@@ -15,6 +14,7 @@ import {
   PredictionRow,
 } from './prediction-columns';
 import { PredictionSetRecord, PredictionSetRepository } from './prediction-set.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // PredictionSetRepository against the run's PostgreSQL: a set and its rows are written (row by
 // row, column by column, in a caller's transaction) and read back by every API read: labels,
@@ -22,23 +22,6 @@ import { PredictionSetRecord, PredictionSetRepository } from './prediction-set.r
 
 let db: DataSource;
 let sets: PredictionSetRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 const RELEASE: OboDocument = {
   header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },

@@ -8,6 +8,7 @@ import { OntologyRepository, TermRef } from '../reference/ontology.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { QuerySetRepository } from '../reference/query-set.repository';
 import { ReferencePoolRepository } from './reference-pool.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // ReferencePoolRepository against the run's PostgreSQL: which proteins make the embedding and the
 // homology reference pools (with their donor annotations and chunk-averaged vectors), the queries of
@@ -16,13 +17,6 @@ import { ReferencePoolRepository } from './reference-pool.repository';
 let db: DataSource;
 let pools: ReferencePoolRepository;
 let embeddings: EmbeddingRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 const RELEASE: OboDocument = {
   header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },

@@ -3,29 +3,13 @@ import { DomainError } from '@svc/contracts';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { NewReranker, RerankerRepository } from './reranker.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // RerankerRepository against the run's PostgreSQL: a model is registered under a unique name (a
 // second one is a conflict unless forced, which replaces it all or nothing), read, listed, deleted.
 
 let db: DataSource;
 let rerankers: RerankerRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 5 });

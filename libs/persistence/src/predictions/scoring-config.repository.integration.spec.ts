@@ -4,29 +4,13 @@ import { SCORING_SIGNALS, ScoringWeights } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { ScoringConfigRepository } from './scoring-config.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // ScoringConfigRepository against the run's PostgreSQL: named weights stored once per name (a
 // second one is a conflict, also when two arrive at once), read by id or name, listed and deleted.
 
 let db: DataSource;
 let configs: ScoringConfigRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import type { OboDocument } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../data-source';
@@ -8,6 +7,7 @@ import { EmbeddingRepository } from '../embeddings/embedding.repository';
 import { PredictionSetRepository } from '../predictions/prediction-set.repository';
 import { AnnotationRepository, AnnotationRow } from './annotation.repository';
 import { OntologyRepository, TermRef } from './ontology.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // AnnotationRepository against the run's PostgreSQL: a load writes its set and rows all or nothing,
 // and the set's readers (counts, co-occurrence, per protein, newest sets) and its deletion rules.
@@ -15,23 +15,6 @@ import { OntologyRepository, TermRef } from './ontology.repository';
 let db: DataSource;
 let annotations: AnnotationRepository;
 let ontologies: OntologyRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

@@ -1,32 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import type { OboDocument, OboTerm, RelationType } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { OntologyRepository } from './ontology.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // OntologyRepository against the run's PostgreSQL: a release is stored once, all or nothing, and
 // read back as terms, alt ids, edges, upward subgraphs and a rebuilt OBO document.
 
 let db: DataSource;
 let ontologies: OntologyRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

@@ -1,5 +1,4 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import { md5Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../data-source';
@@ -9,6 +8,7 @@ import { AnnotationRepository } from './annotation.repository';
 import { OntologyRepository } from './ontology.repository';
 import { ProteinInput, ProteinRepository } from './protein.repository';
 import { QuerySetRepository } from './query-set.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // ProteinRepository against the run's PostgreSQL: sequences stored once by hash, proteins and
 // UniProt metadata upserted without losing stored values, the list and detail reads, and (in a
@@ -16,23 +16,6 @@ import { QuerySetRepository } from './query-set.repository';
 
 let db: DataSource;
 let proteins: ProteinRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

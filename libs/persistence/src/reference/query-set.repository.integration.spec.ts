@@ -1,33 +1,16 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
 import { md5Hex, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../data-source';
 import { ProteinRepository } from './protein.repository';
 import { QuerySetEntryInput, QuerySetRepository } from './query-set.repository';
+import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 // QuerySetRepository against the run's PostgreSQL: a set, its sequences and entries are written in
 // one transaction, read back in upload order, listed by ownership scope and deleted with their entries.
 
 let db: DataSource;
 let querySets: QuerySetRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
-
-/** The DomainError a call fails with. */
-async function domainError(call: Promise<unknown>): Promise<DomainError> {
-  const error = await call.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-}
 
 beforeAll(async () => {
   db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource, runMigrations } from '../data-source';
 import { dropDatabase, ensureDatabase } from '../database-admin';
 import { TaxonomyNodeRow, TaxonomyRepository } from './taxonomy.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // TaxonomyRepository in a database of its own (replaceAll swaps the whole tree): a release replaces
 // every node in one transaction, and lineagesOf walks each taxon up to the root.
@@ -10,13 +11,6 @@ import { TaxonomyNodeRow, TaxonomyRepository } from './taxonomy.repository';
 let db: DataSource;
 let url: string;
 let taxonomy: TaxonomyRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   const parsed = new URL(runDatabaseUrl());

@@ -6,6 +6,7 @@ import { JobCommentRepository } from '../jobs/job-comment.repository';
 import { JobEventRepository } from '../jobs/job-event.repository';
 import { JobRepository, JobSubmitter } from '../jobs/job.repository';
 import { PurgeCounts, RetentionRepository } from './retention.repository';
+import { runDatabaseUrl } from '../repository-test-support';
 
 // RetentionRepository in a database of its own (the purge reads every table): expired unlisted
 // prediction sets, query sets and finished jobs go with what cascades from them, in one transaction;
@@ -15,13 +16,6 @@ let own: DataSource;
 let url: string;
 let retention: RetentionRepository;
 let jobs: JobRepository;
-
-/** The run's database, from the integration global setup (@svc/testing depends on this library). */
-function runDatabaseUrl(): string {
-  const run = process.env['SVC_TEST_RUN'];
-  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
-  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
-}
 
 beforeAll(async () => {
   const parsed = new URL(runDatabaseUrl());

@@ -1,0 +1,21 @@
+import { DomainError } from '@svc/contracts';
+
+// Shared by the repository tests of this library (spec files only; not exported by the library).
+// They cannot use @svc/testing, which depends on this library.
+
+/** The test run's database, created and migrated by the integration tests' global setup. */
+export function runDatabaseUrl(): string {
+  const run = process.env['SVC_TEST_RUN'];
+  if (run === undefined) throw new Error('SVC_TEST_RUN is not set: run integration tests through jest');
+  return (JSON.parse(run) as { dbUrl: string }).dbUrl;
+}
+
+/** The DomainError a call fails with; anything else (or success) fails the test. */
+export async function domainError(call: Promise<unknown>): Promise<DomainError> {
+  const error = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
+  return error;
+}
