@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { DomainError } from '@svc/contracts';
+import { createDataSource, runMigrations } from './data-source';
+import { dropDatabase, ensureDatabase } from './database-admin';
 
 // Shared by the repository tests of this library (spec files only; not exported by the library).
 // They cannot use @svc/testing, which depends on this library.
@@ -18,4 +22,25 @@ export async function domainError(call: Promise<unknown>): Promise<DomainError> 
   );
   if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${String(error)}`);
   return error;
+}
+
+/**
+ * A migrated database of the test's own beside the run's, for readers that count or replace whole
+ * tables; `close` drops it.
+ */
+export async function openOwnDatabase(label: string): Promise<{ db: DataSource; close(): Promise<void> }> {
+  const parsed = new URL(runDatabaseUrl());
+  parsed.pathname = `${parsed.pathname}_${label}_${randomBytes(3).toString('hex')}`;
+  const url = parsed.toString();
+  await ensureDatabase(url);
+  const db = createDataSource({ url, poolSize: 2 });
+  await db.initialize();
+  await runMigrations(db);
+  return {
+    db,
+    async close() {
+      await db.destroy();
+      await dropDatabase(url);
+    },
+  };
 }

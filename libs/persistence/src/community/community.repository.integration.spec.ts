@@ -1,34 +1,26 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
-import { dropDatabase, ensureDatabase } from '../database-admin';
 import { CommunityRepository } from './community.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { openOwnDatabase } from '../repository-test-support';
 
 // CommunityRepository in a database of its own (every reader counts whole tables): thumbs-up are
 // stored and summed with the newest comments, and the showcase counts what the platform holds and
 // picks the best stored result of each (category, aspect) by f_micro_w, else fmax.
 
 let own: DataSource;
-let url: string;
+let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
 let community: CommunityRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 beforeAll(async () => {
-  const parsed = new URL(runDatabaseUrl());
-  parsed.pathname = `${parsed.pathname}_community_${randomBytes(3).toString('hex')}`;
-  url = parsed.toString();
-  await ensureDatabase(url);
-  own = createDataSource({ url, poolSize: 2 });
-  await own.initialize();
-  await runMigrations(own);
+  ownDatabase = await openOwnDatabase('community');
+  own = ownDatabase.db;
   community = new CommunityRepository(own);
 });
 
 afterAll(async () => {
-  await own?.destroy();
-  if (url !== undefined) await dropDatabase(url);
+  await ownDatabase?.close();
 });
 
 async function one<T>(sql: string, params: unknown[] = []): Promise<T> {

@@ -1,15 +1,14 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { CanonicalEmbeddingConfig, md5Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
-import { dropDatabase, ensureDatabase } from '../database-admin';
+import { createDataSource } from '../data-source';
 import { PredictionSetRepository } from '../predictions/prediction-set.repository';
 import { AnnotationRepository } from '../reference/annotation.repository';
 import { OntologyRepository } from '../reference/ontology.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { QuerySetRepository } from '../reference/query-set.repository';
 import { EmbeddingRepository } from './embedding.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test-support';
 
 // EmbeddingRepository against the run's PostgreSQL: configs stored once per recipe id, vectors
 // written once per (config, sequence, chunk) and read back bit for bit, what is left to embed, the
@@ -343,25 +342,19 @@ describe('EmbeddingRepository', () => {
 
 describe('EmbeddingRepository whole-table reads (a database of its own: they read every config and embedding)', () => {
   let own: DataSource;
-  let url: string;
+  let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
   let repository: EmbeddingRepository;
   let ownProteins: ProteinRepository;
 
   beforeAll(async () => {
-    const parsed = new URL(runDatabaseUrl());
-    parsed.pathname = `${parsed.pathname}_embeddings_${randomBytes(3).toString('hex')}`;
-    url = parsed.toString();
-    await ensureDatabase(url);
-    own = createDataSource({ url, poolSize: 2 });
-    await own.initialize();
-    await runMigrations(own);
+    ownDatabase = await openOwnDatabase('embeddings');
+    own = ownDatabase.db;
     repository = new EmbeddingRepository(own);
     ownProteins = new ProteinRepository(own);
   });
 
   afterAll(async () => {
-    await own?.destroy();
-    if (url !== undefined) await dropDatabase(url);
+    await ownDatabase?.close();
   });
 
   it('mostEmbeddedConfig: null without configs, else the one with the most embeddings, the oldest among equals', async () => {

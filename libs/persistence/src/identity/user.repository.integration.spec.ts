@@ -1,11 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Role, UserStatus } from '@svc/contracts';
 import { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
-import { dropDatabase, ensureDatabase } from '../database-admin';
+import { createDataSource } from '../data-source';
 import { SessionRepository } from './session.repository';
 import { NewUser, UserRepository } from './user.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test-support';
 
 // UserRepository against the run's PostgreSQL: accounts are created with unique e-mail addresses and
 // usernames (case-insensitively), read back by id and e-mail, listed, changed, stamped and deleted.
@@ -190,23 +189,17 @@ describe('UserRepository', () => {
 
 describe('UserRepository.countAdmins (a database of its own: it counts every account)', () => {
   let own: DataSource;
-  let url: string;
+  let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
   let repository: UserRepository;
 
   beforeAll(async () => {
-    const parsed = new URL(runDatabaseUrl());
-    parsed.pathname = `${parsed.pathname}_users_${randomBytes(3).toString('hex')}`;
-    url = parsed.toString();
-    await ensureDatabase(url);
-    own = createDataSource({ url, poolSize: 2 });
-    await own.initialize();
-    await runMigrations(own);
+    ownDatabase = await openOwnDatabase('users');
+    own = ownDatabase.db;
     repository = new UserRepository(own);
   });
 
   afterAll(async () => {
-    await own?.destroy();
-    if (url !== undefined) await dropDatabase(url);
+    await ownDatabase?.close();
   });
 
   it('counts the active administrators only', async () => {

@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { OboDocument } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
-import { dropDatabase, ensureDatabase } from '../database-admin';
+import { createDataSource } from '../data-source';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
 import { PredictionSetRepository } from '../predictions/prediction-set.repository';
 import { AnnotationRepository, AnnotationRow } from './annotation.repository';
 import { OntologyRepository, TermRef } from './ontology.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test-support';
 
 // AnnotationRepository against the run's PostgreSQL: a load writes its set and rows all or nothing,
 // and the set's readers (counts, co-occurrence, per protein, newest sets) and its deletion rules.
@@ -370,21 +369,15 @@ describe('AnnotationRepository', () => {
 
 describe('AnnotationRepository.newestNonEmptySet (a database of its own: it reads every set)', () => {
   let own: DataSource;
-  let url: string;
+  let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
 
   beforeAll(async () => {
-    const parsed = new URL(runDatabaseUrl());
-    parsed.pathname = `${parsed.pathname}_annotations_${randomBytes(3).toString('hex')}`;
-    url = parsed.toString();
-    await ensureDatabase(url);
-    own = createDataSource({ url, poolSize: 2 });
-    await own.initialize();
-    await runMigrations(own);
+    ownDatabase = await openOwnDatabase('annotations');
+    own = ownDatabase.db;
   });
 
   afterAll(async () => {
-    await own?.destroy();
-    if (url !== undefined) await dropDatabase(url);
+    await ownDatabase?.close();
   });
 
   it('is null without a set holding annotations, else the newest such set with its snapshot', async () => {

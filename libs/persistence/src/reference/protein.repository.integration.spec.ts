@@ -1,14 +1,13 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { md5Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
-import { dropDatabase, ensureDatabase } from '../database-admin';
+import { createDataSource } from '../data-source';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
 import { AnnotationRepository } from './annotation.repository';
 import { OntologyRepository } from './ontology.repository';
 import { ProteinInput, ProteinRepository } from './protein.repository';
 import { QuerySetRepository } from './query-set.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test-support';
 
 // ProteinRepository against the run's PostgreSQL: sequences stored once by hash, proteins and
 // UniProt metadata upserted without losing stored values, the list and detail reads, and (in a
@@ -400,23 +399,17 @@ function withoutSequenceId({ sequenceId: _unused, ...rest }: ProteinInput): Omit
 
 describe('ProteinRepository statistics and orphan sequences (a database of its own: they read every row)', () => {
   let own: DataSource;
-  let url: string;
+  let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
   let repository: ProteinRepository;
 
   beforeAll(async () => {
-    const parsed = new URL(runDatabaseUrl());
-    parsed.pathname = `${parsed.pathname}_proteins_${randomBytes(3).toString('hex')}`;
-    url = parsed.toString();
-    await ensureDatabase(url);
-    own = createDataSource({ url, poolSize: 2 });
-    await own.initialize();
-    await runMigrations(own);
+    ownDatabase = await openOwnDatabase('proteins');
+    own = ownDatabase.db;
     repository = new ProteinRepository(own);
   });
 
   afterAll(async () => {
-    await own?.destroy();
-    if (url !== undefined) await dropDatabase(url);
+    await ownDatabase?.close();
   });
 
   it('stats counts proteins, isoforms, reviewed, metadata, annotated, sequences and embedded proteins', async () => {

@@ -1,31 +1,22 @@
-import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
-import { dropDatabase, ensureDatabase } from '../database-admin';
 import { TaxonomyNodeRow, TaxonomyRepository } from './taxonomy.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { openOwnDatabase } from '../repository-test-support';
 
 // TaxonomyRepository in a database of its own (replaceAll swaps the whole tree): a release replaces
 // every node in one transaction, and lineagesOf walks each taxon up to the root.
 
 let db: DataSource;
-let url: string;
+let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
 let taxonomy: TaxonomyRepository;
 
 beforeAll(async () => {
-  const parsed = new URL(runDatabaseUrl());
-  parsed.pathname = `${parsed.pathname}_taxonomy_${randomBytes(3).toString('hex')}`;
-  url = parsed.toString();
-  await ensureDatabase(url);
-  db = createDataSource({ url, poolSize: 2 });
-  await db.initialize();
-  await runMigrations(db);
+  ownDatabase = await openOwnDatabase('taxonomy');
+  db = ownDatabase.db;
   taxonomy = new TaxonomyRepository(db);
 });
 
 afterAll(async () => {
-  await db?.destroy();
-  if (url !== undefined) await dropDatabase(url);
+  await ownDatabase?.close();
 });
 
 const node = (taxId: number, parentTaxId: number, rank: string): TaxonomyNodeRow => ({

@@ -1,37 +1,29 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource, runMigrations } from '../data-source';
-import { dropDatabase, ensureDatabase } from '../database-admin';
 import { JobCommentRepository } from '../jobs/job-comment.repository';
 import { JobEventRepository } from '../jobs/job-event.repository';
 import { JobRepository, JobSubmitter } from '../jobs/job.repository';
 import { PurgeCounts, RetentionRepository } from './retention.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { openOwnDatabase } from '../repository-test-support';
 
 // RetentionRepository in a database of its own (the purge reads every table): expired unlisted
 // prediction sets, query sets and finished jobs go with what cascades from them, in one transaction;
 // rows in use by a queued or running job, kept rows and rows not yet expired stay; a dry run only counts.
 
 let own: DataSource;
-let url: string;
+let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
 let retention: RetentionRepository;
 let jobs: JobRepository;
 
 beforeAll(async () => {
-  const parsed = new URL(runDatabaseUrl());
-  parsed.pathname = `${parsed.pathname}_retention_${randomBytes(3).toString('hex')}`;
-  url = parsed.toString();
-  await ensureDatabase(url);
-  own = createDataSource({ url, poolSize: 2 });
-  await own.initialize();
-  await runMigrations(own);
+  ownDatabase = await openOwnDatabase('retention');
+  own = ownDatabase.db;
   retention = new RetentionRepository(own);
   jobs = new JobRepository(own);
 });
 
 afterAll(async () => {
-  await own?.destroy();
-  if (url !== undefined) await dropDatabase(url);
+  await ownDatabase?.close();
 });
 
 const NOTHING: PurgeCounts = {
