@@ -1,4 +1,4 @@
-import { ReactNode } from 'react';
+import { ReactNode, useState } from 'react';
 import { API } from './api';
 import { LoadedList, setQuery, useRoute } from './hooks';
 
@@ -287,4 +287,46 @@ export function QueryFilter({
 /** A link to an ontology release, named by its version when the row knows it. */
 export function OntologyLink({ id, version }: { id: string; version: string | null | undefined }) {
   return <Link to={`/ontology/${id}`}>{version ?? shortId(id)}</Link>;
+}
+
+/** A search box bound to the query string's `search`; submitting starts the list from its first page. */
+export function QuerySearch({ label }: { label: string }) {
+  const route = useRoute();
+  const [draft, setDraft] = useState(route.query.get('search') ?? '');
+  return (
+    <form
+      className="filters"
+      role="search"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setQuery(route, { search: draft, offset: undefined });
+      }}
+    >
+      <label>
+        {label}
+        <input type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
+      </label>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+/** The query string's `offset`: where a paged list starts. */
+export function useQueryOffset(): number {
+  return Number(useRoute().query.get('offset') ?? 0);
+}
+
+/** Pages through a list by the query string's `offset`, shown once the list is longer than a page. */
+export function QueryPager({ limit, total }: { limit: number; total: number }) {
+  const route = useRoute();
+  const offset = useQueryOffset();
+  if (total <= limit) return null;
+  return (
+    <Pager
+      offset={offset}
+      limit={limit}
+      total={total}
+      onChange={(next) => setQuery(route, { offset: String(next) })}
+    />
+  );
 }

@@ -120,6 +120,13 @@ export function SignupPage() {
 
 const ROLES: Role[] = ['researcher', 'operator', 'admin'];
 
+/** What an administrator can do to an account in each status. */
+const USER_ACTIONS: Partial<Record<string, { label: string; run: (id: string) => Promise<unknown> }>> = {
+  pending: { label: 'Approve', run: (id) => post(`/admin/users/${id}/approve`, {}) },
+  active: { label: 'Deactivate', run: (id) => patch(`/admin/users/${id}`, { status: 'deactivated' }) },
+  deactivated: { label: 'Reactivate', run: (id) => patch(`/admin/users/${id}`, { status: 'active' }) },
+};
+
 export function AdminPage() {
   useDocumentTitle('Administration');
   const { user } = useSession();
@@ -185,41 +192,19 @@ export function AdminPage() {
     { header: 'Last login', cell: (u) => fmtDate(u.last_login_at) },
     {
       header: 'Actions',
-      cell: (u) =>
-        u.id === user?.id ? (
-          'you'
-        ) : (
+      cell: (u) => {
+        if (u.id === user?.id) return 'you';
+        const action = USER_ACTIONS[u.status];
+        return (
           <span className="actions">
-            {u.status === 'pending' && (
-              <button
-                type="button"
-                onClick={() => void act(() => post(`/admin/users/${u.id}/approve`, {}), users.reload)}
-              >
-                Approve
-              </button>
-            )}
-            {u.status === 'active' && (
-              <button
-                type="button"
-                onClick={() =>
-                  void act(() => patch(`/admin/users/${u.id}`, { status: 'deactivated' }), users.reload)
-                }
-              >
-                Deactivate
-              </button>
-            )}
-            {u.status === 'deactivated' && (
-              <button
-                type="button"
-                onClick={() =>
-                  void act(() => patch(`/admin/users/${u.id}`, { status: 'active' }), users.reload)
-                }
-              >
-                Reactivate
+            {action && (
+              <button type="button" onClick={() => void act(() => action.run(u.id), users.reload)}>
+                {action.label}
               </button>
             )}
           </span>
-        ),
+        );
+      },
     },
   ];
   const keyColumns: Column<ApiKey>[] = [

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import {
   PredictionProteinsPage,
   PredictedTerm,
@@ -9,7 +8,7 @@ import {
   TermDistribution,
 } from '../api';
 import { TermBars } from '../charts';
-import { setQuery, useApi, useDocumentTitle, useList, useRoute } from '../hooks';
+import { useApi, useDocumentTitle, useList, useRoute } from '../hooks';
 import {
   ASPECT_NAMES,
   Column,
@@ -24,11 +23,13 @@ import {
   Loading,
   OntologyLink,
   PageHeader,
-  Pager,
   QueryFilter,
+  QueryPager,
+  QuerySearch,
   shortId,
   StatusBadge,
   Table,
+  useQueryOffset,
 } from '../ui';
 
 export function PredictionSetsPage() {
@@ -66,8 +67,7 @@ export function PredictionSetPage({ id }: { id: string }) {
   useDocumentTitle(`Prediction set ${shortId(id)}`);
   const route = useRoute();
   const search = route.query.get('search') ?? '';
-  const offset = Number(route.query.get('offset') ?? 0);
-  const [draft, setDraft] = useState(search);
+  const offset = useQueryOffset();
   const set = useApi<PredictionSetDetail>(`/embeddings/prediction-sets/${id}`);
   const proteins = useList<PredictionProtein>(
     `/embeddings/prediction-sets/${id}/proteins${qs({ search, limit: PAGE, offset })}`,
@@ -145,29 +145,9 @@ export function PredictionSetPage({ id }: { id: string }) {
       </section>
       <section aria-labelledby="proteins-heading">
         <h2 id="proteins-heading">Proteins</h2>
-        <form
-          className="filters"
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setQuery(route, { search: draft, offset: undefined });
-          }}
-        >
-          <label>
-            Search accession
-            <input type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
-          </label>
-          <button type="submit">Search</button>
-        </form>
+        <QuerySearch label="Search accession" />
         <ListView list={proteins} what="proteins" columns={columns} rowKey={(p) => p.protein_accession} />
-        {total > PAGE && (
-          <Pager
-            offset={offset}
-            limit={PAGE}
-            total={total}
-            onChange={(next) => setQuery(route, { offset: String(next) })}
-          />
-        )}
+        <QueryPager limit={PAGE} total={total} />
       </section>
     </>
   );

@@ -1,4 +1,4 @@
-import { FormEvent, useState } from 'react';
+import { FormEvent, ReactNode, useState } from 'react';
 import { AnnotateResponse, isActive, Job, post, PredictionSet, qs, QuerySet, QuerySetDetail } from '../api';
 import { navigate, useApi, useDocumentTitle, useList } from '../hooks';
 import { useSession } from '../session';
@@ -195,17 +195,11 @@ function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
       <h3>
         Embeddings (<Link to={`/jobs/${embeddingJobId}`}>job {shortId(embeddingJobId)}</Link>)
       </h3>
-      {embedding.data ? (
-        <ProgressBar
-          current={embedding.data.progress_current}
-          total={embedding.data.progress_total}
-          status={embedding.data.status}
-          label="Embedding progress"
-        />
-      ) : (
-        <Loading what="the embedding job" />
-      )}
-      {embedding.data?.error_message && <p className="error">{embedding.data.error_message}</p>}
+      <JobProgress
+        job={embedding.data}
+        label="Embedding progress"
+        waiting={<Loading what="the embedding job" />}
+      />
       <h3>
         Prediction
         {typeof predictionJobId === 'string' && (
@@ -215,17 +209,11 @@ function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
           </>
         )}
       </h3>
-      {prediction.data ? (
-        <ProgressBar
-          current={prediction.data.progress_current}
-          total={prediction.data.progress_total}
-          status={prediction.data.status}
-          label="Prediction progress"
-        />
-      ) : (
-        <p className="muted">Starts when the embeddings are done.</p>
-      )}
-      {prediction.data?.error_message && <p className="error">{prediction.data.error_message}</p>}
+      <JobProgress
+        job={prediction.data}
+        label="Prediction progress"
+        waiting={<p className="muted">Starts when the embeddings are done.</p>}
+      />
       {resolved.error && <ErrorNotice error={resolved.error} />}
       {resolved.data && (
         <p>
@@ -235,5 +223,21 @@ function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
         </p>
       )}
     </section>
+  );
+}
+
+/** A job's progress bar and its error, or `waiting` until the job can be read. */
+function JobProgress({ job, label, waiting }: { job: Job | undefined; label: string; waiting: ReactNode }) {
+  if (!job) return <>{waiting}</>;
+  return (
+    <>
+      <ProgressBar
+        current={job.progress_current}
+        total={job.progress_total}
+        status={job.status}
+        label={label}
+      />
+      {job.error_message && <p className="error">{job.error_message}</p>}
+    </>
   );
 }

@@ -25,9 +25,11 @@ import {
   Loading,
   OntologyLink,
   PageHeader,
-  Pager,
   QueryFilter,
+  QueryPager,
+  QuerySearch,
   shortId,
+  useQueryOffset,
 } from '../ui';
 
 const PAGE = 50;
@@ -36,8 +38,7 @@ export function ProteinsPage() {
   useDocumentTitle('Proteins');
   const route = useRoute();
   const search = route.query.get('search') ?? '';
-  const offset = Number(route.query.get('offset') ?? 0);
-  const [draft, setDraft] = useState(search);
+  const offset = useQueryOffset();
   const list = useList<Protein>(`/proteins${qs({ search, limit: PAGE, offset })}`, {
     select: (body) => (body as ProteinList).items,
   });
@@ -56,29 +57,9 @@ export function ProteinsPage() {
   return (
     <>
       <PageHeader title="Proteins" />
-      <form
-        className="filters"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQuery(route, { search: draft, offset: undefined });
-        }}
-      >
-        <label>
-          Search accession, entry name, gene or organism
-          <input type="search" value={draft} onChange={(e) => setDraft(e.target.value)} />
-        </label>
-        <button type="submit">Search</button>
-      </form>
+      <QuerySearch label="Search accession, entry name, gene or organism" />
       <ListView list={list} what="proteins" columns={columns} rowKey={(p) => p.accession} />
-      {total > PAGE && (
-        <Pager
-          offset={offset}
-          limit={PAGE}
-          total={total}
-          onChange={(next) => setQuery(route, { offset: String(next) })}
-        />
-      )}
+      <QueryPager limit={PAGE} total={total} />
     </>
   );
 }
