@@ -29,6 +29,7 @@ export * from './predictions/scoring.requests';
 export * from './predictions/reranker.requests';
 export * from './experiments/experiment-run.requests';
 export * from './ownership/mine.query';
+export * from './ownership/ownership.properties';
 export * from './validators';
 export * from './predictions/prediction.views';
 export * from './embeddings/embedding.views';

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 
 /** A registered research dataset: frozen train/eval tables in the artifact store and their manifest. */
 export class DatasetView {
@@ -57,7 +58,7 @@ export class DatasetView {
   @ApiProperty({ type: 'object', additionalProperties: true }) meta!: Record<string, unknown>;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, description: 'Who registered it' })
   owner_user_id!: string | null;
-  @ApiProperty({ enum: ['owner', 'unlisted', 'public'], example: 'owner' })
-  visibility!: 'owner' | 'unlisted' | 'public';
+  @VisibilityProperty('owner')
+  visibility!: VisibilityName;
   @ApiProperty({ format: 'date-time', example: '2025-11-20T14:03:27.512034Z' }) created_at!: string;
 }

@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-
-const VISIBILITIES = ['owner', 'unlisted', 'public'] as const;
+import { VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 
 const STATS_EXAMPLE = {
   delta_proteins: 412,
@@ -145,7 +144,7 @@ export class EvaluationResultView {
   @ApiPropertyOptional({ nullable: true, type: String }) artifact_prefix!: string | null;
   @ApiProperty({ type: [String] }) artifact_keys!: string[];
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) owner_user_id!: string | null;
-  @ApiProperty({ enum: VISIBILITIES, example: 'public' }) visibility!: (typeof VISIBILITIES)[number];
+  @VisibilityProperty('public') visibility!: VisibilityName;
   @ApiProperty({ format: 'date-time', example: '2025-03-14T10:02:11.204Z' }) created_at!: string;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'baseline' })
   scoring_config_name!: string | null;

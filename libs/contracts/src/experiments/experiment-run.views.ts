@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 
 const STATUSES = ['planned', 'running', 'done', 'abandoned'] as const;
-const VISIBILITIES = ['owner', 'unlisted', 'public'] as const;
 
 /** An experiment run: a research notebook entry with its status stamps. */
 export class ExperimentRunView {
@@ -49,5 +49,5 @@ export class ExperimentRunView {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
   ensemble_spec!: Record<string, unknown> | null;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) owner_user_id!: string | null;
-  @ApiProperty({ enum: VISIBILITIES, example: 'owner' }) visibility!: (typeof VISIBILITIES)[number];
+  @VisibilityProperty('owner') visibility!: VisibilityName;
 }

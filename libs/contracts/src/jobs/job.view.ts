@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-status';
 import { JOB_ERROR_CODES, JobErrorCode } from './job-error-codes';
+import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 
 export class JobView {
   @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
@@ -44,13 +45,8 @@ export class JobView {
     description: 'The account the job works for',
   })
   owner_user_id!: string | null;
-  @ApiProperty({ enum: ['owner', 'unlisted', 'public'] }) visibility!: 'owner' | 'unlisted' | 'public';
-  @ApiProperty({
-    format: 'date-time',
-    nullable: true,
-    type: String,
-    description: 'When the retention purge removes an unlisted job',
-  })
+  @VisibilityProperty() visibility!: VisibilityName;
+  @ExpiresAtProperty('job')
   expires_at!: string | null;
   @ApiProperty({ nullable: true, type: String, description: 'The role the job was submitted with' })
   submitted_role!: string | null;

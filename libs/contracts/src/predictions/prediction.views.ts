@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-status';
 import { SEARCH_BACKENDS, SearchBackendName } from '../operations/prediction.payloads';
+import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 
 const ASPECTS = ['F', 'P', 'C'] as const;
 type Aspect = (typeof ASPECTS)[number];
@@ -47,14 +48,9 @@ export class PredictionSetView {
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) reranker_model_id!: string | null;
   @ApiProperty({ example: 12, description: 'Number of query proteins' }) query_count!: number;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) owner_user_id!: string | null;
-  @ApiProperty({ enum: ['owner', 'unlisted', 'public'], example: 'public' })
-  visibility!: 'owner' | 'unlisted' | 'public';
-  @ApiPropertyOptional({
-    format: 'date-time',
-    nullable: true,
-    type: String,
-    description: 'When the retention purge removes an unlisted set',
-  })
+  @VisibilityProperty('public')
+  visibility!: VisibilityName;
+  @ExpiresAtProperty('set', { optional: true })
   expires_at!: string | null;
   @ApiProperty({ format: 'date-time', example: '2025-01-15T10:42:00.000Z' }) created_at!: string;
   @ApiProperty({ example: 'kmer-v1' }) embedding_config_name!: string;

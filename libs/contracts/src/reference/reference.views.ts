@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 
 const UUID_EXAMPLE = '3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45';
 const SNAPSHOT_ID_EXAMPLE = 'b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37';
 const ANNOTATION_SET_ID_EXAMPLE = 'e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14';
 const DATE_TIME_EXAMPLE = '2025-11-20T14:03:27.512034Z';
-const VISIBILITIES = ['owner', 'unlisted', 'public'] as const;
 const ASPECT_TEXT = 'F (molecular function), P (biological process) or C (cellular component)';
 
 /** A protein row: one UniProt entry or isoform. */
@@ -234,13 +234,8 @@ export class QuerySetView {
     description: 'The account that uploaded it',
   })
   owner_user_id!: string | null;
-  @ApiProperty({ enum: VISIBILITIES, example: 'owner' }) visibility!: 'owner' | 'unlisted' | 'public';
-  @ApiPropertyOptional({
-    format: 'date-time',
-    nullable: true,
-    type: String,
-    description: 'When the retention purge removes an unlisted set',
-  })
+  @VisibilityProperty('owner') visibility!: VisibilityName;
+  @ExpiresAtProperty('set', { optional: true })
   expires_at!: string | null;
   @ApiProperty({ example: 12 }) entry_count!: number;
 }
