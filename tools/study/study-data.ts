@@ -2,21 +2,12 @@
 // t0 terms, targets with the terms they gained by t1, all propagated over one GO release.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { GoAspect, GoGraph, parseFasta, parseObo } from '@svc/domain';
+import { EXPERIMENTAL_EVIDENCE_CODES, GoAspect, GoGraph, parseFasta, parseObo } from '@svc/domain';
 
 export const ASPECTS: readonly GoAspect[] = ['F', 'P', 'C'];
 
 /** The evidence codes of the mini holdout's annotation files (CAFA's experimental set). */
-export const EXPERIMENTAL_CODES: ReadonlySet<string> = new Set([
-  'EXP',
-  'IDA',
-  'IPI',
-  'IMP',
-  'IGI',
-  'IEP',
-  'TAS',
-  'IC',
-]);
+export const EXPERIMENTAL_CODES: ReadonlySet<string> = new Set([...EXPERIMENTAL_EVIDENCE_CODES, 'TAS', 'IC']);
 
 /** Namespace roots: every annotated protein has them, so they are neither predicted nor scored. */
 const ROOTS: ReadonlySet<string> = new Set(['GO:0003674', 'GO:0008150', 'GO:0005575']);

@@ -1,8 +1,11 @@
 /** GO experimental evidence codes: the only ones that count for the temporal holdout. */
 export const EXPERIMENTAL_EVIDENCE_CODES: readonly string[] = ['EXP', 'IDA', 'IPI', 'IMP', 'IGI', 'IEP'];
 
+/** GO's high-throughput experimental evidence codes. */
+export const HIGH_THROUGHPUT_EVIDENCE_CODES: readonly string[] = ['HTP', 'HDA', 'HMP', 'HGI', 'HEP'];
+
 /** High-throughput experimental codes plus IC and TAS, counted only when a caller asks for them. */
-export const EXTENDED_EVIDENCE_CODES: readonly string[] = ['HTP', 'HDA', 'HMP', 'HGI', 'HEP', 'IC', 'TAS'];
+export const EXTENDED_EVIDENCE_CODES: readonly string[] = [...HIGH_THROUGHPUT_EVIDENCE_CODES, 'IC', 'TAS'];
 
 /** The default ECO class of each code (ECO's gaf-eco-mapping), so ECO-coded sources count too. */
 export const ECO_BY_EVIDENCE_CODE: Readonly<Record<string, string>> = Object.freeze({

@@ -1,22 +1,11 @@
 import { DataSource } from 'typeorm';
 import type { DonorAnnotation } from '@svc/domain';
+import { EXPERIMENTAL_EVIDENCE_CODES, HIGH_THROUGHPUT_EVIDENCE_CODES } from '@svc/domain';
 import { queryOne, queryRows } from '../sql';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
 
 /** Evidence codes counted as experimental donors (`donor_evidence: experimental`). */
-export const EXPERIMENTAL_EVIDENCE = [
-  'EXP',
-  'IDA',
-  'IPI',
-  'IMP',
-  'IGI',
-  'IEP',
-  'HTP',
-  'HDA',
-  'HMP',
-  'HGI',
-  'HEP',
-];
+export const EXPERIMENTAL_EVIDENCE = [...EXPERIMENTAL_EVIDENCE_CODES, ...HIGH_THROUGHPUT_EVIDENCE_CODES];
 
 export interface ReferenceProtein {
   readonly accession: string;
