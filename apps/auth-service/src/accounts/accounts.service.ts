@@ -43,12 +43,7 @@ export class AccountsService {
       intendedUse: body.intended_use,
     });
     await attempt.succeeded();
-    await this.audit.append({
-      actorUserId: user.id,
-      action: 'signup',
-      target: user.id,
-      payload: { email: user.email },
-    });
+    await this.audit.record(user.id, 'signup', user.id, { email: user.email });
     return { id: user.id, email: user.email, username: user.username, status: user.status };
   }
 
@@ -61,32 +56,20 @@ export class AccountsService {
     const matches = await this.ctx.passwords.verify(stored ?? (await this.standIn()), body.password);
     const valid = found !== null && stored !== null && matches;
     if (found === null || !valid) {
-      await this.audit.append({
-        actorUserId: found?.id ?? null,
-        action: 'login_fail',
-        target: found?.id ?? null,
-        payload: { reason: 'invalid_credentials', ip_hash: actor.ipHash },
+      await this.audit.record(found?.id ?? null, 'login_fail', found?.id ?? null, {
+        reason: 'invalid_credentials',
+        ip_hash: actor.ipHash,
       });
       throw new DomainError('unauthorized', 'invalid e-mail or password');
     }
     await attempt.succeeded();
     if (found.status !== 'active') {
       const code = found.status === 'pending' ? 'account_pending_approval' : 'account_deactivated';
-      await this.audit.append({
-        actorUserId: found.id,
-        action: 'login_fail',
-        target: found.id,
-        payload: { reason: code },
-      });
+      await this.audit.record(found.id, 'login_fail', found.id, { reason: code });
       throw new DomainError('forbidden', code, { code });
     }
     const grant = await this.openSession(found, actor);
-    await this.audit.append({
-      actorUserId: found.id,
-      action: 'login_ok',
-      target: found.id,
-      payload: { ip_hash: actor.ipHash },
-    });
+    await this.audit.record(found.id, 'login_ok', found.id, { ip_hash: actor.ipHash });
     return grant;
   }
 
@@ -129,8 +112,7 @@ export class AccountsService {
   async logout(body: { jti: string | null }, actor: RpcActor): Promise<{ revoked: boolean }> {
     if (body.jti === null) return { revoked: false };
     const revoked = await this.sessions.revoke(body.jti);
-    if (revoked)
-      await this.audit.append({ actorUserId: actor.userId, action: 'logout', target: actor.userId });
+    if (revoked) await this.audit.record(actor.userId, 'logout', actor.userId);
     return { revoked };
   }
 

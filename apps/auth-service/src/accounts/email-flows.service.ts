@@ -72,12 +72,7 @@ export class EmailFlowsService {
         user.status === 'pending' ? 'account_pending_approval' : 'account_deactivated',
       );
     const grant = await this.accounts.openSession(user, actor);
-    await this.audit.append({
-      actorUserId: user.id,
-      action: 'login_ok',
-      target: user.id,
-      payload: { method: 'magic_link' },
-    });
+    await this.audit.record(user.id, 'login_ok', user.id, { method: 'magic_link' });
     return grant;
   }
 
@@ -117,12 +112,7 @@ export class EmailFlowsService {
     await attempt.succeeded();
     await this.users.update(userId, { passwordHash: await this.ctx.passwords.hash(body.new_password) });
     const revoked = await this.sessions.revokeAllForUser(userId);
-    await this.audit.append({
-      actorUserId: userId,
-      action: 'password_reset',
-      target: userId,
-      payload: { sessions_revoked: revoked },
-    });
+    await this.audit.record(userId, 'password_reset', userId, { sessions_revoked: revoked });
     return { reset: true, sessions_revoked: revoked };
   }
 

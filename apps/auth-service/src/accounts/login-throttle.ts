@@ -122,11 +122,10 @@ export class LoginThrottle {
     if (this.audited.has(memo)) return;
     if (this.audited.size >= AUDIT_MEMORY) this.audited.clear();
     this.audited.add(memo);
-    await this.audit.append({
-      actorUserId: null,
-      action: 'login_throttled',
-      target: null,
-      payload: { flow: input.flow, scope: counter.scope, ip_hash: input.ipHash },
+    await this.audit.record(null, 'login_throttled', null, {
+      flow: input.flow,
+      scope: counter.scope,
+      ip_hash: input.ipHash,
     });
   }
 }

@@ -33,12 +33,7 @@ export class AdminService {
     if (user.status !== 'pending')
       throw new DomainError('conflict', `the account is ${user.status}, not pending`);
     const updated = await this.users.update(body.id, { status: 'active', role: body.role ?? 'researcher' });
-    await this.audit.append({
-      actorUserId: actor.userId,
-      action: 'admin_approve',
-      target: body.id,
-      payload: { role: updated.role },
-    });
+    await this.audit.record(actor.userId, 'admin_approve', body.id, { role: updated.role });
     return updated;
   }
 
@@ -52,29 +47,14 @@ export class AdminService {
     }
     const updated = await this.users.update(body.id, { role: body.role, status: body.status });
     if (body.role !== undefined && body.role !== before.role) {
-      await this.audit.append({
-        actorUserId: actor.userId,
-        action: 'role_change',
-        target: body.id,
-        payload: { from: before.role, to: body.role },
-      });
+      await this.audit.record(actor.userId, 'role_change', body.id, { from: before.role, to: body.role });
     }
     if (body.status !== undefined && body.status !== before.status) {
       if (body.status === 'deactivated') {
         const revoked = await this.sessions.revokeAllForUser(body.id);
-        await this.audit.append({
-          actorUserId: actor.userId,
-          action: 'deactivate',
-          target: body.id,
-          payload: { sessions_revoked: revoked },
-        });
+        await this.audit.record(actor.userId, 'deactivate', body.id, { sessions_revoked: revoked });
       } else {
-        await this.audit.append({
-          actorUserId: actor.userId,
-          action: 'admin_approve',
-          target: body.id,
-          payload: { from: before.status },
-        });
+        await this.audit.record(actor.userId, 'admin_approve', body.id, { from: before.status });
       }
     }
     return updated;
@@ -85,12 +65,7 @@ export class AdminService {
       throw new DomainError('conflict', 'administrators cannot delete their own account');
     const user = await this.users.getById(body.id);
     await this.users.delete(body.id);
-    await this.audit.append({
-      actorUserId: actor.userId,
-      action: 'user_deleted',
-      target: body.id,
-      payload: { email: user.email },
-    });
+    await this.audit.record(actor.userId, 'user_deleted', body.id, { email: user.email });
     return { id: body.id, deleted: true };
   }
 
@@ -100,12 +75,7 @@ export class AdminService {
   ): Promise<{ user_id: string; sessions_revoked: number }> {
     await this.users.getById(body.user_id);
     const count = await this.sessions.revokeAllForUser(body.user_id);
-    await this.audit.append({
-      actorUserId: actor.userId,
-      action: 'sessions_revoked',
-      target: body.user_id,
-      payload: { count },
-    });
+    await this.audit.record(actor.userId, 'sessions_revoked', body.user_id, { count });
     return { user_id: body.user_id, sessions_revoked: count };
   }
 
@@ -121,11 +91,7 @@ export class AdminService {
   /** Drops and recreates the schema, then records the reset and re-creates the bootstrap admin. */
   async resetDb(_: unknown, actor: RpcActor): Promise<{ reset: true; migrations_applied: string[] }> {
     const applied = await resetDatabase(this.ctx.infra.db);
-    await this.audit.append({
-      actorUserId: actor.userId,
-      action: 'db_reset',
-      payload: { migrations_applied: applied },
-    });
+    await this.audit.record(actor.userId, 'db_reset', null, { migrations_applied: applied });
     await this.bootstrap.ensureAdmin();
     return { reset: true, migrations_applied: applied };
   }

@@ -34,12 +34,7 @@ export class BootstrapService {
       status: 'active',
       intendedUse: 'bootstrap administrator',
     });
-    await this.audit.append({
-      actorUserId: null,
-      action: 'signup',
-      target: admin.id,
-      payload: { bootstrap: true, email },
-    });
+    await this.audit.record(null, 'signup', admin.id, { bootstrap: true, email });
     // A generated password is shown once, on standard error only (kept out of the log pipeline).
     if (given === null)
       writeProcessLine(

@@ -59,11 +59,10 @@ export class ApiKeysService {
       keyHash: minted.hash,
       role,
     });
-    await this.audit.append({
-      actorUserId: actor.userId,
-      action: 'api_key_mint',
-      target: view.id,
-      payload: { owner_id: owner.id, prefix: view.prefix, role },
+    await this.audit.record(actor.userId, 'api_key_mint', view.id, {
+      owner_id: owner.id,
+      prefix: view.prefix,
+      role,
     });
     return { ...view, key: minted.raw };
   }
@@ -74,12 +73,7 @@ export class ApiKeysService {
 
   async revoke(body: { id: string }, actor: RpcActor): Promise<ApiKeyView> {
     const view = await this.keys.revoke(body.id);
-    await this.audit.append({
-      actorUserId: actor.userId,
-      action: 'api_key_revoke',
-      target: view.id,
-      payload: { prefix: view.prefix },
-    });
+    await this.audit.record(actor.userId, 'api_key_revoke', view.id, { prefix: view.prefix });
     return view;
   }
 

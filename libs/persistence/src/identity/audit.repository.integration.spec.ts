@@ -56,6 +56,17 @@ describe('AuditRepository', () => {
     ]);
   });
 
+  it('record writes the same entry as append, from positional arguments', async () => {
+    const action = newAction();
+    const actor = randomUUID();
+    await audit.record(actor, action, 'row-1', { n: 1 });
+    await audit.record(null, action, null);
+    expect(await audit.list({ action, limit: 10 })).toEqual([
+      expect.objectContaining({ actor_user_id: null, target: null, payload: {} }),
+      expect.objectContaining({ actor_user_id: actor, target: 'row-1', payload: { n: 1 } }),
+    ]);
+  });
+
   it('list is newest first and keeps to the limit', async () => {
     const action = newAction();
     for (const n of [1, 2, 3, 4]) await audit.append({ actorUserId: null, action, payload: { n } });

@@ -27,6 +27,16 @@ export class AuditRepository {
     );
   }
 
+  /** One entry: who acted (null for the system or a guest), what, on which row, with which details. */
+  record(
+    actorUserId: string | null,
+    action: string,
+    target: string | null,
+    payload: Record<string, unknown> = {},
+  ): Promise<void> {
+    return this.append({ actorUserId, action, target, payload });
+  }
+
   /** Newest first; `after` keeps entries strictly older than that time. */
   list(filter: {
     action?: string;
