@@ -9,7 +9,7 @@ import {
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, RateLimit, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
-import { ApiDoc } from '../http/api-doc';
+import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { DatasetsService } from './datasets.service';
 
 @ApiTags('datasets')
@@ -18,12 +18,7 @@ export class DatasetsController {
   constructor(private readonly datasets: DatasetsService) {}
 
   /** Queues export_research_dataset; the body is its payload (CreateDatasetRequest). */
-  @ApiDoc({
-    summary: 'Queue export_research_dataset (a train/eval dataset built from annotation-set versions)',
-    ok: QueuedJobView,
-    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
-    problems: [404, 409, 503],
-  })
+  @QueueDoc('Queue export_research_dataset (a train/eval dataset built from annotation-set versions)')
   @Post()
   @HttpCode(201)
   @Roles('operator')

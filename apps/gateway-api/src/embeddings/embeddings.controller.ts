@@ -8,7 +8,7 @@ import {
   QueuedJobView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody } from '@svc/platform';
-import { ApiDoc } from '../http/api-doc';
+import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { EmbeddingsService } from './embeddings.service';
 
 @ApiTags('embeddings')
@@ -68,12 +68,7 @@ export class EmbeddingsController {
     return this.embeddings.deleteConfig(id);
   }
 
-  @ApiDoc({
-    summary: 'Queue a compute_embeddings job for a query set or every protein',
-    ok: QueuedJobView,
-    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
-    problems: [404, 409, 503],
-  })
+  @QueueDoc('Queue a compute_embeddings job for a query set or every protein')
   @Post('compute')
   @HttpCode(201)
   @Roles('operator')

@@ -12,7 +12,7 @@ import {
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
-import { ApiDoc } from '../http/api-doc';
+import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { EvaluationsService } from './evaluations.service';
 
 @ApiTags('evaluations')
@@ -20,10 +20,7 @@ import { EvaluationsService } from './evaluations.service';
 export class EvaluationsController {
   constructor(private readonly evaluations: EvaluationsService) {}
 
-  @ApiDoc({
-    summary: 'Queue the generation of an evaluation set (temporal holdout) between two annotation sets',
-    ok: QueuedJobView,
-    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
+  @QueueDoc('Queue the generation of an evaluation set (temporal holdout) between two annotation sets', {
     problems: [404, 409],
   })
   @Post('generate')
@@ -128,12 +125,7 @@ export class EvaluationsController {
     return this.evaluations.deltaFasta(id, query.category);
   }
 
-  @ApiDoc({
-    summary: 'Queue a CAFA evaluation of a prediction set on this evaluation set',
-    ok: QueuedJobView,
-    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
-    problems: [409],
-  })
+  @QueueDoc('Queue a CAFA evaluation of a prediction set on this evaluation set', { problems: [409] })
   @Post(':id/run')
   @HttpCode(201)
   @Roles('operator')

@@ -21,7 +21,7 @@ import {
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
-import { ApiDoc } from '../http/api-doc';
+import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { PredictionsService } from './predictions.service';
 
 const PREDICTIONS_TSV_EXAMPLE =
@@ -44,12 +44,7 @@ export class PredictionsController {
   constructor(private readonly predictions: PredictionsService) {}
 
   /** Guests may predict under the daily sequence quota of their address. */
-  @ApiDoc({
-    summary: 'Queue a GO-term prediction (predict_go_terms) over a query set or an embedding config',
-    ok: QueuedJobView,
-    example: { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' },
-    problems: [404, 409, 503],
-  })
+  @QueueDoc('Queue a GO-term prediction (predict_go_terms) over a query set or an embedding config')
   @Post('predict')
   @HttpCode(201)
   @Roles('guest')

@@ -18,10 +18,9 @@ import {
   SubgraphView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
-import { ApiDoc } from '../http/api-doc';
+import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { JobsService } from '../jobs/jobs.service';
 import { ReferenceService } from './reference.service';
-import { QUEUED_EXAMPLE, QUEUE_PROBLEMS } from './reference.route-docs';
 
 @ApiTags('annotations')
 @Controller('annotations')
@@ -38,12 +37,7 @@ export class AnnotationsController {
     return this.reference.ontology.list();
   }
 
-  @ApiDoc({
-    summary: 'Queue load_ontology_snapshot (a GO OBO release)',
-    ok: QueuedJobView,
-    example: QUEUED_EXAMPLE,
-    problems: QUEUE_PROBLEMS,
-  })
+  @QueueDoc('Queue load_ontology_snapshot (a GO OBO release)')
   @Post('snapshots/load')
   @HttpCode(201)
   @Roles('operator')
@@ -92,12 +86,7 @@ export class AnnotationsController {
     return this.reference.annotations.list(query.source);
   }
 
-  @ApiDoc({
-    summary: 'Queue load_goa_annotations (a GOA GAF file)',
-    ok: QueuedJobView,
-    example: QUEUED_EXAMPLE,
-    problems: QUEUE_PROBLEMS,
-  })
+  @QueueDoc('Queue load_goa_annotations (a GOA GAF file)')
   @Post('sets/load-goa')
   @HttpCode(201)
   @Roles('operator')
@@ -108,12 +97,7 @@ export class AnnotationsController {
     return this.jobs.dispatch(LOAD_GOA_ANNOTATIONS, body, who);
   }
 
-  @ApiDoc({
-    summary: 'Queue load_quickgo_annotations (a QuickGO download)',
-    ok: QueuedJobView,
-    example: QUEUED_EXAMPLE,
-    problems: QUEUE_PROBLEMS,
-  })
+  @QueueDoc('Queue load_quickgo_annotations (a QuickGO download)')
   @Post('sets/load-quickgo')
   @HttpCode(201)
   @Roles('operator')
@@ -142,12 +126,7 @@ export class AnnotationsController {
     return this.reference.deleteAnnotationSet(id);
   }
 
-  @ApiDoc({
-    summary: "Queue build_go_cooccurrence for an annotation set's term pairs",
-    ok: QueuedJobView,
-    example: QUEUED_EXAMPLE,
-    problems: [409, 503],
-  })
+  @QueueDoc("Queue build_go_cooccurrence for an annotation set's term pairs", { problems: [409, 503] })
   @Post('sets/:id/cooccurrence')
   @HttpCode(201)
   @Roles('operator')

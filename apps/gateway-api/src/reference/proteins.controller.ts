@@ -15,10 +15,9 @@ import {
   QueuedJobView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
-import { ApiDoc } from '../http/api-doc';
+import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { JobsService } from '../jobs/jobs.service';
 import { ReferenceService } from './reference.service';
-import { QUEUED_EXAMPLE, QUEUE_PROBLEMS } from './reference.route-docs';
 
 @ApiTags('proteins')
 @Controller('proteins')
@@ -45,12 +44,7 @@ export class ProteinsController {
     return this.reference.proteinStats.get();
   }
 
-  @ApiDoc({
-    summary: 'Queue insert_proteins (a UniProt search or a source file)',
-    ok: QueuedJobView,
-    example: QUEUED_EXAMPLE,
-    problems: QUEUE_PROBLEMS,
-  })
+  @QueueDoc('Queue insert_proteins (a UniProt search or a source file)')
   @Post('insert')
   @HttpCode(201)
   @Roles('operator')
@@ -66,12 +60,7 @@ export class ProteinsController {
     return this.jobs.dispatch(INSERT_PROTEINS, body, who);
   }
 
-  @ApiDoc({
-    summary: 'Queue fetch_uniprot_metadata for stored proteins',
-    ok: QueuedJobView,
-    example: QUEUED_EXAMPLE,
-    problems: QUEUE_PROBLEMS,
-  })
+  @QueueDoc('Queue fetch_uniprot_metadata for stored proteins')
   @Post('fetch-metadata')
   @HttpCode(201)
   @Roles('researcher')
