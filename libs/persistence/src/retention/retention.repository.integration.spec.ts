@@ -296,4 +296,24 @@ describe('RetentionRepository.purgeExpired', () => {
     expect(await exists('job', parent)).toBe(false);
     expect(await exists('job', child)).toBe(false);
   });
+
+  it('counts the jobs and events that go with an expired job, and keeps a chain with a running descendant', async () => {
+    // A finished child kept longer than its parent still goes with it (the rows cascade), and counts.
+    const parent = await job('SUCCEEDED', 'unlisted', 'expired');
+    const child = await job('SUCCEEDED', 'unlisted', 'later', { parentJobId: parent });
+    // A chain whose grandchild still runs stays whole until it has finished.
+    const root = await job('SUCCEEDED', 'unlisted', 'expired');
+    const middle = await job('SUCCEEDED', 'unlisted', 'later', { parentJobId: root });
+    const running = await job('RUNNING', 'unlisted', 'later', { parentJobId: middle });
+
+    expect(await retention.purgeExpired({ dryRun: false })).toEqual({ ...NOTHING, jobs: 2, job_events: 4 });
+    expect(await exists('job', parent)).toBe(false);
+    expect(await exists('job', child)).toBe(false);
+    expect(await exists('job', root)).toBe(true);
+    expect(await exists('job', running)).toBe(true);
+
+    await jobs.markSucceeded(running, null);
+    expect(await retention.purgeExpired({ dryRun: false })).toEqual({ ...NOTHING, jobs: 3, job_events: 6 });
+    expect(await exists('job', middle)).toBe(false);
+  });
 });

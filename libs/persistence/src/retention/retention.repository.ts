@@ -24,9 +24,10 @@ class DryRun extends Error {
 /**
  * The retention purge of unlisted one-click results whose `expires_at` has passed: prediction sets
  * (their predictions cascade), query sets (their entries cascade; the deduplicated sequences stay,
- * other sets and embeddings share them) and terminal jobs (events, comments and children cascade).
- * Rows still in use by a queued or running job are left for the next run, so a purge never pulls
- * the rows from under a job that is writing them.
+ * other sets and embeddings share them) and terminal jobs (events, comments and descendants cascade,
+ * and are counted). Rows still in use by a queued or running job, and a job with a queued or running
+ * descendant, are left for the next run, so a purge never pulls the rows from under a job that is
+ * writing them.
  */
 export class RetentionRepository {
   constructor(private readonly db: DataSource) {}
@@ -65,14 +66,19 @@ async function purgeIn(tx: Db): Promise<PurgeCounts> {
      SELECT (SELECT count(*)::int FROM gone) AS sets,
             (SELECT count(*)::int FROM query_set_entry e WHERE e.query_set_id IN (SELECT id FROM gone)) AS entries`,
   );
+  // An expired terminal job goes with every descendant (they cascade), unless one of them is still
+  // queued or running; the counts include the descendants.
   const jobs = await queryOne<{ jobs: number; events: number }>(
     tx,
-    `WITH gone AS (
-       DELETE FROM job j WHERE ${EXPIRED} AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED')
-          AND NOT EXISTS (SELECT 1 FROM job c WHERE c.parent_job_id = j.id AND c.status IN ${ACTIVE})
-       RETURNING j.id)
-     SELECT (SELECT count(*)::int FROM gone) AS jobs,
-            (SELECT count(*)::int FROM job_event e WHERE e.job_id IN (SELECT id FROM gone)) AS events`,
+    `WITH RECURSIVE tree(root, id) AS (
+       SELECT j.id, j.id FROM job j WHERE ${EXPIRED} AND j.status IN ('SUCCEEDED', 'FAILED', 'CANCELLED')
+       UNION
+       SELECT t.root, c.id FROM tree t JOIN job c ON c.parent_job_id = t.id),
+     kept AS (SELECT DISTINCT t.root FROM tree t JOIN job x ON x.id = t.id WHERE x.status IN ${ACTIVE}),
+     doomed AS (SELECT DISTINCT t.id FROM tree t WHERE t.root NOT IN (SELECT root FROM kept)),
+     gone AS (DELETE FROM job j WHERE j.id IN (SELECT root FROM tree WHERE root NOT IN (SELECT root FROM kept)))
+     SELECT (SELECT count(*)::int FROM doomed) AS jobs,
+            (SELECT count(*)::int FROM job_event e WHERE e.job_id IN (SELECT id FROM doomed)) AS events`,
   );
   return {
     prediction_sets: sets?.sets ?? 0,
