@@ -14,6 +14,26 @@ export function runDatabaseUrl(): string {
   return (JSON.parse(run) as { dbUrl: string }).dbUrl;
 }
 
+/**
+ * Opens the run's database before this file's (or describe block's) tests, then runs `setup`;
+ * after them runs `teardown` and closes it.
+ */
+export function useRunDatabase(
+  setup: (db: DataSource) => void | Promise<void>,
+  options: { poolSize?: number; teardown?: (db: DataSource) => Promise<void> } = {},
+): void {
+  let db: DataSource | undefined;
+  beforeAll(async () => {
+    db = createDataSource({ url: runDatabaseUrl(), poolSize: options.poolSize ?? 2 });
+    await db.initialize();
+    await setup(db);
+  });
+  afterAll(async () => {
+    if (db !== undefined && options.teardown !== undefined) await options.teardown(db);
+    await db?.destroy();
+  });
+}
+
 /** The DomainError a call fails with; anything else (or success) fails the test. */
 export async function domainError(call: Promise<unknown>): Promise<DomainError> {
   const error = await call.then(
@@ -43,4 +63,16 @@ export async function openOwnDatabase(label: string): Promise<{ db: DataSource; 
       await dropDatabase(url);
     },
   };
+}
+
+/** Opens a database of the test's own (`openOwnDatabase`) before the block's tests, then runs `setup`; drops it after. */
+export function useOwnDatabase(label: string, setup: (db: DataSource) => void | Promise<void>): void {
+  let own: Awaited<ReturnType<typeof openOwnDatabase>> | undefined;
+  beforeAll(async () => {
+    own = await openOwnDatabase(label);
+    await setup(own.db);
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
 }

@@ -1,26 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CommunityRepository } from './community.repository';
-import { openOwnDatabase } from '../repository-test-support';
+import { useOwnDatabase } from '../repository-test-support';
+import { saveEmbeddingConfig } from '../repository-fixtures';
 
 // CommunityRepository in a database of its own (every reader counts whole tables): thumbs-up are
 // stored and summed with the newest comments, and the showcase counts what the platform holds and
 // picks the best stored result of each (category, aspect) by f_micro_w, else fmax.
 
 let own: DataSource;
-let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
 let community: CommunityRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-beforeAll(async () => {
-  ownDatabase = await openOwnDatabase('community');
-  own = ownDatabase.db;
+useOwnDatabase('community', (opened) => {
+  own = opened;
   community = new CommunityRepository(own);
-});
-
-afterAll(async () => {
-  await ownDatabase?.close();
 });
 
 async function one<T>(sql: string, params: unknown[] = []): Promise<T> {
@@ -114,13 +109,7 @@ describe('CommunityRepository.showcase', () => {
       `INSERT INTO protein (accession, canonical_accession, sequence_id) VALUES ('P1', 'P1', $1), ('P2', 'P2', NULL)`,
       [sequence],
     );
-    const config = randomUUID();
-    await own.query(
-      `INSERT INTO embedding_config (id, model_name, model_backend, layer_indices, layer_agg, pooling,
-         normalize_residues, normalize, max_length, use_chunking, chunk_size, chunk_overlap, embedding_scale)
-       VALUES ($1, 'kmer-test', 'kmer', '{0}', 'mean', 'mean', false, true, 1000, false, 1000, 0, 1)`,
-      [config],
-    );
+    const config = await saveEmbeddingConfig(own, { max_length: 1000 });
     await own.query(
       `INSERT INTO embedding (embedding_config_id, sequence_id, dimension, vector) VALUES ($1, $2, 1, '\\x00000000')`,
       [config, sequence],

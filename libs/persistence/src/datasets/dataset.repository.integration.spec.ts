@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ListScope, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { DatasetRecord, DatasetRepository, NewDataset } from './dataset.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
 
 // DatasetRepository against the run's PostgreSQL (claimName/releaseName have their own test in the
 // dataset exporter): datasets are registered under unique names, found by id or name, and listed by
@@ -14,14 +13,9 @@ let datasets: DatasetRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   datasets = new DatasetRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 function dataset(extra: Partial<NewDataset> = {}): NewDataset {

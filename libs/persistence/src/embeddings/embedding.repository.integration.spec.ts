@@ -1,14 +1,19 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { CanonicalEmbeddingConfig, md5Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { PredictionSetRepository } from '../predictions/prediction-set.repository';
-import { AnnotationRepository } from '../reference/annotation.repository';
-import { OntologyRepository } from '../reference/ontology.repository';
 import { ProteinRepository } from '../reference/protein.repository';
-import { QuerySetRepository } from '../reference/query-set.repository';
 import { EmbeddingRepository } from './embedding.repository';
-import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase, useOwnDatabase } from '../repository-test-support';
+import {
+  deleteFixtures,
+  goRelease,
+  insertAnnotationSet,
+  insertPredictionSet,
+  insertQuerySet,
+  insertSnapshot,
+  proteinEntry,
+} from '../repository-fixtures';
 
 // EmbeddingRepository against the run's PostgreSQL: configs stored once per recipe id, vectors
 // written once per (config, sequence, chunk) and read back bit for bit, what is left to embed, the
@@ -18,15 +23,10 @@ let db: DataSource;
 let embeddings: EmbeddingRepository;
 let proteins: ProteinRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   embeddings = new EmbeddingRepository(db);
   proteins = new ProteinRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 function config(extra: Partial<CanonicalEmbeddingConfig> = {}): CanonicalEmbeddingConfig {
@@ -194,33 +194,13 @@ describe('EmbeddingRepository', () => {
   it('sequencesToEmbed gives a query set’s distinct sequences (or every protein’s), without embedded ones when asked', async () => {
     const { id } = (await embeddings.saveConfig(config())).config;
     const [shared, lone, proteinOnly] = [randomSequence(), randomSequence(), randomSequence()];
-    const querySet = await new QuerySetRepository(db).create({
-      name: `set-${tag}`,
-      description: null,
-      entries: [
-        { accession: 'q1', sequence: shared, hash: md5Hex(shared), species: null, taxonomyId: null },
-        { accession: 'q2', sequence: lone, hash: md5Hex(lone), species: null, taxonomyId: null },
-        { accession: 'q3', sequence: shared, hash: md5Hex(shared), species: null, taxonomyId: null },
-      ],
-      ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
-    });
-    await proteins.storeWithSequences([
-      {
-        accession: `${tag}-P`,
-        canonicalAccession: `${tag}-P`,
-        isCanonical: true,
-        isoformIndex: null,
-        entryName: null,
-        geneName: null,
-        organism: null,
-        taxonomyId: null,
-        length: null,
-        reviewed: null,
-        sequence: { sequence: proteinOnly, hash: md5Hex(proteinOnly) },
-      },
+    const querySetId = await insertQuerySet(db, `set-${tag}`, [
+      ['q1', shared],
+      ['q2', lone],
+      ['q3', shared],
     ]);
+    await proteins.storeWithSequences([proteinEntry(`${tag}-P`, proteinOnly)]);
     const [sharedId, loneId, proteinId] = await storeSequences(proteins, db, [shared, lone, proteinOnly]);
-    const querySetId = querySet['id'] as string;
 
     expect(await embeddings.sequencesToEmbed({ configId: id, querySetId, skipExisting: true })).toEqual(
       [sharedId, loneId].sort((p, q) => p! - q!),
@@ -260,51 +240,11 @@ describe('EmbeddingRepository', () => {
     ]);
     await embeddings.writeVectors(keep, [{ sequenceId: s1!, chunkIndex: 0, vector: vector(2) }]);
 
-    const ontologies = new OntologyRepository(db);
-    const { snapshot } = await ontologies.saveSnapshot(
-      {
-        header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },
-        terms: [
-          {
-            id: 'GO:0000001',
-            name: null,
-            namespace: null,
-            aspect: 'F',
-            definition: null,
-            isObsolete: false,
-            altIds: [],
-            parents: [],
-          },
-        ],
-        typedefs: [],
-      },
-      `test-${randomUUID()}`,
-      'file:///go.obo',
-    );
-    const { set } = await new AnnotationRepository(db).withinLoad(
-      { source: 'goa', sourceVersion: '1', snapshotId: snapshot.id, sourceUrl: null, jobId: null },
-      async () => ({ value: null, stats: {} }),
-    );
+    const snapshot = await insertSnapshot(db, goRelease([['GO:0000001', 'F']]));
+    const annotationSetId = await insertAnnotationSet(db, snapshot.id);
     const predictionSets = new PredictionSetRepository(db);
-    const newSet = (embeddingConfigId: string) =>
-      predictionSets.create({
-        job_id: null,
-        embedding_config_id: embeddingConfigId,
-        annotation_set_id: set.id,
-        ontology_snapshot_id: snapshot.id,
-        query_set_id: null,
-        limit_per_entry: 5,
-        distance_threshold: null,
-        search_backend: 'numpy',
-        aspect_separated_knn: false,
-        options: {},
-        feature_schema_sha: 'f'.repeat(64),
-        reranker_model_id: null,
-        query_count: 1,
-        owner_user_id: null,
-        visibility: 'owner',
-        expires_at: null,
-      });
+    const newSet = (configId: string) =>
+      insertPredictionSet(db, { configId, annotationSetId, snapshotId: snapshot.id }, { query_count: 1 });
     const doomedSet = await newSet(id);
     const keptSet = await newSet(keep);
     const row = {
@@ -336,25 +276,19 @@ describe('EmbeddingRepository', () => {
     expect((await predictionSets.detail(keptSet))['prediction_count']).toBe(1);
     expect(await embeddings.loadVectors(keep)).toHaveLength(1);
     await embeddings.deleteConfig(keep);
-    await new AnnotationRepository(db).delete(set.id);
+    await deleteFixtures(db, { annotationSetIds: [annotationSetId] });
   });
 });
 
 describe('EmbeddingRepository whole-table reads (a database of its own: they read every config and embedding)', () => {
   let own: DataSource;
-  let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
   let repository: EmbeddingRepository;
   let ownProteins: ProteinRepository;
 
-  beforeAll(async () => {
-    ownDatabase = await openOwnDatabase('embeddings');
-    own = ownDatabase.db;
+  useOwnDatabase('embeddings', (opened) => {
+    own = opened;
     repository = new EmbeddingRepository(own);
     ownProteins = new ProteinRepository(own);
-  });
-
-  afterAll(async () => {
-    await ownDatabase?.close();
   });
 
   it('mostEmbeddedConfig: null without configs, else the one with the most embeddings, the oldest among equals', async () => {
@@ -377,29 +311,8 @@ describe('EmbeddingRepository whole-table reads (a database of its own: they rea
     await own.query(`DELETE FROM embedding`);
     const { id } = (await repository.saveConfig(config())).config;
     const [ofProtein, ofQuery, orphan] = [randomSequence(), randomSequence(), randomSequence()];
-    await ownProteins.storeWithSequences([
-      {
-        accession: 'P1',
-        canonicalAccession: 'P1',
-        isCanonical: true,
-        isoformIndex: null,
-        entryName: null,
-        geneName: null,
-        organism: null,
-        taxonomyId: null,
-        length: null,
-        reviewed: null,
-        sequence: { sequence: ofProtein, hash: md5Hex(ofProtein) },
-      },
-    ]);
-    await new QuerySetRepository(own).create({
-      name: 'queries',
-      description: null,
-      entries: [
-        { accession: 'q1', sequence: ofQuery, hash: md5Hex(ofQuery), species: null, taxonomyId: null },
-      ],
-      ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
-    });
+    await ownProteins.storeWithSequences([proteinEntry('P1', ofProtein)]);
+    await insertQuerySet(own, 'queries', [['q1', ofQuery]]);
     const [p, q, o] = await storeSequences(ownProteins, own, [ofProtein, ofQuery, orphan]);
     await repository.writeVectors(id, [
       { sequenceId: p!, chunkIndex: 0, vector: vector(1) },

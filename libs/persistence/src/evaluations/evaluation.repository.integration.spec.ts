@@ -1,14 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { md5Hex, OboDocument, SCORING_SIGNALS, ScoringWeights, Visibility } from '@svc/domain';
+import { SCORING_SIGNALS, ScoringWeights, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
-import { EmbeddingRepository } from '../embeddings/embedding.repository';
 import { ScoringConfigRepository } from '../predictions/scoring-config.repository';
-import { AnnotationRepository } from '../reference/annotation.repository';
-import { OntologyRepository } from '../reference/ontology.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { EvaluationRepository, EvaluationSetRecord, GroundTruthRow } from './evaluation.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
+import {
+  deleteFixtures,
+  goRelease,
+  insertAnnotationSet,
+  insertSnapshot,
+  proteinEntry,
+  saveEmbeddingConfig,
+} from '../repository-fixtures';
 
 // EvaluationRepository against the run's PostgreSQL: a temporal holdout and its ground truth are
 // stored all or nothing and read by category; results are written, updated, listed by ownership
@@ -16,27 +20,6 @@ import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 let db: DataSource;
 let evaluations: EvaluationRepository;
-
-const RELEASE: OboDocument = {
-  header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },
-  terms: (
-    [
-      ['GO:0000001', 'F'],
-      ['GO:0000002', 'P'],
-      ['GO:0000003', 'C'],
-    ] as const
-  ).map(([id, aspect]) => ({
-    id,
-    name: null,
-    namespace: null,
-    aspect,
-    definition: null,
-    isObsolete: false,
-    altIds: [],
-    parents: [],
-  })),
-  typedefs: [],
-};
 
 const tag = `EV${randomBytes(4).toString('hex').toUpperCase()}`;
 const [P1, P2, P3, P4] = [1, 2, 3, 4].map((n) => `${tag}-${n}`) as [string, string, string, string];
@@ -101,62 +84,46 @@ function result(evaluationSetId: string, extra: Record<string, unknown> = {}): R
   };
 }
 
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    evaluations = new EvaluationRepository(db);
+  },
+  {
+    teardown: async () => {
+      await deleteFixtures(db, { configIds: [configId] });
+      if (scoringId !== undefined) await new ScoringConfigRepository(db).delete(scoringId);
+    },
+  },
+);
+
 beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
-  evaluations = new EvaluationRepository(db);
+  ({ id: snapshotId, oboVersion } = await insertSnapshot(
+    db,
+    goRelease([
+      ['GO:0000001', 'F'],
+      ['GO:0000002', 'P'],
+      ['GO:0000003', 'C'],
+    ]),
+  ));
+  oldSetId = await insertAnnotationSet(db, snapshotId, [], 'goa', '2023-01');
+  newSetId = await insertAnnotationSet(db, snapshotId, [], 'goa', '2024-01');
 
-  oboVersion = `test-${randomUUID()}`;
-  snapshotId = (await new OntologyRepository(db).saveSnapshot(RELEASE, oboVersion, 'file:///go.obo')).snapshot
-    .id;
-  const annotations = new AnnotationRepository(db);
-  const emptySet = async (sourceVersion: string) =>
-    (
-      await annotations.withinLoad(
-        { source: 'goa', sourceVersion, snapshotId, sourceUrl: null, jobId: null },
-        async () => ({ value: null, stats: {} }),
-      )
-    ).set.id;
-  oldSetId = await emptySet('2023-01');
-  newSetId = await emptySet('2024-01');
-
-  const protein = (accession: string, sequence: string, organism: string | null) => ({
-    accession,
-    canonicalAccession: accession,
-    isCanonical: true,
-    isoformIndex: null,
-    entryName: `${accession}_ENTRY`,
-    geneName: null,
-    organism,
-    taxonomyId: organism === null ? null : '9606',
-    length: sequence.length,
-    reviewed: true,
-    sequence: { sequence, hash: md5Hex(sequence) },
-  });
+  const protein = (accession: string, sequence: string, organism: string | null) =>
+    proteinEntry(accession, sequence, {
+      entryName: `${accession}_ENTRY`,
+      organism,
+      taxonomyId: organism === null ? null : '9606',
+      length: sequence.length,
+      reviewed: true,
+    });
   await new ProteinRepository(db).storeWithSequences([
     protein(P1, `MA${tag}`, 'Homo sapiens'),
     protein(P2, `MB${tag}`, null),
     protein(P4, `MD${tag}`, 'Homo sapiens'),
   ]);
 
-  configId = (
-    await new EmbeddingRepository(db).saveConfig({
-      id: randomUUID(),
-      model_name: `kmer-${tag}`,
-      model_backend: 'kmer',
-      layer_indices: [0],
-      layer_agg: 'mean',
-      pooling: 'mean',
-      normalize_residues: false,
-      normalize: true,
-      max_length: 1022,
-      use_chunking: false,
-      chunk_size: 1000,
-      chunk_overlap: 0,
-      embedding_scale: 1,
-      description: null,
-    })
-  ).config.id;
+  configId = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}` });
   scoringName = `scoring-${tag}`;
   scoringId = (
     await new ScoringConfigRepository(db).create({
@@ -168,12 +135,6 @@ beforeAll(async () => {
       description: null,
     })
   ).id;
-});
-
-afterAll(async () => {
-  if (configId !== undefined) await new EmbeddingRepository(db).deleteConfig(configId);
-  if (scoringId !== undefined) await new ScoringConfigRepository(db).delete(scoringId);
-  await db?.destroy();
 });
 
 describe('EvaluationRepository: evaluation sets', () => {
@@ -248,12 +209,7 @@ describe('EvaluationRepository: evaluation sets', () => {
   });
 
   it('createSet writes nothing when a ground-truth row cannot be stored', async () => {
-    const from = (
-      await new AnnotationRepository(db).withinLoad(
-        { source: 'goa', sourceVersion: 'broken', snapshotId, sourceUrl: null, jobId: null },
-        async () => ({ value: null, stats: {} }),
-      )
-    ).set.id;
+    const from = await insertAnnotationSet(db, snapshotId, [], 'goa', 'broken');
     await expect(
       evaluations.createSet(newSet({ old_annotation_set_id: from }), [
         GROUND_TRUTH[0]!,
@@ -378,20 +334,8 @@ describe('EvaluationRepository: results', () => {
   });
 
   it('embeddingsWithPublicResults and allResults count and list published results only', async () => {
-    const ownConfig = (
-      await new EmbeddingRepository(db).saveConfig({
-        ...(await new EmbeddingRepository(db).getConfig(configId)),
-        id: randomUUID(),
-        model_name: `kmer-${tag}-own`,
-      })
-    ).config.id;
-    const privateOnly = (
-      await new EmbeddingRepository(db).saveConfig({
-        ...(await new EmbeddingRepository(db).getConfig(configId)),
-        id: randomUUID(),
-        model_name: `kmer-${tag}-private`,
-      })
-    ).config.id;
+    const ownConfig = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}-own` });
+    const privateOnly = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}-private` });
     try {
       const first = await evaluations.createResult(
         result(setId, { embedding_config_id: ownConfig, scoring_config_id: scoringId }),
@@ -420,8 +364,7 @@ describe('EvaluationRepository: results', () => {
         embedding_model_name: `kmer-${tag}-own`,
       });
     } finally {
-      await new EmbeddingRepository(db).deleteConfig(ownConfig);
-      await new EmbeddingRepository(db).deleteConfig(privateOnly);
+      await deleteFixtures(db, { configIds: [ownConfig, privateOnly] });
     }
   });
 

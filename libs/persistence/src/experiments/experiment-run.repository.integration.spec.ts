@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ListScope, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { ExperimentRunRepository } from './experiment-run.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
 
 // ExperimentRunRepository against the run's PostgreSQL: runs are created under unique names, listed by
 // ownership scope and status a page at a time, read, updated field by field with their status moves
@@ -14,14 +13,9 @@ let runs: ExperimentRunRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   runs = new ExperimentRunRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 function create(extra: { name?: string; owner?: string | null; visibility?: Visibility } = {}) {

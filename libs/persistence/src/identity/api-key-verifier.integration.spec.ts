@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Role, UserStatus, UserView } from '@svc/contracts';
 import { MintedApiKey, mintApiKey, sha256Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { apiKeyLookup, checkApiKey } from './api-key-verifier';
 import { ApiKeyRepository } from './api-key.repository';
 import { UserRepository } from './user.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
+import { insertUser } from '../repository-fixtures';
 
 // checkApiKey over the real ApiKeyRepository look-up (apiKeyLookup): a raw key is found by its prefix
 // and hash, and refused as malformed, unknown, revoked or of an inactive owner; its role is bounded.
@@ -15,28 +15,14 @@ let db: DataSource;
 let keys: ApiKeyRepository;
 let users: UserRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   keys = new ApiKeyRepository(db);
   users = new UserRepository(db);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
-
 function user(role: Role, status: UserStatus = 'active'): Promise<UserView> {
-  const tag = randomUUID();
-  return users.create({
-    email: `verify-${tag}@example.org`,
-    username: `verify-${tag}`,
-    displayName: '',
-    passwordHash: null,
-    role,
-    status,
-    intendedUse: null,
-  });
+  return insertUser(db, 'verify', { role, status });
 }
 
 /** Mints a key (or stores the given one) for the user; returns the raw key and the stored id. */

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Role, UserView } from '@svc/contracts';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { ApiKeyRepository } from './api-key.repository';
 import { NewUser, UserRepository } from './user.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
+import { insertUser } from '../repository-fixtures';
 
 // ApiKeyRepository against the run's PostgreSQL: keys are stored by hash and read back as views
 // (never the hash), listed per owner, counted while active, looked up by prefix or id with their
@@ -16,30 +16,13 @@ let users: UserRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   keys = new ApiKeyRepository(db);
   users = new UserRepository(db);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
-
-function user(extra: Partial<NewUser> = {}): Promise<UserView> {
-  const tag = randomUUID();
-  return users.create({
-    email: `key-${tag}@example.org`,
-    username: `key-${tag}`,
-    displayName: '',
-    passwordHash: null,
-    role: 'researcher',
-    status: 'active',
-    intendedUse: null,
-    ...extra,
-  });
-}
+const user = (extra: Partial<NewUser> = {}): Promise<UserView> => insertUser(db, 'key', extra);
 
 /** An 8-character prefix no other test uses. */
 const newPrefix = (): string => randomBytes(4).toString('hex');

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { AuditRepository } from './audit.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
 
 // AuditRepository against the run's PostgreSQL: entries are appended and listed newest first, by
 // action and actor, a page at a time with `after`; the log refuses every change and deletion.
@@ -12,14 +11,9 @@ let audit: AuditRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   audit = new AuditRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 /** An action name no other test uses, so a filter on it sees this test's entries only. */

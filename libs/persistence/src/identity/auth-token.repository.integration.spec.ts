@@ -1,41 +1,26 @@
-import { randomUUID } from 'node:crypto';
 import { UserView } from '@svc/contracts';
 import { mintLinkToken } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { AuthTokenRepository } from './auth-token.repository';
-import { UserRepository } from './user.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
+import { insertUser } from '../repository-fixtures';
 
 // AuthTokenRepository against the run's PostgreSQL: an e-mailed token is used at most once, only for
 // its kind and before it expires, and a password change makes every unused token of the user void.
 
 let db: DataSource;
 let tokens: AuthTokenRepository;
-let users: UserRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 4 });
-  await db.initialize();
-  tokens = new AuthTokenRepository(db);
-  users = new UserRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
-});
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    tokens = new AuthTokenRepository(db);
+  },
+  { poolSize: 4 },
+);
 
 function user(): Promise<UserView> {
-  const tag = randomUUID();
-  return users.create({
-    email: `token-${tag}@example.org`,
-    username: `token-${tag}`,
-    displayName: '',
-    passwordHash: null,
-    role: 'researcher',
-    status: 'active',
-    intendedUse: null,
-  });
+  return insertUser(db, 'token');
 }
 
 describe('AuthTokenRepository', () => {

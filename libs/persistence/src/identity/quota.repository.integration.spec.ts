@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { QuotaRepository } from './quota.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
 
 // QuotaRepository against the run's PostgreSQL: a counter per (key, resource, period) grows by each
 // charge unless that would pass the limit, never overshoots under concurrent charges, and gives back.
@@ -10,15 +9,13 @@ import { runDatabaseUrl } from '../repository-test-support';
 let db: DataSource;
 let quotas: QuotaRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 4 });
-  await db.initialize();
-  quotas = new QuotaRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
-});
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    quotas = new QuotaRepository(db);
+  },
+  { poolSize: 4 },
+);
 
 const DAY = new Date('2030-01-02T00:00:00.000Z');
 const NEXT_DAY = new Date('2030-01-03T00:00:00.000Z');

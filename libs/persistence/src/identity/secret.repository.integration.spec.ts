@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { SecretRepository } from './secret.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
 
 // SecretRepository against the run's PostgreSQL: the first value generated for a name is stored and
 // every later or concurrent caller gets that same value.
@@ -10,15 +9,13 @@ import { runDatabaseUrl } from '../repository-test-support';
 let db: DataSource;
 let secrets: SecretRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 4 });
-  await db.initialize();
-  secrets = new SecretRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
-});
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    secrets = new SecretRepository(db);
+  },
+  { poolSize: 4 },
+);
 
 describe('SecretRepository.getOrCreate', () => {
   it('stores the generated value on first use and returns it', async () => {

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { UserView } from '@svc/contracts';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { SessionRepository } from './session.repository';
 import { NewUser, UserRepository } from './user.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
+import { insertUser } from '../repository-fixtures';
 
 // SessionRepository against the run's PostgreSQL: a cookie session's state (revoked, expired, its
 // user's status and role) as the credential gate reads it, touching, and revoking one or all.
@@ -13,30 +13,13 @@ let db: DataSource;
 let sessions: SessionRepository;
 let users: UserRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   sessions = new SessionRepository(db);
   users = new UserRepository(db);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
-
-function user(extra: Partial<NewUser> = {}): Promise<UserView> {
-  const tag = randomUUID();
-  return users.create({
-    email: `session-${tag}@example.org`,
-    username: `session-${tag}`,
-    displayName: '',
-    passwordHash: null,
-    role: 'researcher',
-    status: 'active',
-    intendedUse: null,
-    ...extra,
-  });
-}
+const user = (extra: Partial<NewUser> = {}): Promise<UserView> => insertUser(db, 'session', extra);
 
 /** Opens a session for the user, expiring `inSeconds` from now; returns its jti. */
 async function open(userId: string, inSeconds = 3600): Promise<string> {

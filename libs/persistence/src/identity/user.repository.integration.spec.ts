@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Role, UserStatus } from '@svc/contracts';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { SessionRepository } from './session.repository';
 import { NewUser, UserRepository } from './user.repository';
-import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase, useOwnDatabase } from '../repository-test-support';
 
 // UserRepository against the run's PostgreSQL: accounts are created with unique e-mail addresses and
 // usernames (case-insensitively), read back by id and e-mail, listed, changed, stamped and deleted.
@@ -29,14 +28,9 @@ function newUser(extra: Partial<NewUser> = {}): NewUser {
   };
 }
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   users = new UserRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 describe('UserRepository', () => {
@@ -189,17 +183,11 @@ describe('UserRepository', () => {
 
 describe('UserRepository.countAdmins (a database of its own: it counts every account)', () => {
   let own: DataSource;
-  let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
   let repository: UserRepository;
 
-  beforeAll(async () => {
-    ownDatabase = await openOwnDatabase('users');
-    own = ownDatabase.db;
+  useOwnDatabase('users', (opened) => {
+    own = opened;
     repository = new UserRepository(own);
-  });
-
-  afterAll(async () => {
-    await ownDatabase?.close();
   });
 
   it('counts the active administrators only', async () => {

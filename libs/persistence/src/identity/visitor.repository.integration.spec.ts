@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { VisitorEvent, VisitorRepository } from './visitor.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
 
 // VisitorRepository against the run's PostgreSQL: a buffered batch of visitor events is written in
 // one statement, every event or none.
@@ -10,14 +9,9 @@ import { runDatabaseUrl } from '../repository-test-support';
 let db: DataSource;
 let visitors: VisitorRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   visitors = new VisitorRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 /** A visitor hash no other test uses (16 hex digits, as the gateway makes them). */

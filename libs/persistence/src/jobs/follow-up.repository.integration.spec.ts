@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { Db } from '../sql';
 import { FollowUpRepository } from './follow-up.repository';
 import { JobEventRepository } from './job-event.repository';
 import { JobRecord } from './job.record';
 import { JobRepository, JobSubmitter, NewJob } from './job.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
+import { jobFields } from '../repository-fixtures';
 
 // FollowUpRepository against the run's PostgreSQL, inside the transaction that closes a job: the
 // job's submitter, an identical active job, the follow-up inserted without a dedup conflict, the
@@ -16,32 +16,15 @@ let db: DataSource;
 let jobs: JobRepository;
 let events: JobEventRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   jobs = new JobRepository(db);
   events = new JobEventRepository(db);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
-
 const newDedupKey = (): string => randomBytes(8).toString('hex');
 
-function newJob(extra: Partial<NewJob> = {}): NewJob {
-  return {
-    operation: 'test_follow_up',
-    queueName: 'svc.test',
-    payload: { run: randomUUID() },
-    meta: {},
-    description: null,
-    tags: [],
-    dedupKey: null,
-    dispatchDeadlineSeconds: 30,
-    ...extra,
-  };
-}
+const newJob = (extra: Partial<NewJob> = {}): NewJob => jobFields({ operation: 'test_follow_up', ...extra });
 
 const guest = (extra: Partial<JobSubmitter> = {}): JobSubmitter => ({
   ownerUserId: null,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { JobCommentRepository } from './job-comment.repository';
 import { JobRepository } from './job.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
+import { insertJob } from '../repository-fixtures';
 
 // JobCommentRepository against the run's PostgreSQL: comments on a job are stored with their author
 // and listed oldest first, for that job only, a page at a time with `after`.
@@ -14,30 +14,13 @@ let jobs: JobRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   comments = new JobCommentRepository(db);
   jobs = new JobRepository(db);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
-
-async function newJobId(): Promise<string> {
-  const job = await jobs.createQueued({
-    operation: 'test_job_comments',
-    queueName: 'svc.test',
-    payload: { run: randomUUID() },
-    meta: {},
-    description: null,
-    tags: [],
-    dedupKey: null,
-    dispatchDeadlineSeconds: 30,
-  });
-  return job.id;
-}
+const newJobId = (): Promise<string> => insertJob(db, { operation: 'test_job_comments' });
 
 describe('JobCommentRepository', () => {
   it('create returns the stored comment, which list reads back', async () => {

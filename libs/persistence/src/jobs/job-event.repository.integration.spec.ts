@@ -1,43 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { JobEventRepository } from './job-event.repository';
-import { JobRepository } from './job.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
+import { insertJob } from '../repository-fixtures';
 
 // JobEventRepository against the run's PostgreSQL: events appended to a job are listed newest first,
 // for that job only, a page at a time with `after`; they belong to an existing job.
 
 let db: DataSource;
 let events: JobEventRepository;
-let jobs: JobRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   events = new JobEventRepository(db);
-  jobs = new JobRepository(db);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
-
-async function newJobId(): Promise<string> {
-  const job = await jobs.createQueued({
-    operation: 'test_job_events',
-    queueName: 'svc.test',
-    payload: { run: randomUUID() },
-    meta: {},
-    description: null,
-    tags: [],
-    dedupKey: null,
-    dispatchDeadlineSeconds: 30,
-  });
-  return job.id;
-}
+const newJobId = (): Promise<string> => insertJob(db, { operation: 'test_job_events' });
 
 describe('JobEventRepository', () => {
   it('append stores an event that list reads back with its level, message, fields and time', async () => {

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { Db } from '../sql';
 import { JobCommentRepository } from './job-comment.repository';
 import { JobEventRepository } from './job-event.repository';
 import { JobRecord } from './job.record';
 import { JobRepository, JobSubmitter, NewJob } from './job.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
+import { jobFields } from '../repository-fixtures';
 
 // JobRepository against the run's PostgreSQL: each state change (create, claim, lease, succeed, fail,
 // defer, tick, cancel, delete, requeue, reap) happens once, with its event in the same transaction,
@@ -18,16 +18,14 @@ let events: JobEventRepository;
 
 const ISO_MICROS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 4 });
-  await db.initialize();
-  jobs = new JobRepository(db);
-  events = new JobEventRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
-});
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    jobs = new JobRepository(db);
+    events = new JobEventRepository(db);
+  },
+  { poolSize: 4 },
+);
 
 /** An operation name no other test uses: filters and `lastSucceededAt` on it see this test's jobs only. */
 const newOperation = (): string => `test_op_${randomUUID().replace(/-/g, '')}`;
@@ -35,17 +33,7 @@ const newOperation = (): string => `test_op_${randomUUID().replace(/-/g, '')}`;
 const newDedupKey = (): string => randomBytes(8).toString('hex');
 
 function newJob(extra: Partial<NewJob> = {}): NewJob {
-  return {
-    operation: extra.operation ?? newOperation(),
-    queueName: 'svc.test',
-    payload: { n: 1 },
-    meta: {},
-    description: null,
-    tags: [],
-    dedupKey: null,
-    dispatchDeadlineSeconds: 30,
-    ...extra,
-  };
+  return jobFields({ operation: extra.operation ?? newOperation(), payload: { n: 1 }, ...extra });
 }
 
 const submitter = (extra: Partial<JobSubmitter> = {}): JobSubmitter => ({

@@ -1,14 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { OboDocument } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
-import { EmbeddingRepository } from '../embeddings/embedding.repository';
-import { AnnotationRepository } from '../reference/annotation.repository';
-import { OntologyRepository, TermRef } from '../reference/ontology.repository';
+import { TermRef } from '../reference/ontology.repository';
 import { PREDICTIONS_TSV_COLUMNS, PredictionRow } from './prediction-columns';
 import { BestTermRow, PredictionExportReader, TsvTextRow } from './prediction-export.reader';
 import { PredictionSetRepository, TsvFilters } from './prediction-set.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
+import {
+  deleteFixtures,
+  goRelease,
+  insertAnnotationSet,
+  insertSnapshot,
+  predictionSetFields,
+  saveEmbeddingConfig,
+} from '../repository-fixtures';
 
 // PredictionExportReader against the run's PostgreSQL: the downloads' text rows match the row-object
 // reader's rows and order, batches never split a protein, and the best row of each (protein, term).
@@ -16,26 +20,6 @@ import { runDatabaseUrl } from '../repository-test-support';
 let db: DataSource;
 let reader: PredictionExportReader;
 let sets: PredictionSetRepository;
-
-const RELEASE: OboDocument = {
-  header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },
-  terms: (
-    [
-      ['GO:0000001', 'F'],
-      ['GO:0000002', 'P'],
-    ] as const
-  ).map(([id, aspect]) => ({
-    id,
-    name: `name of ${id}`,
-    namespace: null,
-    aspect,
-    definition: null,
-    isObsolete: false,
-    altIds: [],
-    parents: [],
-  })),
-  typedefs: [],
-};
 
 const tag = `PX${randomBytes(4).toString('hex').toUpperCase()}`;
 const [A, B, C] = [`${tag}A`, `${tag}B`, `${tag}C`];
@@ -62,58 +46,30 @@ function row(protein: string, goId: string, distance: number, extra: PredictionR
   };
 }
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
-  reader = new PredictionExportReader(db);
-  sets = new PredictionSetRepository(db);
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    reader = new PredictionExportReader(db);
+    sets = new PredictionSetRepository(db);
+  },
+  // The config's prediction set and rows go with it.
+  { teardown: () => deleteFixtures(db, { configIds: [configId], annotationSetIds: [annotationSetId] }) },
+);
 
-  const ontologies = new OntologyRepository(db);
-  const snapshotId = (await ontologies.saveSnapshot(RELEASE, `test-${randomUUID()}`, 'file:///go.obo'))
-    .snapshot.id;
-  terms = await ontologies.termIndex(snapshotId);
-  annotationSetId = (
-    await new AnnotationRepository(db).withinLoad(
-      { source: 'goa', sourceVersion: '1', snapshotId, sourceUrl: null, jobId: null },
-      async () => ({ value: null, stats: {} }),
-    )
-  ).set.id;
-  configId = (
-    await new EmbeddingRepository(db).saveConfig({
-      id: randomUUID(),
-      model_name: `kmer-${tag}`,
-      model_backend: 'kmer',
-      layer_indices: [0],
-      layer_agg: 'mean',
-      pooling: 'mean',
-      normalize_residues: false,
-      normalize: true,
-      max_length: 1022,
-      use_chunking: false,
-      chunk_size: 1000,
-      chunk_overlap: 0,
-      embedding_scale: 1,
-      description: null,
-    })
-  ).config.id;
-  setId = await sets.create({
-    job_id: null,
-    embedding_config_id: configId,
-    annotation_set_id: annotationSetId,
-    ontology_snapshot_id: snapshotId,
-    query_set_id: null,
-    limit_per_entry: 5,
-    distance_threshold: null,
-    search_backend: 'numpy',
-    aspect_separated_knn: false,
-    options: {},
-    feature_schema_sha: 'f'.repeat(64),
-    reranker_model_id: null,
-    query_count: 3,
-    owner_user_id: null,
-    visibility: 'owner',
-    expires_at: null,
-  });
+beforeAll(async () => {
+  const snapshot = await insertSnapshot(
+    db,
+    goRelease([
+      ['GO:0000001', 'F'],
+      ['GO:0000002', 'P'],
+    ]),
+  );
+  terms = snapshot.terms;
+  annotationSetId = await insertAnnotationSet(db, snapshot.id);
+  configId = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}` });
+  setId = await sets.create(
+    predictionSetFields({ configId, annotationSetId, snapshotId: snapshot.id }, { query_count: 3 }),
+  );
   await sets.writeRows(setId, [
     // A: term 1 twice at one score (the nearer row wins), term 2 without a stored score (1 - d/2)
     // at a distance PostgreSQL prints with an exponent, and a prior-only row of a term the snapshot lacks.
@@ -142,13 +98,6 @@ beforeAll(async () => {
     row(B, 'GO:0000002', 0.125, { score: 0.5, ref_protein_accession: 'R3' }),
     row(C, 'GO:0000001', 0.375, { score: 0.25, identity_sw: 0.625 }),
   ]);
-});
-
-afterAll(async () => {
-  // The config's prediction set and rows go with it.
-  if (configId !== undefined) await new EmbeddingRepository(db).deleteConfig(configId);
-  if (annotationSetId !== undefined) await new AnnotationRepository(db).delete(annotationSetId);
-  await db?.destroy();
 });
 
 async function collect<T>(batches: AsyncGenerator<T[]>): Promise<T[][]> {

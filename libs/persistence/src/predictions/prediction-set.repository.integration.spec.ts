@@ -1,20 +1,26 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { md5Hex, OboDocument } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
-import { EmbeddingRepository } from '../embeddings/embedding.repository';
-import { JobRepository } from '../jobs/job.repository';
-import { AnnotationRepository } from '../reference/annotation.repository';
-import { OntologyRepository, TermRef } from '../reference/ontology.repository';
-import { QuerySetRepository } from '../reference/query-set.repository';
+import { TermRef } from '../reference/ontology.repository';
 import {
   decodePredictionColumns,
   encodePredictionColumns,
   PREDICTION_ROW_COLUMN_NAMES,
   PredictionRow,
 } from './prediction-columns';
-import { PredictionSetRecord, PredictionSetRepository } from './prediction-set.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { PredictionSetRepository } from './prediction-set.repository';
+import { domainError, useRunDatabase } from '../repository-test-support';
+import {
+  annotationRow,
+  deleteFixtures,
+  goRelease,
+  insertAnnotationSet,
+  insertJob,
+  insertQuerySet,
+  insertSnapshot,
+  PredictionSetFields,
+  predictionSetFields,
+  saveEmbeddingConfig,
+} from '../repository-fixtures';
 
 // PredictionSetRepository against the run's PostgreSQL: a set and its rows are written (row by
 // row, column by column, in a caller's transaction) and read back by every API read: labels,
@@ -22,28 +28,6 @@ import { runDatabaseUrl, domainError } from '../repository-test-support';
 
 let db: DataSource;
 let sets: PredictionSetRepository;
-
-const RELEASE: OboDocument = {
-  header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },
-  terms: (
-    [
-      ['GO:0000001', 'F'],
-      ['GO:0000002', 'P'],
-      ['GO:0000003', 'C'],
-      ['GO:0000004', 'F'],
-    ] as const
-  ).map(([id, aspect]) => ({
-    id,
-    name: `name of ${id}`,
-    namespace: null,
-    aspect,
-    definition: null,
-    isObsolete: false,
-    altIds: [],
-    parents: [],
-  })),
-  typedefs: [],
-};
 
 const tag = `PS${randomBytes(4).toString('hex').toUpperCase()}`;
 const [QA, QB] = [`${tag}-A`, `${tag}-B`];
@@ -57,26 +41,8 @@ let querySetId: string;
 let jobId: string;
 
 /** A set's fields with the shared references; `extra` overrides. */
-function newSet(extra: Partial<Omit<PredictionSetRecord, 'id' | 'created_at'>> = {}) {
-  return {
-    job_id: null,
-    embedding_config_id: configId,
-    annotation_set_id: annotationSetId,
-    ontology_snapshot_id: snapshotId,
-    query_set_id: null,
-    limit_per_entry: 5,
-    distance_threshold: null,
-    search_backend: 'numpy',
-    aspect_separated_knn: false,
-    options: {},
-    feature_schema_sha: 'f'.repeat(64),
-    reranker_model_id: null,
-    query_count: 2,
-    owner_user_id: null,
-    visibility: 'owner' as const,
-    expires_at: null,
-    ...extra,
-  };
+function newSet(extra: Partial<PredictionSetFields> = {}): PredictionSetFields {
+  return predictionSetFields({ configId, annotationSetId, snapshotId }, { query_count: 2, ...extra });
 }
 
 function prediction(
@@ -119,94 +85,44 @@ const ROWS = (): PredictionRow[] => [
   prediction(QB, 'GO:0000004', 0.5, { score: 0.5, ref_protein_accession: 'R3' }),
 ];
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
-  sets = new PredictionSetRepository(db);
-
-  const ontologies = new OntologyRepository(db);
-  oboVersion = `test-${randomUUID()}`;
-  snapshotId = (await ontologies.saveSnapshot(RELEASE, oboVersion, 'file:///go.obo')).snapshot.id;
-  terms = await ontologies.termIndex(snapshotId);
-  // QA has terms 1 and 3 (term 1 twice) and a NOT annotation of term 2; QB has none.
-  const annotation = (goId: string, evidenceCode: string, isNot = false) => ({
-    proteinAccession: QA,
-    goTermId: terms.get(goId)!.id,
-    goId,
-    aspect: terms.get(goId)!.aspect,
-    qualifier: null,
-    isNot,
-    evidenceCode,
-    db: null,
-    dbObjectSymbol: null,
-    dbReference: null,
-    withFrom: null,
-    taxonId: null,
-    annotationDate: null,
-    assignedBy: null,
-    annotationExtension: null,
-    geneProductFormId: null,
-  });
-  const { set } = await new AnnotationRepository(db).withinLoad(
-    { source: 'goa', sourceVersion: '2024-06', snapshotId, sourceUrl: null, jobId: null },
-    async (load) => {
-      await load.insert([
-        annotation('GO:0000001', 'EXP'),
-        annotation('GO:0000001', 'IDA'),
-        annotation('GO:0000003', 'IDA'),
-        annotation('GO:0000002', 'IMP', true),
-      ]);
-      return { value: null, stats: {} };
-    },
-  );
-  annotationSetId = set.id;
-  configId = (
-    await new EmbeddingRepository(db).saveConfig({
-      id: randomUUID(),
-      model_name: `kmer-${tag}`,
-      model_backend: 'kmer',
-      layer_indices: [0],
-      layer_agg: 'mean',
-      pooling: 'mean',
-      normalize_residues: false,
-      normalize: true,
-      max_length: 1022,
-      use_chunking: false,
-      chunk_size: 1000,
-      chunk_overlap: 0,
-      embedding_scale: 1,
-      description: null,
-    })
-  ).config.id;
-  querySetId = (
-    await new QuerySetRepository(db).create({
-      name: `set-${tag}`,
-      description: null,
-      entries: [
-        { accession: QA, sequence: `MKV${tag}`, hash: md5Hex(`MKV${tag}`), species: null, taxonomyId: null },
-      ],
-      ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
-    })
-  )['id'] as string;
-  jobId = (
-    await new JobRepository(db).createQueued({
-      operation: 'predict_go_terms',
-      queueName: 'svc.prediction',
-      payload: { run: randomUUID() },
-      meta: {},
-      description: null,
-      tags: [],
-      dedupKey: null,
-      dispatchDeadlineSeconds: 30,
-    })
-  ).id;
-});
-
-afterAll(async () => {
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    sets = new PredictionSetRepository(db);
+  },
   // The config's prediction sets and rows go with it.
-  if (configId !== undefined) await new EmbeddingRepository(db).deleteConfig(configId);
-  if (annotationSetId !== undefined) await new AnnotationRepository(db).delete(annotationSetId);
-  await db?.destroy();
+  { teardown: () => deleteFixtures(db, { configIds: [configId], annotationSetIds: [annotationSetId] }) },
+);
+
+beforeAll(async () => {
+  const snapshot = await insertSnapshot(
+    db,
+    goRelease([
+      ['GO:0000001', 'F'],
+      ['GO:0000002', 'P'],
+      ['GO:0000003', 'C'],
+      ['GO:0000004', 'F'],
+    ]),
+  );
+  ({ id: snapshotId, oboVersion, terms } = snapshot);
+  // QA has terms 1 and 3 (term 1 twice) and a NOT annotation of term 2; QB has none.
+  const annotation = (goId: string, evidenceCode: string, isNot = false) =>
+    annotationRow(QA, terms.get(goId)!, evidenceCode, { isNot });
+  annotationSetId = await insertAnnotationSet(
+    db,
+    snapshotId,
+    [
+      annotation('GO:0000001', 'EXP'),
+      annotation('GO:0000001', 'IDA'),
+      annotation('GO:0000003', 'IDA'),
+      annotation('GO:0000002', 'IMP', true),
+    ],
+    'goa',
+    '2024-06',
+  );
+  configId = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}` });
+  querySetId = await insertQuerySet(db, `set-${tag}`, [[QA, `MKV${tag}`]]);
+  jobId = await insertJob(db, { operation: 'predict_go_terms', queueName: 'svc.prediction' });
 });
 
 describe('PredictionSetRepository', () => {

@@ -1,14 +1,22 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { md5Hex, OboDocument } from '@svc/domain';
+import { randomBytes } from 'node:crypto';
+import { md5Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
 import { AnnotationRepository, AnnotationRow } from '../reference/annotation.repository';
-import { OntologyRepository, TermRef } from '../reference/ontology.repository';
+import { TermRef } from '../reference/ontology.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { QuerySetRepository } from '../reference/query-set.repository';
 import { ReferencePoolRepository } from './reference-pool.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
+import {
+  annotationRow,
+  deleteFixtures,
+  goRelease,
+  insertAnnotationSet,
+  insertSnapshot,
+  proteinEntry,
+  saveEmbeddingConfig,
+} from '../repository-fixtures';
 
 // ReferencePoolRepository against the run's PostgreSQL: which proteins make the embedding and the
 // homology reference pools (with their donor annotations and chunk-averaged vectors), the queries of
@@ -17,28 +25,6 @@ import { runDatabaseUrl } from '../repository-test-support';
 let db: DataSource;
 let pools: ReferencePoolRepository;
 let embeddings: EmbeddingRepository;
-
-const RELEASE: OboDocument = {
-  header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },
-  terms: (
-    [
-      ['GO:0000000', null],
-      ['GO:0000001', 'F'],
-      ['GO:0000002', 'P'],
-      ['GO:0000003', 'C'],
-    ] as const
-  ).map(([id, aspect]) => ({
-    id,
-    name: null,
-    namespace: null,
-    aspect,
-    definition: null,
-    isObsolete: false,
-    altIds: [],
-    parents: [],
-  })),
-  typedefs: [],
-};
 
 const tag = `RP${randomBytes(4).toString('hex').toUpperCase()}`;
 /**
@@ -64,87 +50,50 @@ let otherConfigId: string;
 let sequenceIds: Record<keyof typeof SEQUENCES, number>;
 
 function annotation(protein: string, goId: string, evidenceCode: string, isNot = false): AnnotationRow {
-  const term = terms.get(goId)!;
-  return {
-    proteinAccession: protein,
-    goTermId: term.id,
-    goId,
-    aspect: term.aspect,
+  return annotationRow(protein, terms.get(goId)!, evidenceCode, {
     qualifier: isNot ? 'NOT|enables' : 'enables',
     isNot,
-    evidenceCode,
-    db: null,
-    dbObjectSymbol: null,
-    dbReference: null,
-    withFrom: null,
-    taxonId: null,
-    annotationDate: null,
-    assignedBy: null,
-    annotationExtension: null,
-    geneProductFormId: null,
-  };
+  });
 }
 
-async function loadSet(rows: AnnotationRow[]): Promise<string> {
-  const { set } = await new AnnotationRepository(db).withinLoad(
-    { source: 'goa', sourceVersion: '1', snapshotId, sourceUrl: null, jobId: null },
-    async (load) => {
-      await load.insert(rows);
-      return { value: null, stats: {} };
-    },
-  );
-  return set.id;
-}
-
-function embeddingConfig() {
-  return {
-    id: randomUUID(),
-    model_name: `kmer-${tag}`,
-    model_backend: 'kmer' as const,
-    layer_indices: [0],
-    layer_agg: 'mean' as const,
-    pooling: 'mean' as const,
-    normalize_residues: false,
-    normalize: true,
-    max_length: 1022,
-    use_chunking: true,
-    chunk_size: 1000,
-    chunk_overlap: 0,
-    embedding_scale: 1,
-    description: null,
-  };
-}
+const loadSet = (rows: AnnotationRow[]): Promise<string> => insertAnnotationSet(db, snapshotId, rows);
 
 const vector = (...values: number[]) => new Float32Array(values);
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
-  pools = new ReferencePoolRepository(db);
-  embeddings = new EmbeddingRepository(db);
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    pools = new ReferencePoolRepository(db);
+    embeddings = new EmbeddingRepository(db);
+  },
+  {
+    teardown: () => deleteFixtures(db, { configIds: [configId, otherConfigId], annotationSetIds: [setId] }),
+  },
+);
 
-  const ontologies = new OntologyRepository(db);
-  snapshotId = (await ontologies.saveSnapshot(RELEASE, `test-${randomUUID()}`, 'file:///go.obo')).snapshot.id;
-  terms = await ontologies.termIndex(snapshotId);
+beforeAll(async () => {
+  ({ id: snapshotId, terms } = await insertSnapshot(
+    db,
+    goRelease([
+      ['GO:0000000', null],
+      ['GO:0000001', 'F'],
+      ['GO:0000002', 'P'],
+      ['GO:0000003', 'C'],
+    ]),
+  ));
 
   const proteins = new ProteinRepository(db);
   const entry = (
     accession: string,
     sequence: string | null,
     extra: { canonicalAccession?: string; taxonomyId?: string | null } = {},
-  ) => ({
-    accession,
-    canonicalAccession: extra.canonicalAccession ?? accession,
-    isCanonical: extra.canonicalAccession === undefined,
-    isoformIndex: extra.canonicalAccession === undefined ? null : 2,
-    entryName: null,
-    geneName: null,
-    organism: null,
-    taxonomyId: extra.taxonomyId ?? null,
-    length: null,
-    reviewed: null,
-    sequence: sequence === null ? null : { sequence, hash: md5Hex(sequence) },
-  });
+  ) =>
+    proteinEntry(accession, sequence, {
+      canonicalAccession: extra.canonicalAccession ?? accession,
+      isCanonical: extra.canonicalAccession === undefined,
+      isoformIndex: extra.canonicalAccession === undefined ? null : 2,
+      taxonomyId: extra.taxonomyId ?? null,
+    });
   await proteins.storeWithSequences([
     entry(RA, SEQUENCES.RA, { taxonomyId: '9606' }),
     entry(RB, SEQUENCES.RB, { canonicalAccession: RA, taxonomyId: '9606' }),
@@ -172,8 +121,9 @@ beforeAll(async () => {
     annotation(RF, 'GO:0000000', 'EXP'),
   ]);
 
-  configId = (await embeddings.saveConfig(embeddingConfig())).config.id;
-  otherConfigId = (await embeddings.saveConfig(embeddingConfig())).config.id;
+  // Chunked: a sequence's vector is the mean of its chunks'.
+  configId = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}`, use_chunking: true });
+  otherConfigId = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}`, use_chunking: true });
   await embeddings.writeVectors(configId, [
     { sequenceId: sequenceIds.RA, chunkIndex: 0, vector: vector(1, 2) },
     { sequenceId: sequenceIds.RA, chunkIndex: 1, vector: vector(3, 4) },
@@ -181,13 +131,6 @@ beforeAll(async () => {
     { sequenceId: sequenceIds.RE, chunkIndex: 0, vector: vector(7, 8) },
     { sequenceId: sequenceIds.RF, chunkIndex: 0, vector: vector(9, 10) },
   ]);
-});
-
-afterAll(async () => {
-  if (configId !== undefined) await embeddings.deleteConfig(configId);
-  if (otherConfigId !== undefined) await embeddings.deleteConfig(otherConfigId);
-  if (setId !== undefined) await new AnnotationRepository(db).delete(setId);
-  await db?.destroy();
 });
 
 const donor = (goId: string, evidenceCode: string) => ({
@@ -392,21 +335,7 @@ describe('ReferencePoolRepository', () => {
     }
 
     const newProtein = `MG${tag}`;
-    await new ProteinRepository(db).storeWithSequences([
-      {
-        accession: `${tag}G`,
-        canonicalAccession: `${tag}G`,
-        isCanonical: true,
-        isoformIndex: null,
-        entryName: null,
-        geneName: null,
-        organism: null,
-        taxonomyId: null,
-        length: null,
-        reviewed: null,
-        sequence: { sequence: newProtein, hash: md5Hex(newProtein) },
-      },
-    ]);
+    await new ProteinRepository(db).storeWithSequences([proteinEntry(`${tag}G`, newProtein)]);
     expect(await pools.sequencePoolVersion(setId)).not.toBe(sequenceVersion);
   });
 });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '@svc/contracts';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { NewReranker, RerankerRepository } from './reranker.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
 
 // RerankerRepository against the run's PostgreSQL: a model is registered under a unique name (a
 // second one is a conflict unless forced, which replaces it all or nothing), read, listed, deleted.
@@ -11,15 +10,13 @@ import { runDatabaseUrl, domainError } from '../repository-test-support';
 let db: DataSource;
 let rerankers: RerankerRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 5 });
-  await db.initialize();
-  rerankers = new RerankerRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
-});
+useRunDatabase(
+  (opened) => {
+    db = opened;
+    rerankers = new RerankerRepository(db);
+  },
+  { poolSize: 5 },
+);
 
 function model(extra: Partial<NewReranker> = {}): NewReranker {
   return {

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DomainError } from '@svc/contracts';
 import { SCORING_SIGNALS, ScoringWeights } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { ScoringConfigRepository } from './scoring-config.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
 
 // ScoringConfigRepository against the run's PostgreSQL: named weights stored once per name (a
 // second one is a conflict, also when two arrive at once), read by id or name, listed and deleted.
@@ -12,14 +11,9 @@ import { runDatabaseUrl, domainError } from '../repository-test-support';
 let db: DataSource;
 let configs: ScoringConfigRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   configs = new ScoringConfigRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 function weights(extra: Partial<ScoringWeights> = {}): ScoringWeights {

@@ -1,12 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { OboDocument } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
-import { PredictionSetRepository } from '../predictions/prediction-set.repository';
 import { AnnotationRepository, AnnotationRow } from './annotation.repository';
 import { OntologyRepository, TermRef } from './ontology.repository';
-import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase, useOwnDatabase } from '../repository-test-support';
+import {
+  annotationRow,
+  goRelease,
+  insertAnnotationSet,
+  insertPredictionSet,
+  insertSnapshot,
+  saveEmbeddingConfig,
+} from '../repository-fixtures';
 
 // AnnotationRepository against the run's PostgreSQL: a load writes its set and rows all or nothing,
 // and the set's readers (counts, co-occurrence, per protein, newest sets) and its deletion rules.
@@ -15,89 +20,32 @@ let db: DataSource;
 let annotations: AnnotationRepository;
 let ontologies: OntologyRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   annotations = new AnnotationRepository(db);
   ontologies = new OntologyRepository(db);
 });
 
-afterAll(async () => {
-  await db?.destroy();
-});
-
-const RELEASE: OboDocument = {
-  header: { formatVersion: '1.2', dataVersion: null, ontology: 'go', date: null },
-  terms: (
-    [
+/** A stored snapshot of three terms (F, P, C) and its terms by GO id. */
+function snapshotIn(target: DataSource): Promise<{ id: string; terms: Map<string, TermRef> }> {
+  return insertSnapshot(
+    target,
+    goRelease([
       ['GO:0000001', 'F'],
       ['GO:0000002', 'P'],
       ['GO:0000003', 'C'],
-    ] as const
-  ).map(([id, aspect]) => ({
-    id,
-    name: `name of ${id}`,
-    namespace: null,
-    aspect,
-    definition: null,
-    isObsolete: false,
-    altIds: [],
-    parents: [],
-  })),
-  typedefs: [],
-};
-
-/** A stored snapshot of RELEASE and its terms by GO id. */
-async function snapshotIn(
-  repository: OntologyRepository,
-): Promise<{ id: string; terms: Map<string, TermRef> }> {
-  const { snapshot } = await repository.saveSnapshot(RELEASE, `test-${randomUUID()}`, 'file:///go.obo');
-  return { id: snapshot.id, terms: await repository.termIndex(snapshot.id) };
+    ]),
+  );
 }
 
+/** An annotation row as UniProtKB states it. */
 function row(
   protein: string,
   term: TermRef,
   evidence: string,
   extra: Partial<AnnotationRow> = {},
 ): AnnotationRow {
-  return {
-    proteinAccession: protein,
-    goTermId: term.id,
-    goId: term.go_id,
-    aspect: term.aspect,
-    qualifier: null,
-    isNot: false,
-    evidenceCode: evidence,
-    db: 'UniProtKB',
-    dbObjectSymbol: null,
-    dbReference: null,
-    withFrom: null,
-    taxonId: null,
-    annotationDate: null,
-    assignedBy: null,
-    annotationExtension: null,
-    geneProductFormId: null,
-    ...extra,
-  };
-}
-
-/** Loads a set of these rows in one batch; returns its id. */
-async function loadSet(
-  repository: AnnotationRepository,
-  snapshotId: string,
-  rows: AnnotationRow[],
-  source: 'goa' | 'quickgo' = 'goa',
-  sourceVersion = '1',
-): Promise<string> {
-  const { set } = await repository.withinLoad(
-    { source, sourceVersion, snapshotId, sourceUrl: null, jobId: null },
-    async (load) => {
-      await load.insert(rows);
-      return { value: null, stats: {} };
-    },
-  );
-  return set.id;
+  return annotationRow(protein, term, evidence, { db: 'UniProtKB', ...extra });
 }
 
 describe('AnnotationRepository', () => {
@@ -110,14 +58,14 @@ describe('AnnotationRepository', () => {
   let setId: string;
 
   beforeAll(async () => {
-    snapshot = await snapshotIn(ontologies);
+    snapshot = await snapshotIn(db);
     [t1, t2, t3] = ['GO:0000001', 'GO:0000002', 'GO:0000003'].map((id) => snapshot.terms.get(id)!) as [
       TermRef,
       TermRef,
       TermRef,
     ];
     // P1 and P2 both have terms 1 and 2 (P2 has term 1 twice); P3 only a NOT annotation of term 3.
-    setId = await loadSet(annotations, snapshot.id, [
+    setId = await insertAnnotationSet(db, snapshot.id, [
       row(p1, t1, 'EXP', {
         qualifier: 'enables',
         dbObjectSymbol: 'GENE1',
@@ -240,7 +188,7 @@ describe('AnnotationRepository', () => {
   });
 
   it('forProtein gives a protein’s annotations of every set, or of one, by GO id then evidence', async () => {
-    const other = await loadSet(annotations, snapshot.id, [row(p1, t3, 'IPI')], 'quickgo', '7');
+    const other = await insertAnnotationSet(db, snapshot.id, [row(p1, t3, 'IPI')], 'quickgo', '7');
     const everywhere = await annotations.forProtein(p1);
     expect(everywhere.map((r) => [r['annotation_set_id'], r['go_id'], r['evidence_code']])).toEqual([
       [setId, 'GO:0000001', 'EXP'],
@@ -270,12 +218,12 @@ describe('AnnotationRepository', () => {
   });
 
   it('newestSetsByVersion gives the newest set of each asked integer version of a source on a snapshot', async () => {
-    const own = await snapshotIn(ontologies);
-    const one = await loadSet(annotations, own.id, [], 'goa', '1');
-    await loadSet(annotations, own.id, [], 'goa', '2');
-    const twoNewer = await loadSet(annotations, own.id, [], 'goa', '2');
-    await loadSet(annotations, own.id, [], 'quickgo', '3');
-    await loadSet(annotations, own.id, [], 'goa', '4');
+    const own = await snapshotIn(db);
+    const one = await insertAnnotationSet(db, own.id, [], 'goa', '1');
+    await insertAnnotationSet(db, own.id, [], 'goa', '2');
+    const twoNewer = await insertAnnotationSet(db, own.id, [], 'goa', '2');
+    await insertAnnotationSet(db, own.id, [], 'quickgo', '3');
+    await insertAnnotationSet(db, own.id, [], 'goa', '4');
 
     const found = await annotations.newestSetsByVersion('goa', own.id, [1, 2, 3]);
     expect(found).toEqual(
@@ -288,8 +236,8 @@ describe('AnnotationRepository', () => {
   });
 
   it('list gives every set (or those of one source), newest first', async () => {
-    const goa = await loadSet(annotations, snapshot.id, [], 'goa', 'list');
-    const quickgo = await loadSet(annotations, snapshot.id, [], 'quickgo', 'list');
+    const goa = await insertAnnotationSet(db, snapshot.id, [], 'goa', 'list');
+    const quickgo = await insertAnnotationSet(db, snapshot.id, [], 'quickgo', 'list');
     const all = (await annotations.list()).map((s) => s.id);
     expect(all.indexOf(quickgo)).toBeGreaterThanOrEqual(0);
     expect(all.indexOf(quickgo)).toBeLessThan(all.indexOf(goa));
@@ -305,7 +253,7 @@ describe('AnnotationRepository', () => {
   });
 
   it('delete removes a set and its annotations; an unknown set is not_found', async () => {
-    const doomed = await loadSet(annotations, snapshot.id, [
+    const doomed = await insertAnnotationSet(db, snapshot.id, [
       row(`${tag}-D`, t1, 'EXP'),
       row(`${tag}-D`, t2, 'EXP'),
     ]);
@@ -316,42 +264,13 @@ describe('AnnotationRepository', () => {
   });
 
   it('delete is refused (conflict) while a prediction set uses the set, and keeps everything', async () => {
-    const used = await loadSet(annotations, snapshot.id, [row(`${tag}-U`, t1, 'EXP')]);
-    const embeddings = new EmbeddingRepository(db);
-    const { config } = await embeddings.saveConfig({
-      id: randomUUID(),
-      model_name: `kmer-${tag}`,
-      model_backend: 'kmer',
-      layer_indices: [0],
-      layer_agg: 'mean',
-      pooling: 'mean',
-      normalize_residues: false,
-      normalize: true,
-      max_length: 1022,
-      use_chunking: false,
-      chunk_size: 1000,
-      chunk_overlap: 0,
-      embedding_scale: 1,
-      description: null,
-    });
-    await new PredictionSetRepository(db).create({
-      job_id: null,
-      embedding_config_id: config.id,
-      annotation_set_id: used,
-      ontology_snapshot_id: snapshot.id,
-      query_set_id: null,
-      limit_per_entry: 5,
-      distance_threshold: null,
-      search_backend: 'numpy',
-      aspect_separated_knn: false,
-      options: {},
-      feature_schema_sha: 'a'.repeat(64),
-      reranker_model_id: null,
-      query_count: 0,
-      owner_user_id: null,
-      visibility: 'owner',
-      expires_at: null,
-    });
+    const used = await insertAnnotationSet(db, snapshot.id, [row(`${tag}-U`, t1, 'EXP')]);
+    const configId = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}` });
+    await insertPredictionSet(
+      db,
+      { configId, annotationSetId: used, snapshotId: snapshot.id },
+      { feature_schema_sha: 'a'.repeat(64) },
+    );
     try {
       expect(await domainError(annotations.delete(used))).toMatchObject({
         code: 'conflict',
@@ -360,7 +279,7 @@ describe('AnnotationRepository', () => {
       expect((await annotations.getById(used)).annotation_count).toBe(1);
       expect(await annotations.forProtein(`${tag}-U`)).toHaveLength(1);
     } finally {
-      await embeddings.deleteConfig(config.id);
+      await new EmbeddingRepository(db).deleteConfig(configId);
     }
     // Its prediction set went with the embedding config: the set may go now.
     expect(await annotations.delete(used)).toEqual({ id: used, deleted: true, annotations_deleted: 1 });
@@ -369,29 +288,23 @@ describe('AnnotationRepository', () => {
 
 describe('AnnotationRepository.newestNonEmptySet (a database of its own: it reads every set)', () => {
   let own: DataSource;
-  let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
 
-  beforeAll(async () => {
-    ownDatabase = await openOwnDatabase('annotations');
-    own = ownDatabase.db;
-  });
-
-  afterAll(async () => {
-    await ownDatabase?.close();
+  useOwnDatabase('annotations', (opened) => {
+    own = opened;
   });
 
   it('is null without a set holding annotations, else the newest such set with its snapshot', async () => {
     const repository = new AnnotationRepository(own);
-    const snapshot = await snapshotIn(new OntologyRepository(own));
+    const snapshot = await snapshotIn(own);
     const term = snapshot.terms.get('GO:0000001')!;
     expect(await repository.newestNonEmptySet()).toBeNull();
 
-    await loadSet(repository, snapshot.id, []);
+    await insertAnnotationSet(own, snapshot.id, []);
     expect(await repository.newestNonEmptySet()).toBeNull();
 
-    const older = await loadSet(repository, snapshot.id, [row('P1', term, 'EXP')]);
-    const newer = await loadSet(repository, snapshot.id, [row('P2', term, 'EXP')]);
-    await loadSet(repository, snapshot.id, []);
+    const older = await insertAnnotationSet(own, snapshot.id, [row('P1', term, 'EXP')]);
+    const newer = await insertAnnotationSet(own, snapshot.id, [row('P2', term, 'EXP')]);
+    await insertAnnotationSet(own, snapshot.id, []);
     expect(await repository.newestNonEmptySet()).toEqual({
       annotation_set_id: newer,
       ontology_snapshot_id: snapshot.id,

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { InterProRepository } from './interpro.repository';
-import { runDatabaseUrl } from '../repository-test-support';
+import { useRunDatabase } from '../repository-test-support';
 
 // InterProRepository against the run's PostgreSQL: a release's interpro2go mappings are added or
 // refreshed (never duplicated), all in one transaction.
@@ -10,14 +9,9 @@ import { runDatabaseUrl } from '../repository-test-support';
 let db: DataSource;
 let interpro: InterProRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   interpro = new InterProRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 /** A prefix no other test uses: InterPro accessions are unique per (entry, term) across the table. */

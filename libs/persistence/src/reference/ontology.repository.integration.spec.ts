@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { OboDocument, OboTerm, RelationType } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { OntologyRepository } from './ontology.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
 
 // OntologyRepository against the run's PostgreSQL: a release is stored once, all or nothing, and
 // read back as terms, alt ids, edges, upward subgraphs and a rebuilt OBO document.
@@ -11,14 +10,9 @@ import { runDatabaseUrl, domainError } from '../repository-test-support';
 let db: DataSource;
 let ontologies: OntologyRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   ontologies = new OntologyRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 function term(

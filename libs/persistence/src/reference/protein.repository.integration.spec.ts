@@ -1,13 +1,18 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { md5Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
-import { AnnotationRepository } from './annotation.repository';
-import { OntologyRepository } from './ontology.repository';
 import { ProteinInput, ProteinRepository } from './protein.repository';
-import { QuerySetRepository } from './query-set.repository';
-import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase, useOwnDatabase } from '../repository-test-support';
+import {
+  annotationRow,
+  goRelease,
+  insertAnnotationSet,
+  insertQuerySet,
+  insertSnapshot,
+  proteinFields,
+  saveEmbeddingConfig,
+} from '../repository-fixtures';
 
 // ProteinRepository against the run's PostgreSQL: sequences stored once by hash, proteins and
 // UniProt metadata upserted without losing stored values, the list and detail reads, and (in a
@@ -16,14 +21,9 @@ import { runDatabaseUrl, domainError, openOwnDatabase } from '../repository-test
 let db: DataSource;
 let proteins: ProteinRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   proteins = new ProteinRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 const AMINO_ACIDS = 'ACDEFGHIKLMNPQRSTVWY';
@@ -34,22 +34,7 @@ function sequence(length = 40): { sequence: string; hash: string } {
   return { sequence: text, hash: md5Hex(text) };
 }
 
-function protein(accession: string, extra: Partial<ProteinInput> = {}): ProteinInput {
-  return {
-    accession,
-    canonicalAccession: accession,
-    isCanonical: true,
-    isoformIndex: null,
-    sequenceId: null,
-    entryName: null,
-    geneName: null,
-    organism: null,
-    taxonomyId: null,
-    length: null,
-    reviewed: null,
-    ...extra,
-  };
-}
+const protein = proteinFields;
 
 async function sequenceIdsOf(hashes: string[]): Promise<number[]> {
   const rows = await db.query<{ id: number }[]>(
@@ -294,74 +279,20 @@ describe('ProteinRepository', () => {
     const [sequenceId] = await sequenceIdsOf([s.hash]);
 
     const embeddings = new EmbeddingRepository(db);
-    const { config } = await embeddings.saveConfig({
-      id: randomUUID(),
-      model_name: `kmer-${tag}`,
-      model_backend: 'kmer',
-      layer_indices: [0],
-      layer_agg: 'mean',
-      pooling: 'mean',
-      normalize_residues: false,
-      normalize: true,
-      max_length: 1022,
-      use_chunking: false,
-      chunk_size: 1000,
-      chunk_overlap: 0,
-      embedding_scale: 1,
-      description: null,
-    });
-    await embeddings.writeVectors(config.id, [
+    const configId = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}` });
+    await embeddings.writeVectors(configId, [
       { sequenceId: sequenceId!, chunkIndex: 0, vector: new Float32Array([1, 0]) },
       { sequenceId: sequenceId!, chunkIndex: 1, vector: new Float32Array([0, 1]) },
     ]);
 
-    const ontologies = new OntologyRepository(db);
-    const { snapshot } = await ontologies.saveSnapshot(
-      {
-        header: { formatVersion: null, dataVersion: null, ontology: 'go', date: null },
-        terms: [
-          {
-            id: 'GO:0000001',
-            name: null,
-            namespace: null,
-            aspect: 'F',
-            definition: null,
-            isObsolete: false,
-            altIds: [],
-            parents: [],
-          },
-        ],
-        typedefs: [],
-      },
-      `test-${randomUUID()}`,
-      'file:///go.obo',
-    );
-    const term = (await ontologies.termIndex(snapshot.id)).get('GO:0000001')!;
-    await new AnnotationRepository(db).withinLoad(
-      { source: 'goa', sourceVersion: '1', snapshotId: snapshot.id, sourceUrl: null, jobId: null },
-      async (load) => {
-        await load.insert(
-          ['EXP', 'IDA', 'IEA'].map((evidenceCode) => ({
-            proteinAccession: canonical,
-            goTermId: term.id,
-            goId: term.go_id,
-            aspect: 'F',
-            qualifier: null,
-            isNot: evidenceCode === 'IEA',
-            evidenceCode,
-            db: null,
-            dbObjectSymbol: null,
-            dbReference: null,
-            withFrom: null,
-            taxonId: null,
-            annotationDate: null,
-            assignedBy: null,
-            annotationExtension: null,
-            geneProductFormId: null,
-          })),
-        );
-        return { value: null, stats: {} };
-      },
+    const snapshot = await insertSnapshot(db, goRelease([['GO:0000001', 'F']]));
+    const term = snapshot.terms.get('GO:0000001')!;
+    await insertAnnotationSet(
+      db,
+      snapshot.id,
+      ['EXP', 'IDA', 'IEA'].map((evidenceCode) =>
+        annotationRow(canonical, term, evidenceCode, { isNot: evidenceCode === 'IEA' }),
+      ),
     );
 
     try {
@@ -384,7 +315,7 @@ describe('ProteinRepository', () => {
         metadata: expect.objectContaining({ keywords: 'Kinase' }),
       });
     } finally {
-      await embeddings.deleteConfig(config.id);
+      await embeddings.deleteConfig(configId);
     }
     expect(await domainError(proteins.detail(acc('nobody')))).toMatchObject({
       code: 'not_found',
@@ -399,17 +330,11 @@ function withoutSequenceId({ sequenceId: _unused, ...rest }: ProteinInput): Omit
 
 describe('ProteinRepository statistics and orphan sequences (a database of its own: they read every row)', () => {
   let own: DataSource;
-  let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
   let repository: ProteinRepository;
 
-  beforeAll(async () => {
-    ownDatabase = await openOwnDatabase('proteins');
-    own = ownDatabase.db;
+  useOwnDatabase('proteins', (opened) => {
+    own = opened;
     repository = new ProteinRepository(own);
-  });
-
-  afterAll(async () => {
-    await ownDatabase?.close();
   });
 
   it('stats counts proteins, isoforms, reviewed, metadata, annotated, sequences and embedded proteins', async () => {
@@ -436,27 +361,11 @@ describe('ProteinRepository statistics and orphan sequences (a database of its o
       { ...withoutSequenceId(protein('P3')), sequence: null },
     ]);
     await repository.saveMetadata([{ canonicalAccession: 'P1', keywords: 'Heme' }]);
-    const embeddings = new EmbeddingRepository(own);
-    const { config } = await embeddings.saveConfig({
-      id: randomUUID(),
-      model_name: 'kmer-stats',
-      model_backend: 'kmer',
-      layer_indices: [0],
-      layer_agg: 'mean',
-      pooling: 'mean',
-      normalize_residues: false,
-      normalize: true,
-      max_length: 1022,
-      use_chunking: false,
-      chunk_size: 1000,
-      chunk_overlap: 0,
-      embedding_scale: 1,
-      description: null,
-    });
+    const configId = await saveEmbeddingConfig(own, { model_name: 'kmer-stats' });
     const [aId] = await own
       .query<{ id: number }[]>(`SELECT id FROM sequence WHERE sequence_hash = $1`, [a.hash])
       .then((rows) => rows.map((r) => r.id));
-    await embeddings.writeVectors(config.id, [
+    await new EmbeddingRepository(own).writeVectors(configId, [
       { sequenceId: aId!, chunkIndex: 0, vector: new Float32Array([1]) },
     ]);
 
@@ -478,14 +387,7 @@ describe('ProteinRepository statistics and orphan sequences (a database of its o
     const [used, queried, orphanA, orphanB] = [sequence(), sequence(), sequence(), sequence()];
     const before = await repository.countOrphanSequences();
     await repository.storeWithSequences([{ ...withoutSequenceId(protein('O1')), sequence: used }]);
-    await new QuerySetRepository(own).create({
-      name: 'orphans',
-      description: null,
-      entries: [
-        { accession: 'q1', sequence: queried.sequence, hash: queried.hash, species: null, taxonomyId: null },
-      ],
-      ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
-    });
+    await insertQuerySet(own, 'orphans', [['q1', queried.sequence]]);
     await repository.upsertSequences(own, [orphanA, orphanB]);
     expect(await repository.countOrphanSequences()).toBe(before + 2);
 

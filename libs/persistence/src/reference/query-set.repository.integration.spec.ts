@@ -1,10 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { md5Hex, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../data-source';
 import { ProteinRepository } from './protein.repository';
 import { QuerySetEntryInput, QuerySetRepository } from './query-set.repository';
-import { runDatabaseUrl, domainError } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../repository-test-support';
 
 // QuerySetRepository against the run's PostgreSQL: a set, its sequences and entries are written in
 // one transaction, read back in upload order, listed by ownership scope and deleted with their entries.
@@ -12,14 +11,9 @@ import { runDatabaseUrl, domainError } from '../repository-test-support';
 let db: DataSource;
 let querySets: QuerySetRepository;
 
-beforeAll(async () => {
-  db = createDataSource({ url: runDatabaseUrl(), poolSize: 2 });
-  await db.initialize();
+useRunDatabase((opened) => {
+  db = opened;
   querySets = new QuerySetRepository(db);
-});
-
-afterAll(async () => {
-  await db?.destroy();
 });
 
 const AMINO_ACIDS = 'ACDEFGHIKLMNPQRSTVWY';

@@ -1,22 +1,16 @@
 import { DataSource } from 'typeorm';
 import { TaxonomyNodeRow, TaxonomyRepository } from './taxonomy.repository';
-import { openOwnDatabase } from '../repository-test-support';
+import { useOwnDatabase } from '../repository-test-support';
 
 // TaxonomyRepository in a database of its own (replaceAll swaps the whole tree): a release replaces
 // every node in one transaction, and lineagesOf walks each taxon up to the root.
 
 let db: DataSource;
-let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
 let taxonomy: TaxonomyRepository;
 
-beforeAll(async () => {
-  ownDatabase = await openOwnDatabase('taxonomy');
-  db = ownDatabase.db;
+useOwnDatabase('taxonomy', (opened) => {
+  db = opened;
   taxonomy = new TaxonomyRepository(db);
-});
-
-afterAll(async () => {
-  await ownDatabase?.close();
 });
 
 const node = (taxId: number, parentTaxId: number, rank: string): TaxonomyNodeRow => ({

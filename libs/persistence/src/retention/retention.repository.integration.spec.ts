@@ -4,26 +4,21 @@ import { JobCommentRepository } from '../jobs/job-comment.repository';
 import { JobEventRepository } from '../jobs/job-event.repository';
 import { JobRepository, JobSubmitter } from '../jobs/job.repository';
 import { PurgeCounts, RetentionRepository } from './retention.repository';
-import { openOwnDatabase } from '../repository-test-support';
+import { useOwnDatabase } from '../repository-test-support';
+import { jobFields, saveEmbeddingConfig } from '../repository-fixtures';
 
 // RetentionRepository in a database of its own (the purge reads every table): expired unlisted
 // prediction sets, query sets and finished jobs go with what cascades from them, in one transaction;
 // rows in use by a queued or running job, kept rows and rows not yet expired stay; a dry run only counts.
 
 let own: DataSource;
-let ownDatabase: Awaited<ReturnType<typeof openOwnDatabase>>;
 let retention: RetentionRepository;
 let jobs: JobRepository;
 
-beforeAll(async () => {
-  ownDatabase = await openOwnDatabase('retention');
-  own = ownDatabase.db;
+useOwnDatabase('retention', (opened) => {
+  own = opened;
   retention = new RetentionRepository(own);
   jobs = new JobRepository(own);
-});
-
-afterAll(async () => {
-  await ownDatabase?.close();
 });
 
 const NOTHING: PurgeCounts = {
@@ -70,13 +65,7 @@ async function references(): Promise<{ snapshot: string; annotationSet: string; 
       [randomUUID(), snapshot],
     )
   ).id;
-  const config = randomUUID();
-  await own.query(
-    `INSERT INTO embedding_config (id, model_name, model_backend, layer_indices, layer_agg, pooling,
-       normalize_residues, normalize, max_length, use_chunking, chunk_size, chunk_overlap, embedding_scale)
-     VALUES ($1, 'kmer-test', 'kmer', '{0}', 'mean', 'mean', false, true, 1000, false, 1000, 0, 1)`,
-    [config],
-  );
+  const config = await saveEmbeddingConfig(own, { max_length: 1000 });
   return { snapshot, annotationSet, config };
 }
 
@@ -147,18 +136,14 @@ async function job(
   expiry: Expiry,
   extra: { parentJobId?: string; payload?: Record<string, unknown> } = {},
 ): Promise<string> {
-  const created = await jobs.createQueued({
-    operation: 'test_retention',
-    queueName: 'svc.test',
-    payload: extra.payload ?? { run: randomUUID() },
-    meta: {},
-    description: null,
-    tags: [],
-    dedupKey: null,
-    parentJobId: extra.parentJobId ?? null,
-    submitter: guest,
-    dispatchDeadlineSeconds: 30,
-  });
+  const created = await jobs.createQueued(
+    jobFields({
+      operation: 'test_retention',
+      payload: extra.payload ?? { run: randomUUID() },
+      parentJobId: extra.parentJobId ?? null,
+      submitter: guest,
+    }),
+  );
   if (status !== 'QUEUED') await jobs.claim(created.id, 60);
   if (status === 'SUCCEEDED') await jobs.markSucceeded(created.id, null);
   if (status === 'FAILED') await jobs.markFailed(created.id, 'internal_error', 'stopped');
