@@ -24,7 +24,7 @@ describe('support and showcase over HTTP', () => {
   /** An evaluation result whose NK/MFO score no real result reaches, stored with this visibility. */
   async function unbeatableResult(visibility: string): Promise<string> {
     const one = async (sql: string, params: unknown[]): Promise<string> =>
-      ((await db.query(sql, params)) as { id: string }[])[0]!.id;
+      (await db.query<{ id: string }[]>(sql, params))[0]!.id;
     const snapshot = await one(
       `INSERT INTO ontology_snapshot (obo_version, obo_url) VALUES ($1, 'file:///go.obo') RETURNING id`,
       [`showcase-${randomUUID()}`],
