@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { ListScope, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { DatasetRecord, DatasetRepository, NewDataset } from './dataset.repository';
+import { insertJob } from '../repository-fixtures';
 import { domainError, useRunDatabase } from '../repository-test-support';
+import { JobRepository } from '../jobs/job.repository';
 
-// DatasetRepository against the run's PostgreSQL (claimName/releaseName have their own test in the
-// dataset exporter): datasets are registered under unique names, found by id or name, and listed by
-// ownership scope a page at a time.
+// DatasetRepository against the run's PostgreSQL: datasets are registered under unique names, found
+// by id or name, and listed by ownership scope a page at a time; an export claims its name before it
+// uploads anything under datasets/<name>/, so two exports of one name cannot overwrite each other.
 
 let db: DataSource;
 let datasets: DatasetRepository;
@@ -171,5 +173,47 @@ describe('DatasetRepository.list', () => {
     expect(await visible({ kind: 'own', userId: me })).toEqual([myOwn.id]);
     expect(await visible({ kind: 'public_and_own', userId: me })).toEqual([theirPublic.id, myOwn.id]);
     expect(await visible({ kind: 'public_and_own', userId: null })).toEqual([theirPublic.id]);
+  });
+});
+
+describe('DatasetRepository.claimName', () => {
+  const exportJob = (): Promise<string> =>
+    insertJob(db, { operation: 'export_research_dataset', queueName: 'svc.training' });
+
+  it('holds a name for one running export until it is released or its job ends', async () => {
+    const name = `claim-${randomUUID()}`;
+    const first = await exportJob();
+    const second = await exportJob();
+
+    expect(await datasets.claimName(name, first)).toBe(true);
+    expect(await datasets.claimName(name, first)).toBe(true); // the same job, run again
+    expect(await datasets.claimName(name, second)).toBe(false);
+
+    await datasets.releaseName(name, second); // not its claim: nothing changes
+    expect(await datasets.claimName(name, second)).toBe(false);
+
+    await datasets.releaseName(name, first);
+    expect(await datasets.claimName(name, second)).toBe(true);
+    expect(await datasets.claimName(name, first)).toBe(false);
+  });
+
+  it('lets a claim left by a job that ended without publishing be taken over', async () => {
+    const name = `claim-${randomUUID()}`;
+    const crashed = await exportJob();
+    const next = await exportJob();
+    expect(await datasets.claimName(name, crashed)).toBe(true);
+    expect(await new JobRepository(db).markFailed(crashed, 'internal_error', 'the export stopped')).toBe(
+      true,
+    );
+
+    expect(await datasets.claimName(name, next)).toBe(true);
+  });
+
+  it('refuses a name a dataset already has', async () => {
+    const name = `claim-${randomUUID()}`;
+    const job = await exportJob();
+    await datasets.create(dataset({ name, operation: 'import_by_reference', job_id: null }));
+
+    expect(await datasets.claimName(name, job)).toBe(false);
   });
 });
