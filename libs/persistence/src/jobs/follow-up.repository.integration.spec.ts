@@ -205,21 +205,20 @@ describe('FollowUpRepository.failOverQuota', () => {
 });
 
 describe('FollowUpRepository in the closing transaction', () => {
+  /** Queues a follow-up of `parentId` in the closing transaction and records it in the parent's result. */
+  async function queueFollowUp(tx: Db, parentId: string, extra: Partial<NewJob> = {}): Promise<string> {
+    const followUps = new FollowUpRepository(tx);
+    const next = await followUps.insertWithoutConflict(newJob({ parentJobId: parentId, ...extra }));
+    await followUps.record(parentId, 'follow_up_job_id', next.id, 'test_follow_up', 'job.follow_up_queued');
+    return next.id;
+  }
+
   it("commits the follow-up and the parent's result together with the parent's success", async () => {
     const parent = await running();
     let nextId = '';
     expect(
       await jobs.markSucceeded(parent.id, { embeddings: 2 }, async (tx) => {
-        const followUps = new FollowUpRepository(tx);
-        const next = await followUps.insertWithoutConflict(newJob({ parentJobId: parent.id }));
-        await followUps.record(
-          parent.id,
-          'follow_up_job_id',
-          next.id,
-          'test_follow_up',
-          'job.follow_up_queued',
-        );
-        nextId = next.id;
+        nextId = await queueFollowUp(tx, parent.id);
       }),
     ).toBe(true);
 
@@ -232,18 +231,7 @@ describe('FollowUpRepository in the closing transaction', () => {
     let nextId = '';
     await expect(
       jobs.markSucceeded(parent.id, { embeddings: 2 }, async (tx) => {
-        const followUps = new FollowUpRepository(tx);
-        const next = await followUps.insertWithoutConflict(
-          newJob({ parentJobId: parent.id, dedupKey: newDedupKey() }),
-        );
-        await followUps.record(
-          parent.id,
-          'follow_up_job_id',
-          next.id,
-          'test_follow_up',
-          'job.follow_up_queued',
-        );
-        nextId = next.id;
+        nextId = await queueFollowUp(tx, parent.id, { dedupKey: newDedupKey() });
         throw new Error('publish bookkeeping failed');
       }),
     ).rejects.toThrow('publish bookkeeping failed');
