@@ -27,6 +27,7 @@ import {
   OntologyRepository,
   PredictionSetRepository,
   ScoringConfigRepository,
+  ReferenceCheckRepository,
 } from '@svc/persistence';
 import { ArtifactStore, Principal, readBenchmarkConfigFile, readText } from '@svc/platform';
 import { requireModifiable, requirePredictionSet, requireReadable } from '../common/ownership';
@@ -66,6 +67,7 @@ export class EvaluationsService {
     private readonly predictionSets: PredictionSetRepository,
     private readonly scoringConfigs: ScoringConfigRepository,
     private readonly ontologies: OntologyRepository,
+    private readonly references: ReferenceCheckRepository,
   ) {
     this.store = infra.artifacts;
   }
@@ -207,7 +209,7 @@ export class EvaluationsService {
     scoringConfigId: string | undefined,
     viewer: Viewer,
   ) {
-    await requirePredictionSet(this.infra.repos.references, predictionSetId, viewer);
+    await requirePredictionSet(this.references, predictionSetId, viewer);
     const predictionSet = await this.predictionSets.get(predictionSetId);
     const set = await this.evaluations.getSet(evaluationSetId);
     const scoring = scoringConfigId !== undefined ? await this.scoringConfigs.get(scoringConfigId) : null;
@@ -219,7 +221,11 @@ export class EvaluationsService {
         : null;
     try {
       const metrics = await evaluatePredictionSet({
-        repos: this.infra.repos,
+        repos: {
+          evaluations: this.evaluations,
+          ontologies: this.ontologies,
+          predictionSets: this.predictionSets,
+        },
         evaluationSetId: set.id,
         ontologySnapshotId: set.ontology_snapshot_id,
         predictionSetId: predictionSet.id,

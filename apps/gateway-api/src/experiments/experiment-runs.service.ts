@@ -6,7 +6,7 @@ import {
 } from '@svc/contracts';
 import { listScope, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
-import { ExperimentRunRepository } from '@svc/persistence';
+import { ExperimentRunRepository, ReferenceCheckRepository } from '@svc/persistence';
 import { assertJsonWithin, Principal } from '@svc/platform';
 import { checkAccess, newOwnershipFor } from '../common/ownership';
 
@@ -16,6 +16,7 @@ export class ExperimentRunsService {
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     private readonly runs: ExperimentRunRepository,
+    private readonly references: ReferenceCheckRepository,
   ) {}
 
   create(body: CreateExperimentRunRequest, principal: Principal | undefined) {
@@ -68,7 +69,7 @@ export class ExperimentRunsService {
   }
 
   private async require(id: string, viewer: Viewer, access: 'read' | 'modify'): Promise<void> {
-    await checkAccess(this.infra.repos.references, {
+    await checkAccess(this.references, {
       table: 'experiment_run',
       id,
       entity: 'Experiment run',

@@ -7,6 +7,7 @@ import {
   rowSignals,
   ScoringConfigRecord,
   ScoringConfigRepository,
+  ReferenceCheckRepository,
 } from '@svc/persistence';
 import { requirePredictionSet } from '../common/ownership';
 import { invalidBody } from './predictions.service';
@@ -19,6 +20,7 @@ export class ScoringService implements OnApplicationBootstrap {
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     private readonly configs: ScoringConfigRepository,
     private readonly sets: PredictionSetRepository,
+    private readonly references: ReferenceCheckRepository,
   ) {}
 
   /** The presets (`default` first) exist from the first start on; a failure here must not stop the gateway. */
@@ -84,7 +86,7 @@ export class ScoringService implements OnApplicationBootstrap {
 
   /** score.tsv: every prediction row with its signals and the config's score. */
   async scoreTsv(predictionSetId: string, scoringConfigId: string, viewer: Viewer): Promise<StreamableFile> {
-    await requirePredictionSet(this.infra.repos.references, predictionSetId, viewer);
+    await requirePredictionSet(this.references, predictionSetId, viewer);
     const config = await this.configs.get(scoringConfigId);
     const rows = this.sets.streamRows(predictionSetId, {});
     const columns = [

@@ -11,6 +11,7 @@ import {
   ProteinRepository,
   QuerySetEntryInput,
   QuerySetRepository,
+  ReferenceCheckRepository,
 } from '@svc/persistence';
 import { CachedValue } from '../common/cached-value';
 import { checkAccess, newOwnershipFor } from '../common/ownership';
@@ -57,6 +58,7 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
     readonly annotations: AnnotationRepository,
     readonly querySets: QuerySetRepository,
     jobs: JobRepository,
+    private readonly references: ReferenceCheckRepository,
   ) {
     this.proteinStats = new CachedValue(
       'protein_stats',
@@ -142,7 +144,7 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
 
   /** 404 when the viewer may not read the set (or there is none), 403 when they may read but not change it. */
   async requireQuerySet(id: string, viewer: Viewer, access: 'read' | 'modify'): Promise<void> {
-    await checkAccess(this.infra.repos.references, {
+    await checkAccess(this.references, {
       table: 'query_set',
       id,
       entity: 'Query set',
