@@ -503,6 +503,14 @@ describe('JobRepository progress', () => {
     expect(await jobs.getById(claimed.id)).toMatchObject({ progress_current: 5, progress_total: 12 });
   });
 
+  it('setProgress leaves a job that is no longer running as it ended', async () => {
+    const claimed = await running();
+    await jobs.setProgress(claimed.id, 3, 4);
+    await jobs.markFailed(claimed.id, 'internal_error', 'stopped');
+    await jobs.setProgress(claimed.id, 4, 4); // a late emit() after the job ended
+    expect(await jobs.getById(claimed.id)).toMatchObject({ progress_current: 3, progress_total: 4 });
+  });
+
   it('markDeferred drops the lease and waits; the tick that reaches the total closes the job once', async () => {
     const claimed = await running();
     const closed: string[] = [];

@@ -363,11 +363,12 @@ export class JobRepository {
     });
   }
 
+  /** Sets a running job's progress; a job that has ended keeps the progress it ended with. */
   async setProgress(id: string, current: number | null, total: number | null): Promise<void> {
     await queryRows(
       this.db,
       `UPDATE job SET progress_current = COALESCE($2, progress_current), progress_total = COALESCE($3, progress_total)
-        WHERE id = $1`,
+        WHERE id = $1 AND status = 'RUNNING'`,
       [id, current, total],
     );
   }

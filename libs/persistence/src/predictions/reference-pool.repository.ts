@@ -232,7 +232,6 @@ export class ReferencePoolRepository {
     }));
   }
 
-  /** Whether any query (of the set, or any protein without one) has a vector of the config. */
   /** How many queries a prediction covers: the query set's entries, or every protein embedded for the config. */
   async countQueries(embeddingConfigId: string, querySetId: string | null): Promise<number> {
     const row = await queryOne<{ n: number }>(
@@ -246,6 +245,7 @@ export class ReferencePoolRepository {
     return row?.n ?? 0;
   }
 
+  /** Whether any query (of the set, or any protein without one) has a vector of the config. */
   async hasEmbeddedQueries(embeddingConfigId: string, querySetId: string | null): Promise<boolean> {
     const embedded = `EXISTS (SELECT 1 FROM embedding e WHERE e.embedding_config_id = $1 AND e.sequence_id = q.sequence_id)`;
     const rows =

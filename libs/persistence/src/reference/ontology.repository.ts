@@ -182,7 +182,6 @@ export class OntologyRepository {
     });
   }
 
-  /** Every id of a snapshot, alt ids included, mapped to its canonical term. */
   /** The snapshot's terms that are not obsolete, with their aspect. */
   liveTermAspects(
     snapshotId: string,
@@ -204,6 +203,7 @@ export class OntologyRepository {
     );
   }
 
+  /** Every id of a snapshot, alt ids included, mapped to its canonical term. */
   async termIndex(snapshotId: string): Promise<Map<string, TermRef>> {
     const rows = await queryRows<TermRef & { key: string }>(
       this.db,

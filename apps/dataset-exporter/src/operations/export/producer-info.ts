@@ -11,11 +11,11 @@ export interface ProducerInfo {
 
 const ROOT = resolve(__dirname, '../../../../..');
 
-/** Read once, when the worker loads this module, without blocking the event loop; every export reuses it. */
-const producer: Promise<ProducerInfo> = readProducerInfo();
+let producer: Promise<ProducerInfo> | null = null;
 
+/** Read by the first export, without blocking the event loop; every later export reuses it. */
 export function producerInfo(): Promise<ProducerInfo> {
-  return producer;
+  return (producer ??= readProducerInfo());
 }
 
 async function readProducerInfo(): Promise<ProducerInfo> {
