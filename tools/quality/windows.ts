@@ -10,6 +10,7 @@ import {
   computeHoldoutDelta,
   geneCarryOver,
   EXPERIMENTAL_EVIDENCE_CODES,
+  HIGH_THROUGHPUT_EVIDENCE_CODES,
   type GoAspect,
   GoGraph,
   type GeneAnnotation,
@@ -34,11 +35,7 @@ const ROOTS: ReadonlySet<string> = new Set(['GO:0003674', 'GO:0008150', 'GO:0005
 /** Donor evidence: the service's `donor_evidence: experimental` (experimental and HT codes). */
 export const DONOR_EVIDENCE: ReadonlySet<string> = new Set([
   ...EXPERIMENTAL_EVIDENCE_CODES,
-  'HTP',
-  'HDA',
-  'HMP',
-  'HGI',
-  'HEP',
+  ...HIGH_THROUGHPUT_EVIDENCE_CODES,
 ]);
 
 export interface WindowSpec {

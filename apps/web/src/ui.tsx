@@ -1,4 +1,4 @@
-import { ReactNode, useState } from 'react';
+import { ReactNode, useEffect, useState } from 'react';
 import { API } from './api';
 import { LoadedList, setQuery, useRoute } from './hooks';
 
@@ -292,7 +292,10 @@ export function OntologyLink({ id, version }: { id: string; version: string | nu
 /** A search box bound to the query string's `search`; submitting starts the list from its first page. */
 export function QuerySearch({ label }: { label: string }) {
   const route = useRoute();
-  const [draft, setDraft] = useState(route.query.get('search') ?? '');
+  const search = route.query.get('search') ?? '';
+  const [draft, setDraft] = useState(search);
+  // Another page, or Back: the box shows the search the address holds.
+  useEffect(() => setDraft(search), [search]);
   return (
     <form
       className="filters"

@@ -20,12 +20,12 @@ export class BootstrapService {
   async ensureAdmin(): Promise<'created' | 'exists' | 'skipped'> {
     const email = this.ctx.infra.config.bootstrapAdminEmail;
     if (email === null) return 'skipped';
-    const users = this.users;
-    if ((await users.countAdmins()) > 0 || (await users.findByEmail(email)) !== null) return 'exists';
+    if ((await this.users.countAdmins()) > 0 || (await this.users.findByEmail(email)) !== null)
+      return 'exists';
     const given = this.ctx.infra.config.bootstrapAdminPassword;
     const password = given ?? randomBytes(18).toString('base64url');
     const username = email.split('@')[0]?.replace(/[^A-Za-z0-9_.-]/g, '') || 'admin';
-    const admin = await users.create({
+    const admin = await this.users.create({
       email,
       username: username.length >= 3 ? username : 'admin',
       displayName: 'Administrator',

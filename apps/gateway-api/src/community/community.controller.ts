@@ -1,7 +1,6 @@
-import { Controller, Get, HttpCode, Inject, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ShowcaseView, SupportCreate, SupportEntryView, SupportSummaryView } from '@svc/contracts';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { CommunityRepository } from '@svc/persistence';
 import { Roles, ValidBody } from '@svc/platform';
 import { ApiDoc } from '../http/api-doc';
@@ -9,10 +8,7 @@ import { ApiDoc } from '../http/api-doc';
 @ApiTags('community')
 @Controller()
 export class CommunityController {
-  constructor(
-    @Inject(INFRASTRUCTURE) infra: Infrastructure,
-    private readonly community: CommunityRepository,
-  ) {}
+  constructor(private readonly community: CommunityRepository) {}
 
   @ApiDoc({ summary: 'How many thumbs-up, and the newest comments', ok: SupportSummaryView })
   @Get('support')

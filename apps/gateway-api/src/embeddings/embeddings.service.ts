@@ -3,7 +3,7 @@ import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload, DomainError, isUuid, notF
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
 import { availableEmbeddingModels } from '@svc/inference';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
-import { EmbeddingConfigView, EmbeddingRepository, QuerySetRepository } from '@svc/persistence';
+import { EmbeddingConfigView, EmbeddingRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
 import { JobsService } from '../jobs/jobs.service';
@@ -19,7 +19,6 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
     private readonly jobs: JobsService,
     private readonly predictions: PredictionsService,
     private readonly embeddings: EmbeddingRepository,
-    private readonly querySets: QuerySetRepository,
   ) {
     this.configs = new CachedValue(
       'embedding_configs',
@@ -78,10 +77,8 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
     return result;
   }
 
-  /** Checks the references before queueing, so a typo is a 404 now rather than a failed job later. */
-  async compute(payload: ComputeEmbeddingsPayload, principal: Principal | undefined) {
-    await this.embeddings.getConfig(payload.embedding_config_id);
-    if (payload.query_set_id !== undefined) await this.querySets.detail(payload.query_set_id);
+  /** The dispatch checks the config and the query set (404), so a typo fails now rather than as a job later. */
+  compute(payload: ComputeEmbeddingsPayload, principal: Principal | undefined) {
     return this.jobs.dispatch(COMPUTE_EMBEDDINGS, payload, principal);
   }
 

@@ -138,11 +138,8 @@ export class EvaluationsService {
 
   async run(id: string, body: RunEvaluationRequest, principal: Principal | undefined) {
     const set = await this.get(id);
-    const payload = { ...body, evaluation_set_id: set.id };
-    if ((await this.predictionSets.find(payload.prediction_set_id)) === null)
-      throw notFound('Prediction set');
-    if (payload.scoring_config_id !== undefined) await this.scoringConfigs.get(payload.scoring_config_id);
-    return this.jobs.dispatch(RUN_CAFA_EVALUATION, payload, principal);
+    // The dispatch checks the prediction set and the scoring config (404 when missing or unreadable).
+    return this.jobs.dispatch(RUN_CAFA_EVALUATION, { ...body, evaluation_set_id: set.id }, principal);
   }
 
   async results(id: string, viewer: Viewer, mine: boolean) {

@@ -8,7 +8,6 @@ import {
   PREDICT_GO_TERMS,
 } from '@svc/contracts';
 import { canonicalizeEmbeddingConfig } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { AnnotationRepository, EmbeddingRepository, ReferencePoolRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
@@ -54,7 +53,6 @@ export function annotateLinks(input: {
 @Injectable()
 export class AnnotateService {
   constructor(
-    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
     @Inject(GATEWAY_AUTH) private readonly auth: GatewayAuth,
     private readonly jobs: JobsService,
     private readonly reference: ReferenceService,

@@ -3,12 +3,9 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit, StreamableFile } fro
 import {
   CafaExportQuery,
   DomainError,
-  notFound,
   PREDICT_GO_TERMS,
   PredictGoTermsPayload,
   PredictionExportQuery,
-  REFERENCED_TABLES,
-  ReferencedTable,
   StandardExportQuery,
 } from '@svc/contracts';
 import { listScope, predictionGafHeader, predictionGafLine, Viewer } from '@svc/domain';
@@ -25,11 +22,12 @@ import {
 } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
-import { checkAccess, requirePredictionSet, requireReadable } from '../common/ownership';
+import { requirePredictionSet, requireReadable } from '../common/ownership';
 import { viewerOf } from '../common/viewer';
 import { JobsService } from '../jobs/jobs.service';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
 import { downloadStream, tsvLines } from './tsv';
+import { checkPayloadReferences } from '../jobs/reference-checks';
 
 /** The operations whose success adds or removes prediction sets (or completes one: its counts and status). */
 const PREDICTION_SET_WRITERS = ['predict_go_terms', 'purge_expired_results'];
@@ -78,23 +76,14 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    * the number of queries, then queues predict_go_terms.
    */
   async predict(payload: PredictGoTermsPayload, principal: Principal | undefined) {
-    const references = this.references;
-    const exists = async (table: ReferencedTable, id: string): Promise<void> => {
-      if ((await references.find(table, id)) === null) throw notFound(REFERENCED_TABLES[table].label);
-    };
-    await exists('embedding_config', payload.embedding_config_id);
-    await exists('annotation_set', payload.annotation_set_id);
-    await exists('ontology_snapshot', payload.ontology_snapshot_id);
-    // Predicting over someone else's query set would copy its sequences into the caller's result.
-    if (payload.query_set_id !== undefined)
-      await checkAccess(references, {
-        table: 'query_set',
-        id: payload.query_set_id,
-        entity: 'Query set',
-        viewer: viewerOf(principal),
-        access: 'read',
-      });
-    if (payload.reranker_model_id !== undefined) await exists('reranker_model', payload.reranker_model_id);
+    // Before the guest's charge, which counts the query set's entries: every reference exists, and
+    // someone else's query set is a 404 (predicting over it would copy its sequences).
+    await checkPayloadReferences({
+      spec: PREDICT_GO_TERMS,
+      payload: { ...payload },
+      viewer: viewerOf(principal),
+      repository: this.references,
+    });
     const role = principal?.role ?? 'guest';
     let charged = 0;
     if (role === 'guest' && principal !== undefined) {
@@ -317,9 +306,8 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async deltaProteins(evaluationSetId: string): Promise<Set<string>> {
-    const evaluations = this.evaluations;
-    await evaluations.getSet(evaluationSetId);
-    return evaluations.proteinsOfCategories(evaluationSetId, ['NK', 'LK']);
+    await this.evaluations.getSet(evaluationSetId);
+    return this.evaluations.proteinsOfCategories(evaluationSetId, ['NK', 'LK']);
   }
 
   private filters(query: PredictionExportQuery) {

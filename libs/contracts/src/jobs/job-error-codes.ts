@@ -80,7 +80,3 @@ export const JOB_ERROR_CODES = {
 export type SourceErrorCode = keyof typeof SOURCE_ERROR_CODES;
 export type EmbeddingBackendErrorCode = keyof typeof EMBEDDING_BACKEND_ERROR_CODES;
 export type JobErrorCode = keyof typeof JOB_ERROR_CODES;
-
-export function isJobErrorCode(code: string): code is JobErrorCode {
-  return Object.hasOwn(JOB_ERROR_CODES, code);
-}
