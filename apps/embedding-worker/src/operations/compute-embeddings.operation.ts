@@ -1,5 +1,5 @@
 import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload } from '@svc/contracts';
-import { defineOperation, deferTo, JobError } from '@svc/jobs';
+import { deferTo, defineOperation, missingReference, requireReference } from '@svc/jobs';
 import { embeddingsBatchStep } from './embeddings-batch.step';
 
 /**
@@ -12,15 +12,9 @@ export const computeEmbeddingsOperation = defineOperation<ComputeEmbeddingsPaylo
   async execute({ payload, emit, repos, dispatch, setProgress, plan }) {
     const embeddings = repos.embeddings;
     const config = await embeddings.findConfig(payload.embedding_config_id);
-    if (config === null)
-      throw new JobError(
-        'embedding_config_not_found',
-        `embedding config ${payload.embedding_config_id} does not exist`,
-      );
+    if (config === null) throw missingReference('embedding_config', payload.embedding_config_id);
     if (payload.query_set_id !== undefined) {
-      await repos.querySets.detail(payload.query_set_id).catch(() => {
-        throw new JobError('query_set_not_found', `query set ${payload.query_set_id} does not exist`);
-      });
+      await requireReference(repos.references, 'query_set', payload.query_set_id);
     }
     // A re-run (handed back during an outage, or requeued after a crash) sends the first run's
     // batches again rather than a new listing, which would leave out what the first run's steps wrote.

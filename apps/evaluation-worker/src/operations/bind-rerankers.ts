@@ -1,7 +1,7 @@
 import { RunCafaEvaluationPayload } from '@svc/contracts';
 import { LightGbmModel, ScoringWeights } from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
-import { JobError } from '@svc/jobs';
+import { JobError, missingReference } from '@svc/jobs';
 import { Repositories, EvaluationCategory, RowScorer, weightsScorer } from '@svc/persistence';
 import { SourceError, SourcePolicy } from '@svc/platform';
 
@@ -25,7 +25,7 @@ export async function bindRerankers(
     const known = models.get(id);
     if (known !== undefined) return known;
     const row = await repository.find(id);
-    if (row === null) throw new JobError('reranker_not_found', `re-ranker ${id} does not exist`);
+    if (row === null) throw missingReference('reranker_model', id);
     try {
       const model = await loadBooster(row.artifact_uri, sources);
       models.set(id, model);

@@ -3,11 +3,15 @@ import { computeHoldoutDelta, geneCarryOver, GoGraph, withoutNkProteins } from '
 import { defineOperation, JobError, missingReference } from '@svc/jobs';
 import { Repositories, GroundTruthRow } from '@svc/persistence';
 
-/** The ontology snapshot an annotation set was loaded against; the job fails when the set is gone. */
-async function annotationSet(repos: Repositories, id: string): Promise<{ ontology_snapshot_id: string }> {
-  const snapshot = (await repos.references.snapshotsOfAnnotationSets([id])).get(id.toLowerCase());
-  if (snapshot === undefined) throw missingReference('annotation_set', id);
-  return { ontology_snapshot_id: snapshot };
+/** The ontology snapshot of each annotation set, read together; the job fails when either set is gone. */
+async function snapshotsOf(repos: Repositories, oldId: string, newId: string): Promise<[string, string]> {
+  const snapshots = await repos.references.snapshotsOfAnnotationSets([oldId, newId]);
+  const of = (id: string): string => {
+    const snapshot = snapshots.get(id.toLowerCase());
+    if (snapshot === undefined) throw missingReference('annotation_set', id);
+    return snapshot;
+  };
+  return [of(oldId), of(newId)];
 }
 
 /**
@@ -20,14 +24,17 @@ export const generateEvaluationSetOperation = defineOperation<GenerateEvaluation
   async execute({ job, payload, repos, emit }) {
     if (payload.old_annotation_set_id === payload.new_annotation_set_id)
       throw new JobError('same_annotation_set', 'the old and new annotation sets must differ');
-    const old = await annotationSet(repos, payload.old_annotation_set_id);
-    const next = await annotationSet(repos, payload.new_annotation_set_id);
-    if (old.ontology_snapshot_id !== next.ontology_snapshot_id)
+    const [oldSnapshot, newSnapshot] = await snapshotsOf(
+      repos,
+      payload.old_annotation_set_id,
+      payload.new_annotation_set_id,
+    );
+    if (oldSnapshot !== newSnapshot)
       throw new JobError(
         'snapshot_mismatch',
-        `both annotation sets must be loaded against one ontology snapshot (old: ${old.ontology_snapshot_id}, new: ${next.ontology_snapshot_id})`,
+        `both annotation sets must be loaded against one ontology snapshot (old: ${oldSnapshot}, new: ${newSnapshot})`,
       );
-    const graph = new GoGraph(await repos.ontologies.oboDocument(old.ontology_snapshot_id));
+    const graph = new GoGraph(await repos.ontologies.oboDocument(oldSnapshot));
     const oldAnnotations = await repos.annotations.holdoutAnnotations(payload.old_annotation_set_id);
     const newAnnotations = await repos.annotations.holdoutAnnotations(payload.new_annotation_set_id);
     const includeExtendedEvidence = payload.extended_evidence ?? false;
@@ -58,7 +65,7 @@ export const generateEvaluationSetOperation = defineOperation<GenerateEvaluation
       {
         old_annotation_set_id: payload.old_annotation_set_id,
         new_annotation_set_id: payload.new_annotation_set_id,
-        ontology_snapshot_id: old.ontology_snapshot_id,
+        ontology_snapshot_id: oldSnapshot,
         job_id: job.id,
         evidence: payload.extended_evidence === true ? 'extended' : 'experimental',
         stats,

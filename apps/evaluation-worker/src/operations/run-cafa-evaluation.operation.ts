@@ -1,6 +1,6 @@
 import { RUN_CAFA_EVALUATION, RunCafaEvaluationPayload } from '@svc/contracts';
 import { baselineScoringFor, CafaEvaluationError, checkLafaFrame, verifyBand } from '@svc/domain';
-import { defineOperation, JobError } from '@svc/jobs';
+import { defineOperation, JobError, missingReference } from '@svc/jobs';
 import { evaluatePredictionSet } from '@svc/persistence';
 import { readText, SourceError, sourcePolicyOf } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
@@ -18,25 +18,14 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
   async execute({ job, payload, repos, emit, config, throwIfCancelled, artifacts }) {
     const evaluations = repos.evaluations;
     const set = await evaluations.findSet(payload.evaluation_set_id);
-    if (set === null)
-      throw new JobError(
-        'evaluation_set_not_found',
-        `evaluation set ${payload.evaluation_set_id} does not exist`,
-      );
+    if (set === null) throw missingReference('evaluation_set', payload.evaluation_set_id);
     const predictionSet = await repos.predictionSets.find(payload.prediction_set_id);
-    if (predictionSet === null)
-      throw new JobError(
-        'prediction_set_not_found',
-        `prediction set ${payload.prediction_set_id} does not exist`,
-      );
+    if (predictionSet === null) throw missingReference('prediction_set', payload.prediction_set_id);
     const scorings = repos.scoringConfigs;
     let scoring =
       payload.scoring_config_id !== undefined ? await scorings.find(payload.scoring_config_id) : null;
     if (payload.scoring_config_id !== undefined && scoring === null)
-      throw new JobError(
-        'scoring_config_not_found',
-        `scoring config ${payload.scoring_config_id} does not exist`,
-      );
+      throw missingReference('scoring_config', payload.scoring_config_id);
     const baseline = baselineScoringFor({ payload, config: await loadBenchmarkConfig(config) });
     if (baseline !== null) {
       scoring = await scorings.findByName(baseline);

@@ -1,5 +1,5 @@
 import { BUILD_GO_COOCCURRENCE, BuildGoCooccurrencePayload } from '@svc/contracts';
-import { defineOperation, JobError } from '@svc/jobs';
+import { defineOperation, missingReference } from '@svc/jobs';
 
 /** Term pair counts within the proteins of an annotation set (for association features), then ANALYZE. */
 export const buildGoCooccurrenceOperation = defineOperation<BuildGoCooccurrencePayload>({
@@ -8,10 +8,7 @@ export const buildGoCooccurrenceOperation = defineOperation<BuildGoCooccurrenceP
     const started = Date.now();
     const annotations = repos.annotations;
     if ((await annotations.findById(payload.annotation_set_id)) === null) {
-      throw new JobError(
-        'annotation_set_not_found',
-        `annotation set ${payload.annotation_set_id} does not exist`,
-      );
+      throw missingReference('annotation_set', payload.annotation_set_id);
     }
     const counts = await annotations.buildCooccurrence(payload.annotation_set_id);
     const result = {

@@ -1,6 +1,6 @@
 import { DEFAULT_SEARCH_BACKEND, PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
 import { activeFeatureNames, canRead, featureFlagsOf, featureSchemaSha } from '@svc/domain';
-import { defineOperation, deferTo, JobError, missingReference, requireReference } from '@svc/jobs';
+import { deferTo, defineOperation, JobError, missingReference, requireReference } from '@svc/jobs';
 import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
 import { viewerOfJob } from './job-viewer';
 import { requireHomologyTool } from './homology-tool';
@@ -26,22 +26,22 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
   async execute({ job, payload, emit, repos, dispatch, setProgress, plan, config }) {
     const embeddingConfig = await repos.embeddings.findConfig(payload.embedding_config_id);
     if (embeddingConfig === null) throw missingReference('embedding_config', payload.embedding_config_id);
-    const setSnapshot = (await repos.references.snapshotsOfAnnotationSets([payload.annotation_set_id])).get(
-      payload.annotation_set_id.toLowerCase(),
-    );
-    if (setSnapshot === undefined) throw missingReference('annotation_set', payload.annotation_set_id);
-    await requireReference(repos.references, 'ontology_snapshot', payload.ontology_snapshot_id);
-    if (setSnapshot !== payload.ontology_snapshot_id)
+    const setSnapshot = await repos.references.snapshotOfAnnotationSet(payload.annotation_set_id);
+    if (setSnapshot === null) throw missingReference('annotation_set', payload.annotation_set_id);
+    // The set's own snapshot exists (a foreign key); only another one needs looking up.
+    if (setSnapshot !== payload.ontology_snapshot_id) {
+      await requireReference(repos.references, 'ontology_snapshot', payload.ontology_snapshot_id);
       throw new JobError(
         'snapshot_mismatch',
         `annotation set ${payload.annotation_set_id} was loaded against ontology snapshot ${String(setSnapshot)}, not ${payload.ontology_snapshot_id}`,
       );
+    }
     if (payload.query_set_id !== undefined) {
       // Whatever path queued the job, it reads only sequences its submitter may read; someone else's
       // set is reported as missing, like the gateway's 404.
       const querySet = await repos.references.ownership('query_set', payload.query_set_id);
       if (querySet === null || !canRead(viewerOfJob(job), querySet))
-        throw new JobError('query_set_not_found', `query set ${payload.query_set_id} does not exist`);
+        throw missingReference('query_set', payload.query_set_id);
     }
     const backend = payload.search_backend ?? DEFAULT_SEARCH_BACKEND;
     const homology = HOMOLOGY_BACKENDS.includes(backend);
@@ -92,8 +92,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     let reranker: { artifact_uri: string; feature_schema_sha: string } | null = null;
     if (payload.reranker_model_id !== undefined) {
       const model = await repos.rerankers.find(payload.reranker_model_id);
-      if (model === null)
-        throw new JobError('reranker_not_found', `re-ranker ${payload.reranker_model_id} does not exist`);
+      if (model === null) throw missingReference('reranker_model', payload.reranker_model_id);
       if (model.artifact_uri === '' || model.feature_schema_sha === '')
         throw new JobError(
           'reranker_incomplete',

@@ -39,4 +39,9 @@ export class ReferenceCheckRepository {
     );
     return new Map(rows.map((r) => [r.id, r.ontology_snapshot_id]));
   }
+
+  /** The ontology snapshot one annotation set was loaded against, or null when there is no such set. */
+  async snapshotOfAnnotationSet(id: string): Promise<string | null> {
+    return (await this.snapshotsOfAnnotationSets([id])).get(id.toLowerCase()) ?? null;
+  }
 }
