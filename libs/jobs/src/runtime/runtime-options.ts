@@ -22,8 +22,7 @@ export interface WorkerRuntimeOptions {
   /** Job queues this worker consumes and the operations it hosts on them. */
   jobQueues: readonly string[];
   operations: readonly JobOperation[];
-  /** The steps this worker hosts; it consumes their queues (or `stepQueues`, when given). */
-  stepQueues?: readonly string[];
+  /** The steps this worker hosts; it consumes their queues. */
   steps?: readonly StepOperation[];
   /** Run the lease reaper in this process (every worker does; an advisory lock keeps passes exclusive). */
   runReaper?: boolean;

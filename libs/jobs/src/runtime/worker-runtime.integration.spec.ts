@@ -252,7 +252,6 @@ async function startRuntime(on: Infrastructure, name: string): Promise<WorkerRun
     timing: on.config.jobs,
     jobQueues: [JOB_QUEUE],
     operations,
-    stepQueues: [BATCH_QUEUE, WRITE_QUEUE],
     steps: stepsFor(name),
   });
   runtimes.push(created);

@@ -35,9 +35,10 @@ export class WorkerRuntime {
 
   async start(): Promise<void> {
     const { broker } = this.options;
+    const stepQueues = stepQueuesOf(this.options.steps ?? []);
     for (const queue of this.options.jobQueues)
       this.stopConsumers.push(await broker.consume(queue, (d) => this.jobConsumer.onDelivery(queue, d)));
-    for (const queue of this.options.stepQueues ?? stepQueuesOf(this.options.steps ?? []))
+    for (const queue of stepQueues)
       this.stopConsumers.push(
         await broker.consume(
           queue,
@@ -50,7 +51,7 @@ export class WorkerRuntime {
     this.options.logger.info('worker started', {
       worker: this.options.name,
       job_queues: this.options.jobQueues,
-      step_queues: this.options.stepQueues ?? stepQueuesOf(this.options.steps ?? []),
+      step_queues: stepQueues,
       operations: this.jobConsumer.operationNames,
       steps: this.stepConsumer.stepNames,
     });
