@@ -2,7 +2,7 @@ import { JobEntryPoint } from '@svc/contracts';
 import { Db, isUniqueViolation, queryOne, queryRows } from '../sql';
 import { JobEventRepository } from './job-event.repository';
 import { JobRecord } from './job.record';
-import { insertQueuedJob, NewJob } from './job.repository';
+import { failIn, insertQueuedJob, mergeResultIn, NewJob } from './job.repository';
 
 /** The columns of a job that say who it works for and what it asks to queue next. */
 export interface FollowUpSource {
@@ -70,28 +70,12 @@ export class FollowUpRepository {
     operation: string,
     event: string,
   ): Promise<void> {
-    await queryRows(
-      this.tx,
-      `UPDATE job SET result = COALESCE(result, '{}'::jsonb) || jsonb_build_object($2::text, $3::text) WHERE id = $1`,
-      [jobId, key, followUpId],
-    );
+    await mergeResultIn(this.tx, jobId, { fields: { [key]: followUpId } });
     await new JobEventRepository(this.tx).append(jobId, event, null, { operation, [key]: followUpId });
   }
 
   /** A follow-up over its submitter's quota is kept as a FAILED job, so the chain shows why it stopped. */
   async failOverQuota(jobId: string, message: string): Promise<void> {
-    await queryRows(
-      this.tx,
-      `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
-              error_code = 'quota_exceeded', error_message = $2 WHERE id = $1`,
-      [jobId, message],
-    );
-    await new JobEventRepository(this.tx).append(
-      jobId,
-      'job.failed',
-      message,
-      { error_code: 'quota_exceeded' },
-      'error',
-    );
+    await failIn(this.tx, jobId, 'quota_exceeded', message);
   }
 }

@@ -173,20 +173,8 @@ export class JobRepository {
    * what it made before its last step closes the job. `counts` are added to the stored numbers, so the
    * steps can total what they wrote inside their own transactions (`db`).
    */
-  async mergeResult(
-    id: string,
-    input: { fields?: Record<string, unknown>; counts?: Record<string, number> },
-    db: Db = this.db,
-  ): Promise<void> {
-    const counts = Object.entries(input.counts ?? {});
-    await queryRows(
-      db,
-      `UPDATE job SET result = COALESCE(result, '{}'::jsonb) || $2::jsonb || COALESCE(
-         (SELECT jsonb_object_agg(c.key, COALESCE((result ->> c.key)::numeric, 0) + c.value::numeric)
-            FROM jsonb_each_text($3::jsonb) c), '{}'::jsonb)
-        WHERE id = $1`,
-      [id, JSON.stringify(input.fields ?? {}), JSON.stringify(Object.fromEntries(counts))],
-    );
+  mergeResult(id: string, input: ResultMerge, db: Db = this.db): Promise<void> {
+    return mergeResultIn(db, id, input);
   }
 
   /** The publish was confirmed by the broker: the row no longer needs a dispatch deadline. */
@@ -313,24 +301,7 @@ export class JobRepository {
 
   /** QUEUED or RUNNING -> FAILED with its `job.failed` event in one transaction. */
   async markFailed(id: string, errorCode: JobErrorCode, errorMessage: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const rows = await queryRows(
-        tx,
-        `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
-                error_code = $2, error_message = $3
-          WHERE id = $1 AND status IN ('QUEUED','RUNNING') RETURNING id`,
-        [id, errorCode, errorMessage],
-      );
-      if (rows.length !== 1) return false;
-      await new JobEventRepository(tx).append(
-        id,
-        'job.failed',
-        errorMessage,
-        { error_code: errorCode },
-        'error',
-      );
-      return true;
-    });
+    return this.db.transaction((tx) => failIn(tx, id, errorCode, errorMessage));
   }
 
   /**
@@ -631,6 +602,44 @@ export class JobRepository {
       return out;
     });
   }
+}
+
+/** Fields set in a job's result, and counters added to it. */
+export interface ResultMerge {
+  fields?: Record<string, unknown>;
+  counts?: Record<string, number>;
+}
+
+/** Sets `fields` in the job's result and adds `counts` to its counters, in one statement. */
+export async function mergeResultIn(db: Db, id: string, input: ResultMerge): Promise<void> {
+  const counts = Object.entries(input.counts ?? {});
+  await queryRows(
+    db,
+    `UPDATE job SET result = COALESCE(result, '{}'::jsonb) || $2::jsonb || COALESCE(
+       (SELECT jsonb_object_agg(c.key, COALESCE((result ->> c.key)::numeric, 0) + c.value::numeric)
+          FROM jsonb_each_text($3::jsonb) c), '{}'::jsonb)
+      WHERE id = $1`,
+    [id, JSON.stringify(input.fields ?? {}), JSON.stringify(Object.fromEntries(counts))],
+  );
+}
+
+/** Ends a QUEUED or RUNNING job FAILED with its `job.failed` event, inside the caller's transaction. */
+export async function failIn(
+  tx: Db,
+  id: string,
+  errorCode: JobErrorCode,
+  errorMessage: string,
+): Promise<boolean> {
+  const rows = await queryRows(
+    tx,
+    `UPDATE job SET status = 'FAILED', finished_at = clock_timestamp(), leased_until = NULL,
+            error_code = $2, error_message = $3
+      WHERE id = $1 AND status IN ('QUEUED','RUNNING') RETURNING id`,
+    [id, errorCode, errorMessage],
+  );
+  if (rows.length !== 1) return false;
+  await new JobEventRepository(tx).append(id, 'job.failed', errorMessage, { error_code: errorCode }, 'error');
+  return true;
 }
 
 /** The QUEUED row and its `job.created` event, inside the caller's transaction. */
