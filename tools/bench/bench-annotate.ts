@@ -50,9 +50,7 @@ runBench(
     const defaultSeconds = prediction.wallSeconds;
     const defaultRows = await rowsOf(prediction.job.id);
     // Where the default's time went: its batch steps (search, blend, features) against the whole run.
-    const batches = (await infra.repos.jobEvents.list(prediction.job.id, 10_000)).filter(
-      (e) => e.event === 'predict_go_terms_batch.done',
-    );
+    const batches = await infra.repos.jobEvents.named(prediction.job.id, 'predict_go_terms_batch.done');
     const batchSeconds = batches.reduce((sum, e) => sum + Number(e.fields['seconds'] ?? 0), 0);
 
     // Evaluating the default set through the service: t1 loaded on the same snapshot, the holdout,

@@ -70,9 +70,7 @@ runBench(
     // The best score per protein and term, as the CAFA download chooses it.
     const lines: string[] = [];
     for await (const { protein, terms } of infra.repos.predictionExports.bestTerms(predictionSetId, {}))
-      for (const term of terms)
-        lines.push(`${protein}	${term.goId}	${term.score}
-`);
+      for (const term of terms) lines.push(`${protein}\t${term.goId}\t${term.score}\n`);
     writeFileSync(cafa, lines.join(''));
     const evaluations = infra.repos.evaluations;
     const known = join(dir, 'known.tsv');

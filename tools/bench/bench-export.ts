@@ -59,9 +59,7 @@ runBench('bench-export', [INGESTION_WORKER, EMBEDDING_WORKER, DATASET_EXPORTER],
     use_embedding_pca: true,
   });
   const result = exported.job.result!;
-  const events = (await infra.repos.jobEvents.list(exported.job.id, 10_000))
-    .reverse()
-    .filter((e) => e.event.startsWith('export_research_dataset.'));
+  const events = await infra.repos.jobEvents.named(exported.job.id, 'export_research_dataset.');
   const rows = Number(result['n_train_rows']) + Number(result['n_eval_rows']);
   const bytes = (uri: unknown): number => (typeof uri === 'string' ? statSync(fileURLToPath(uri)).size : 0);
   console.table(

@@ -61,6 +61,21 @@ describe('JobEventRepository', () => {
     expect(await events.list(randomUUID(), 10)).toEqual([]);
   });
 
+  it('named gives every event of the job whose name starts with the prefix, oldest first', async () => {
+    const jobId = await newJobId();
+    const otherId = await newJobId();
+    for (const n of [1, 2, 3]) await events.append(jobId, `batch.done.${n}`, null);
+    await events.append(jobId, 'batches.planned', null);
+    await events.append(otherId, 'batch.done.9', null);
+
+    expect((await events.named(jobId, 'batch.done')).map((e) => e.event)).toEqual([
+      'batch.done.1',
+      'batch.done.2',
+      'batch.done.3',
+    ]);
+    expect(await events.named(jobId, 'nothing')).toEqual([]);
+  });
+
   it('list pages with `after`: each page holds events strictly older than the last one seen', async () => {
     const jobId = await newJobId();
     for (const n of [1, 2, 3, 4]) await events.append(jobId, `step.${n}`, null);

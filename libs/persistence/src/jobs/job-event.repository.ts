@@ -29,6 +29,15 @@ export class JobEventRepository {
   }
 
   /** Newest first; `after` keeps only events strictly older than that timestamp. */
+  /** Every event of a job whose name starts with `prefix`, oldest first (benchmarks sum their timings). */
+  named(jobId: string, prefix: string): Promise<JobEventRecord[]> {
+    return queryRows<JobEventRecord>(
+      this.db,
+      `SELECT ${EVENT_COLUMNS} FROM job_event WHERE job_id = $1 AND starts_with(event, $2) ORDER BY ts, id`,
+      [jobId, prefix],
+    );
+  }
+
   async list(jobId: string, limit: number, after?: string): Promise<JobEventRecord[]> {
     const params: unknown[] = [jobId, limit];
     let where = 'job_id = $1';
