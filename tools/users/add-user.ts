@@ -178,12 +178,7 @@ async function createActiveUser(
       status: 'active',
       intendedUse: null,
     });
-    await new AuditRepository(manager).append({
-      actorUserId: null,
-      action: 'signup',
-      target: user.id,
-      payload: { via: 'cli', role: options.role },
-    });
+    await new AuditRepository(manager).record(null, 'signup', user.id, { via: 'cli', role: options.role });
     return user;
   });
 }
