@@ -70,15 +70,16 @@ export class JobConsumer {
     }
     if (this.lifecycle.stopping) return 'requeue';
     if (delivery.redelivered) logger.info('redelivered job message', { job_id: message.job_id, queue });
-    const current = await jobs.findById(message.job_id);
-    if (current === null) {
-      logger.warn('message for an unknown job dropped', { job_id: message.job_id, queue });
-      return 'ack';
-    }
-    if (current.status === 'CANCELLED') return 'reject';
+    // Claiming is the one read on the common path; only a message that cannot claim asks why.
     const job = await jobs.claim(message.job_id, timing.leaseSeconds);
     if (job === null) {
-      logger.info('duplicate delivery ignored', { job_id: message.job_id, status: current.status });
+      const status = await jobs.getStatus(message.job_id);
+      if (status === null) {
+        logger.warn('message for an unknown job dropped', { job_id: message.job_id, queue });
+        return 'ack';
+      }
+      if (status === 'CANCELLED') return 'reject';
+      logger.info('duplicate delivery ignored', { job_id: message.job_id, status });
       return 'ack';
     }
     const execution = new JobExecution(job.id, queue, jobs, logger, timing);
