@@ -28,27 +28,22 @@ export const REFERENCED_TABLES: Readonly<
   reranker_model: { label: 'Re-ranker', jobErrorCode: 'reranker_not_found' },
 };
 
-const referenceTo = (table: ReferencedTable): { table: ReferencedTable; label: string } => ({
-  table,
-  label: REFERENCED_TABLES[table].label,
-});
-
 /**
  * The payload fields that name stored rows and the table each one names. One list for every
  * operation: a job that names a row that does not exist is refused at dispatch (404), before it is
  * queued.
  */
-export const PAYLOAD_REFERENCES: Readonly<Record<string, { table: ReferencedTable; label: string }>> = {
-  ontology_snapshot_id: referenceTo('ontology_snapshot'),
-  annotation_set_id: referenceTo('annotation_set'),
-  old_annotation_set_id: referenceTo('annotation_set'),
-  new_annotation_set_id: referenceTo('annotation_set'),
-  embedding_config_id: referenceTo('embedding_config'),
-  query_set_id: referenceTo('query_set'),
-  evaluation_set_id: referenceTo('evaluation_set'),
-  prediction_set_id: referenceTo('prediction_set'),
-  scoring_config_id: referenceTo('scoring_config'),
-  reranker_model_id: referenceTo('reranker_model'),
+export const PAYLOAD_REFERENCES: Readonly<Record<string, ReferencedTable>> = {
+  ontology_snapshot_id: 'ontology_snapshot',
+  annotation_set_id: 'annotation_set',
+  old_annotation_set_id: 'annotation_set',
+  new_annotation_set_id: 'annotation_set',
+  embedding_config_id: 'embedding_config',
+  query_set_id: 'query_set',
+  evaluation_set_id: 'evaluation_set',
+  prediction_set_id: 'prediction_set',
+  scoring_config_id: 'scoring_config',
+  reranker_model_id: 'reranker_model',
 };
 
 /** The references a payload names, in field order. */
@@ -56,9 +51,10 @@ export function payloadReferences(
   payload: Record<string, unknown>,
 ): { field: string; id: string; table: ReferencedTable; label: string }[] {
   const out: { field: string; id: string; table: ReferencedTable; label: string }[] = [];
-  for (const [field, ref] of Object.entries(PAYLOAD_REFERENCES)) {
+  for (const [field, table] of Object.entries(PAYLOAD_REFERENCES)) {
     const id = payload[field];
-    if (typeof id === 'string') out.push({ field, id: id.toLowerCase(), ...ref });
+    if (typeof id === 'string')
+      out.push({ field, id: id.toLowerCase(), table, label: REFERENCED_TABLES[table].label });
   }
   return out;
 }
