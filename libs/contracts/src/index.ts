@@ -39,4 +39,4 @@ export * from './evaluations/evaluation.views';
 export * from './experiments/experiment-run.views';
 export * from './community/community.views';
 export * from './platform/platform.views';
-export * from './paging';
+export * from './ranges';

@@ -24,6 +24,12 @@ export function parseIntegerParam({ value }: TransformFnParams): unknown {
   return Number.isSafeInteger(parsed) ? parsed : value;
 }
 
+/** Query-string numbers: decimal text becomes a number; anything else stays as is (and fails validation). */
+export function parseNumberParam({ value }: TransformFnParams): unknown {
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(Number(value))) return value;
+  return Number(value);
+}
+
 /** UUIDs are stored and compared in lower case; accept any case on the way in. */
 export function lowerCaseUuid({ value }: TransformFnParams): unknown {
   return typeof value === 'string' && /^[0-9a-f-]{36}$/i.test(value) ? value.toLowerCase() : value;

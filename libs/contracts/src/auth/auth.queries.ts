@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MinLength } from 'class-validator';
 import { IsTimestamp, IsValidUuid } from '../validators';
-import { LimitParam } from '../paging';
+import { LimitParam } from '../ranges';
 
 export const AUDIT_ACTIONS = [
   'signup',

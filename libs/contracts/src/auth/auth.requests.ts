@@ -1,19 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsEmail,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-} from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ROLES, Role } from '../roles';
 import { trimString } from '../transforms';
+import { OptionalInteger } from '../ranges';
 
 export const PASSWORD_MIN_LENGTH = 10;
 export const API_KEY_TTL_DEFAULT_SECONDS = 3600;
@@ -56,15 +46,11 @@ export class CreateApiKeyRequest {
 
 export class ApiKeyLoginRequest {
   @ApiProperty() @IsString() @MinLength(8) @MaxLength(200) api_key!: string;
-  @ApiPropertyOptional({
+  @OptionalInteger({
+    min: API_KEY_TTL_MIN_SECONDS,
+    max: API_KEY_TTL_MAX_SECONDS,
     default: API_KEY_TTL_DEFAULT_SECONDS,
-    minimum: API_KEY_TTL_MIN_SECONDS,
-    maximum: API_KEY_TTL_MAX_SECONDS,
   })
-  @IsOptional()
-  @IsInt()
-  @Min(API_KEY_TTL_MIN_SECONDS)
-  @Max(API_KEY_TTL_MAX_SECONDS)
   ttl_seconds?: number;
 }
 

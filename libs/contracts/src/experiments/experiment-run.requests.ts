@@ -4,7 +4,7 @@ import { IsArray, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } f
 import { IsTimestamp } from '../validators';
 import { trimString } from '../transforms';
 import { MineQuery } from '../ownership/mine.query';
-import { LimitParam } from '../paging';
+import { LimitParam } from '../ranges';
 
 const STATUSES = ['planned', 'running', 'done', 'abandoned'] as const;
 

@@ -5,7 +5,7 @@ import { IsTimestamp, IsValidUuid } from '../validators';
 import { JOB_STATUSES, JobStatus } from '../job-status';
 import { parseBooleanParam, upperCaseParam } from '../transforms';
 import { OPERATION_NAMES } from '../operations/catalog';
-import { LimitParam } from '../paging';
+import { LimitParam } from '../ranges';
 
 export const JOB_LIST_DEFAULT_LIMIT = 50;
 export const JOB_LIST_MAX_LIMIT = 500;

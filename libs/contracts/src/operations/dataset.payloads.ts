@@ -10,7 +10,6 @@ import {
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
   Min,
   MinLength,
@@ -19,7 +18,7 @@ import {
 import { IsTimestamp, IsValidUuid } from '../validators';
 import { SEARCH_BACKENDS, SearchBackendName } from './prediction.payloads';
 import { MineQuery } from '../ownership/mine.query';
-import { LimitParam } from '../paging';
+import { IntegerField, LimitParam, OptionalInteger } from '../ranges';
 
 export const ANNOTATION_SOURCES = ['goa', 'quickgo'] as const;
 
@@ -59,7 +58,7 @@ export class ExportResearchDatasetPayload {
     message: 'output_name must be 1-128 letters, digits, ".", "_" or "-", starting with a letter or digit',
   })
   output_name!: string;
-  @ApiPropertyOptional({ default: 5 }) @IsOptional() @IsInt() @Min(1) @Max(100) k?: number;
+  @OptionalInteger({ min: 1, max: 100, default: 5 }) k?: number;
   @ApiPropertyOptional({ enum: SEARCH_BACKENDS, default: 'numpy' })
   @IsOptional()
   @IsIn(SEARCH_BACKENDS)
@@ -94,7 +93,7 @@ export class ImportDatasetByReferenceRequest {
   @IsValidUuid()
   ontology_snapshot_id?: string | null;
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(100) annotation_source!: string;
-  @ApiProperty() @IsInt() @Min(1) @Max(100) k!: number;
+  @IntegerField({ min: 1, max: 100 }) k!: number;
   @ApiProperty()
   @IsString()
   @Matches(/^[0-9a-f]{64}$/, { message: 'schema_sha must be 64 hex digits' })
@@ -105,8 +104,8 @@ export class ImportDatasetByReferenceRequest {
   @IsString()
   @Matches(/^[0-9a-f]{64}$/, { message: 'schema_sha_v2 must be 64 hex digits' })
   schema_sha_v2?: string | null;
-  @ApiProperty() @IsInt() @Min(0) n_train_rows!: number;
-  @ApiProperty() @IsInt() @Min(0) n_eval_rows!: number;
+  @IntegerField({ min: 0 }) n_train_rows!: number;
+  @IntegerField({ min: 0 }) n_eval_rows!: number;
   @ApiPropertyOptional() @IsOptional() @IsObject() meta?: Record<string, unknown>;
 }
 

@@ -15,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { IsValidUuid } from '../validators';
+import { OptionalInteger } from '../ranges';
 
 export class ComputeEmbeddingsPayload {
   @ApiProperty({ format: 'uuid' }) @IsValidUuid() embedding_config_id!: string;
@@ -31,8 +32,8 @@ export class ComputeEmbeddingsPayload {
   @IsIn(['cpu', 'cuda', 'auto'])
   device?: 'cpu' | 'cuda' | 'auto';
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() skip_existing?: boolean;
-  @ApiPropertyOptional({ default: 200 }) @IsOptional() @IsInt() @Min(1) @Max(5000) sequences_per_job?: number;
-  @ApiPropertyOptional({ default: 16 }) @IsOptional() @IsInt() @Min(1) @Max(512) batch_size?: number;
+  @OptionalInteger({ min: 1, max: 5000, default: 200 }) sequences_per_job?: number;
+  @OptionalInteger({ min: 1, max: 512, default: 16 }) batch_size?: number;
 }
 
 /** Step on svc.embeddings.batch: embed these sequences. */

@@ -4,16 +4,15 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsNumber,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
   Min,
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { IsValidUuid } from '../validators';
+import { OptionalNumber } from '../ranges';
 
 export const EVALUATION_BANDS = ['v226', 'v227'] as const;
 /** `lafa` claims numbers comparable with the LAFA benchmark; the worker checks the run's recipe. */
@@ -83,7 +82,7 @@ export class RunCafaEvaluationPayload {
   @IsString()
   @MaxLength(2000)
   toi_file?: string;
-  @ApiPropertyOptional({ default: 0.01 }) @IsOptional() @IsNumber() @Min(0.0001) @Max(0.5) th_step?: number;
+  @OptionalNumber({ min: 0.0001, max: 0.5, default: 0.01 }) th_step?: number;
   @ApiPropertyOptional({ nullable: true, default: null })
   @IsOptional()
   @ValidateIf((_, v) => v !== null)

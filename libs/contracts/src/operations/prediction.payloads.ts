@@ -7,16 +7,15 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsNumber,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
   Min,
   MinLength,
   ValidateNested,
 } from 'class-validator';
 import { IsValidUuid } from '../validators';
+import { OptionalInteger, OptionalNumber } from '../ranges';
 
 export const SEARCH_BACKENDS = ['diamond', 'numpy', 'hnsw'] as const;
 export type SearchBackendName = (typeof SEARCH_BACKENDS)[number];
@@ -40,31 +39,25 @@ export class PredictGoTermsPayload {
   @IsOptional()
   @IsValidUuid()
   query_set_id?: string;
-  @ApiPropertyOptional({
+  @OptionalInteger({
+    min: 1,
+    max: 100,
     default: 5,
     description:
       'k: neighbours per query (per aspect index) of an embedding search; diamond keeps its best 50 hits',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(100)
   limit_per_entry?: number;
-  @ApiPropertyOptional({
+  @OptionalNumber({
+    min: 0,
+    max: 2,
     description: 'Drop neighbours farther than this cosine distance (0..2); embedding search only',
   })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  @Max(2)
   distance_threshold?: number;
-  @ApiPropertyOptional({
+  @OptionalInteger({
+    min: 1,
+    max: 5000,
     description: 'Queries per batch step; default 2000 with diamond, 100 with an embedding backend',
   })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(5000)
   batch_size?: number;
   @ApiPropertyOptional({
     enum: SEARCH_BACKENDS,

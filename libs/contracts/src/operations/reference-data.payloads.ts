@@ -1,23 +1,19 @@
 import { Transform } from 'class-transformer';
-import { parseBooleanParam, parseIntegerParam } from '../transforms';
+import { parseBooleanParam } from '../transforms';
 import {
   ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsIn,
-  IsInt,
-  IsNumber,
   IsOptional,
   IsString,
-  Max,
   MaxLength,
-  Min,
   MinLength,
   ValidateIf,
 } from 'class-validator';
 import { IsValidUuid } from '../validators';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { LimitParam, OffsetParam } from '../paging';
+import { IntegerParam, LimitParam, OffsetParam, OptionalInteger, OptionalNumber } from '../ranges';
 
 export class LoadOntologySnapshotPayload {
   @ApiProperty({ description: 'http(s), file:// or a path on the worker; gzip recognised' })
@@ -31,11 +27,12 @@ export class LoadGoaAnnotationsPayload {
   @ApiProperty({ format: 'uuid' }) @IsValidUuid() ontology_snapshot_id!: string;
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(2000) gaf_url!: string;
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(200) source_version!: string;
-  @ApiPropertyOptional({ description: 'Fail when more than this share of lines is malformed', default: 0.05 })
-  @IsOptional()
-  @IsNumber()
-  @Min(0)
-  @Max(1)
+  @OptionalNumber({
+    min: 0,
+    max: 1,
+    default: 0.05,
+    description: 'Fail when more than this share of lines is malformed',
+  })
   max_error_ratio?: number;
 }
 
@@ -54,13 +51,8 @@ export class LoadQuickGoAnnotationsPayload {
   @IsString()
   @MaxLength(500)
   go_evidence?: string;
-  @ApiPropertyOptional({ default: 100 }) @IsOptional() @IsInt() @Min(1) @Max(200) page_size?: number;
-  @ApiPropertyOptional({ description: 'Stop after this many pages' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(100_000)
-  max_pages?: number;
+  @OptionalInteger({ min: 1, max: 200, default: 100 }) page_size?: number;
+  @OptionalInteger({ min: 1, max: 100_000, description: 'Stop after this many pages' }) max_pages?: number;
 }
 
 export class InsertProteinsPayload {
@@ -78,13 +70,13 @@ export class InsertProteinsPayload {
   @MinLength(1)
   @MaxLength(2000)
   source_url?: string;
-  @ApiPropertyOptional({ default: 500 }) @IsOptional() @IsInt() @Min(1) @Max(500) page_size?: number;
+  @OptionalInteger({ min: 1, max: 500, default: 500 }) page_size?: number;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() include_isoforms?: boolean;
 }
 
 export class FetchUniprotMetadataPayload {
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(2000) search_criteria!: string;
-  @ApiPropertyOptional({ default: 500 }) @IsOptional() @IsInt() @Min(1) @Max(500) page_size?: number;
+  @OptionalInteger({ min: 1, max: 500, default: 500 }) page_size?: number;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() commit_every_page?: boolean;
   @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() update_protein_core?: boolean;
 }
@@ -147,11 +139,6 @@ export class SubgraphQuery {
   @MinLength(1)
   @MaxLength(20_000)
   go_ids!: string;
-  @ApiPropertyOptional({ default: 3, maximum: 50 })
-  @IsOptional()
-  @Transform(parseIntegerParam)
-  @IsInt()
-  @Min(0)
-  @Max(50)
+  @IntegerParam({ min: 0, max: 50, default: 3 })
   depth?: number;
 }

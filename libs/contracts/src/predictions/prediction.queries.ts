@@ -1,14 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsValidUuid } from '../validators';
 import { parseBooleanParam } from '../transforms';
-import { LimitParam, OffsetParam } from '../paging';
-
-function parseNumberParam({ value }: { value: unknown }): unknown {
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(Number(value))) return value;
-  return Number(value);
-}
+import { LimitParam, NumberParam, OffsetParam } from '../ranges';
 
 export class PredictionProteinsQuery {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) search?: string;
@@ -27,23 +22,13 @@ export class PredictionExportQuery {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) accession?: string;
   @ApiPropertyOptional({ enum: ['F', 'P', 'C'] }) @IsOptional() @IsIn(['F', 'P', 'C']) aspect?:
     'F' | 'P' | 'C';
-  @ApiPropertyOptional({ description: 'Keep rows with distance <= this' })
-  @IsOptional()
-  @Transform(parseNumberParam)
-  @IsNumber()
-  @Min(0)
-  @Max(2)
+  @NumberParam({ min: 0, max: 2, description: 'Keep rows with distance <= this' })
   max_distance?: number;
 }
 
 /** GAF and JSON downloads: the TSV filters and a score floor. */
 export class StandardExportQuery extends PredictionExportQuery {
-  @ApiPropertyOptional({ default: 0, description: 'Keep terms whose score is at least this (0..1)' })
-  @IsOptional()
-  @Transform(parseNumberParam)
-  @IsNumber()
-  @Min(0)
-  @Max(1)
+  @NumberParam({ min: 0, max: 1, default: 0, description: 'Keep terms whose score is at least this (0..1)' })
   min_score?: number;
 }
 
