@@ -1,4 +1,4 @@
-import { AuditEntryView } from '@svc/contracts';
+import { AuditAction, AuditEntryView } from '@svc/contracts';
 import { Db, isoColumn, queryRows } from '../sql';
 
 const AUDIT_COLUMNS = [
@@ -14,32 +14,23 @@ const AUDIT_COLUMNS = [
 export class AuditRepository {
   constructor(private readonly db: Db) {}
 
-  async append(entry: {
-    actorUserId: string | null;
-    action: string;
-    target?: string | null;
-    payload?: Record<string, unknown>;
-  }): Promise<void> {
-    await queryRows(
-      this.db,
-      `INSERT INTO audit_log (actor_user_id, action, target, payload) VALUES ($1, $2, $3, $4)`,
-      [entry.actorUserId, entry.action, entry.target ?? null, JSON.stringify(entry.payload ?? {})],
-    );
-  }
-
   /** One entry: who acted (null for the system or a guest), what, on which row, with which details. */
-  record(
+  async record(
     actorUserId: string | null,
-    action: string,
+    action: AuditAction,
     target: string | null,
     payload: Record<string, unknown> = {},
   ): Promise<void> {
-    return this.append({ actorUserId, action, target, payload });
+    await queryRows(
+      this.db,
+      `INSERT INTO audit_log (actor_user_id, action, target, payload) VALUES ($1, $2, $3, $4)`,
+      [actorUserId, action, target, JSON.stringify(payload)],
+    );
   }
 
   /** Newest first; `after` keeps entries strictly older than that time. */
   list(filter: {
-    action?: string;
+    action?: AuditAction;
     actorUserId?: string;
     limit: number;
     after?: string;
