@@ -1883,7 +1883,7 @@ export interface components {
         AnnotateView: {
             /**
              * Format: uuid
-             * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
              */
             annotation_set_id: string;
             /**
@@ -1899,12 +1899,12 @@ export interface components {
             links: components["schemas"]["AnnotateLinksView"];
             /**
              * Format: uuid
-             * @example d5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
              */
             ontology_snapshot_id: string;
             /**
              * Format: uuid
-             * @example e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id: string;
         };
@@ -2081,7 +2081,7 @@ export interface components {
             target?: string | null;
         };
         BenchmarkCellView: {
-            /** @example 5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e */
+            /** @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d */
             embedding: string;
             /** @example esm2_t33_650M_UR50D */
             embedding_label: string;
@@ -2127,7 +2127,7 @@ export interface components {
         BenchmarkEmbeddingView: {
             /**
              * Format: uuid
-             * @example 5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e
+             * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
              */
             id: string;
             /** @example esm */
@@ -2314,7 +2314,7 @@ export interface components {
             created_at: string;
             /**
              * Format: uuid
-             * @example 2a7c9e1b-3d5f-4b8a-9c0e-6f1d2b4a8c73
+             * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
              */
             embedding_config_id?: string | null;
             /** @example 222->223 */
@@ -2626,7 +2626,7 @@ export interface components {
             old_annotation_set_label: string;
             /**
              * Format: uuid
-             * @example c4d5e6f7-0819-4a2b-9c3d-4e5f60718293
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
              */
             ontology_snapshot_id: string;
             /**
@@ -3295,7 +3295,7 @@ export interface components {
         PredictionSetDetailView: {
             /**
              * Format: uuid
-             * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
              */
             annotation_set_id: string;
             /** @example GOA 2025-01 */
@@ -3356,7 +3356,7 @@ export interface components {
             limit_per_entry: number;
             /**
              * Format: uuid
-             * @example d5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
              */
             ontology_snapshot_id: string;
             /** @example releases/2025-01-01 */
@@ -3386,7 +3386,7 @@ export interface components {
             /**
              * Format: uuid
              * @description The query set predicted (null: every protein of the embedding config)
-             * @example e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
             /** Format: uuid */
@@ -3442,7 +3442,7 @@ export interface components {
             };
             /**
              * Format: uuid
-             * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+             * @example 3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b
              */
             prediction_set_id: string;
             /** Format: uuid */
@@ -3497,7 +3497,7 @@ export interface components {
         PredictionSetSummaryView: {
             /**
              * Format: uuid
-             * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
              */
             annotation_set_id: string;
             /** @example GOA 2025-01 */
@@ -3558,7 +3558,7 @@ export interface components {
             limit_per_entry: number;
             /**
              * Format: uuid
-             * @example d5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
              */
             ontology_snapshot_id: string;
             /** @example releases/2025-01-01 */
@@ -3584,7 +3584,7 @@ export interface components {
             /**
              * Format: uuid
              * @description The query set predicted (null: every protein of the embedding config)
-             * @example e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
             /** Format: uuid */
@@ -3603,7 +3603,7 @@ export interface components {
         PredictionSetView: {
             /**
              * Format: uuid
-             * @example c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
              */
             annotation_set_id: string;
             /** @example GOA 2025-01 */
@@ -3664,7 +3664,7 @@ export interface components {
             limit_per_entry: number;
             /**
              * Format: uuid
-             * @example d5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
              */
             ontology_snapshot_id: string;
             /** @example releases/2025-01-01 */
@@ -3688,7 +3688,7 @@ export interface components {
             /**
              * Format: uuid
              * @description The query set predicted (null: every protein of the embedding config)
-             * @example e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
             /** Format: uuid */
@@ -4198,14 +4198,14 @@ export interface components {
             precision: number;
             /**
              * Format: uuid
-             * @example e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b
+             * @example 3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b
              */
             prediction_set_id: string;
             /** @example 0.55 */
             recall: number;
             /**
              * Format: uuid
-             * @example f6a7b8c9-d0e1-4f2a-8b3c-4d5e6f7a8b9c
+             * @example 5c9e2b7a-3d41-4f6a-8b0c-1e2d3f4a5b6c
              */
             reranker_model_id: string;
             /** @example 0.37 */

@@ -1,14 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Role, ROLES } from '../roles';
+import { EXAMPLE_IDS, IdProperty } from '../example-ids';
 
 export const USER_STATUSES = ['pending', 'active', 'deactivated'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
-const USER_ID_EXAMPLE = '3f2b8c1e-5d4a-4e8b-9c7f-1a2b3c4d5e6f';
-
 /** An account, as administrators and its owner see it. */
 export class UserView {
-  @ApiProperty({ format: 'uuid', example: USER_ID_EXAMPLE }) id!: string;
+  @IdProperty('user') id!: string;
   @ApiProperty({ format: 'email', example: 'ada@example.org' }) email!: string;
   @ApiProperty({ example: 'ada.lovelace' }) username!: string;
   @ApiProperty({ example: 'Ada Lovelace' }) display_name!: string;
@@ -33,7 +32,7 @@ export class UserView {
 
 /** The account a sign-up created; it waits for an administrator's approval. */
 export class SignupView {
-  @ApiProperty({ format: 'uuid', example: USER_ID_EXAMPLE }) id!: string;
+  @IdProperty('user') id!: string;
   @ApiProperty({ format: 'email', example: 'ada@example.org' }) email!: string;
   @ApiProperty({ example: 'ada.lovelace' }) username!: string;
   @ApiProperty({ enum: USER_STATUSES, example: 'pending' }) status!: UserStatus;
@@ -41,7 +40,7 @@ export class SignupView {
 
 /** The signed-in account; the session itself travels in the `svc_session` cookie. */
 export class SessionUserView {
-  @ApiProperty({ format: 'uuid', example: USER_ID_EXAMPLE }) id!: string;
+  @IdProperty('user') id!: string;
   @ApiProperty({ format: 'email', example: 'ada@example.org' }) email!: string;
   @ApiProperty({ example: 'ada.lovelace' }) username!: string;
   @ApiProperty({ example: 'Ada Lovelace' }) display_name!: string;
@@ -51,8 +50,8 @@ export class SessionUserView {
 
 /** An API key's metadata (never the key itself). */
 export class ApiKeyView {
-  @ApiProperty({ format: 'uuid', example: '9b1e6f0a-2c3d-4e5f-8a9b-0c1d2e3f4a5b' }) id!: string;
-  @ApiProperty({ format: 'uuid', example: USER_ID_EXAMPLE, description: 'The owner of the key' })
+  @IdProperty('apiKey') id!: string;
+  @IdProperty('user', { description: 'The owner of the key' })
   user_id!: string;
   @ApiProperty({ example: 'Xq3vT9aB', description: 'The first characters of the key, to recognise it' })
   prefix!: string;
@@ -89,12 +88,12 @@ export class ApiKeyTokenView {
   @ApiProperty({ enum: ['bearer'] }) token_type!: 'bearer';
   @ApiProperty({ example: 3600, description: 'Seconds until the token expires' }) expires_in!: number;
   @ApiProperty({ enum: ROLES, example: 'researcher' }) role!: string;
-  @ApiProperty({ format: 'uuid', example: USER_ID_EXAMPLE, description: "The key owner's account id" })
+  @IdProperty('user', { description: "The key owner's account id" })
   sub!: string;
 }
 
 export class SessionsRevokedView {
-  @ApiProperty({ format: 'uuid', example: USER_ID_EXAMPLE }) user_id!: string;
+  @IdProperty('user') user_id!: string;
   @ApiProperty({ example: 2, description: 'How many open sessions were revoked' }) sessions_revoked!: number;
 }
 
@@ -110,7 +109,7 @@ export class PasswordResetView {
 }
 
 export class UserDeletionView {
-  @ApiProperty({ format: 'uuid', example: USER_ID_EXAMPLE }) id!: string;
+  @IdProperty('user') id!: string;
   @ApiProperty({ example: true }) deleted!: boolean;
 }
 
@@ -122,14 +121,14 @@ export class DatabaseResetView {
 /** One entry of the append-only security log. */
 export class AuditEntryView {
   @ApiProperty({ example: 4182 }) id!: number;
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, example: USER_ID_EXAMPLE })
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, example: EXAMPLE_IDS.user })
   actor_user_id!: string | null;
   @ApiProperty({ example: 'login_ok', description: 'What happened (see the `action` filter for the values)' })
   action!: string;
   @ApiPropertyOptional({
     nullable: true,
     type: String,
-    example: USER_ID_EXAMPLE,
+    example: EXAMPLE_IDS.user,
     description: 'What the action applied to, usually an account or API-key id',
   })
   target!: string | null;

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IdProperty } from '../example-ids';
 
 /** A thumbs-up, with its optional comment. */
 export class SupportEntryView {
-  @ApiProperty({ format: 'uuid', example: '6c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f' }) id!: string;
+  @IdProperty('supportEntry') id!: string;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'Saved me a week of BLAST runs.' })
   comment!: string | null;
   @ApiProperty({ format: 'date-time', example: '2025-03-14T09:26:53.589Z' }) created_at!: string;
@@ -33,9 +34,8 @@ export class ShowcaseCountsView {
 export class ShowcaseBestResultView {
   @ApiProperty({ example: 'NK' }) category!: string;
   @ApiProperty({ example: 'BPO' }) aspect!: string;
-  @ApiProperty({ format: 'uuid', example: 'd9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a' }) result_id!: string;
-  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' })
-  evaluation_set_id!: string;
+  @IdProperty('evaluationResult') result_id!: string;
+  @IdProperty('evaluationSet') evaluation_set_id!: string;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) prediction_set_id!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'baseline' }) stage!: string | null;
   @ApiProperty({

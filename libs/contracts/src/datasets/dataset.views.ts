@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
+import { EXAMPLE_IDS, IdProperty } from '../example-ids';
 
 /** A registered research dataset: frozen train/eval tables in the artifact store and their manifest. */
 export class DatasetView {
-  @ApiProperty({ format: 'uuid', example: '5c8e1f2a-7b3d-4e9c-a1f6-0d2b4c6e8a90' }) id!: string;
+  @IdProperty('dataset') id!: string;
   @ApiProperty({ example: 'goa-2024-2025-esm2' }) name!: string;
   @ApiProperty({
     enum: ['export_research_dataset', 'import_by_reference'],
@@ -16,7 +17,7 @@ export class DatasetView {
     format: 'uuid',
     nullable: true,
     type: String,
-    example: '2a7c9e1b-3d5f-4b8a-9c0e-6f1d2b4a8c73',
+    example: EXAMPLE_IDS.embeddingConfig,
   })
   embedding_config_id!: string | null;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) ontology_snapshot_id!: string | null;

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IdProperty } from '../example-ids';
 
 const EMBEDDING_BACKENDS = ['kmer', 'esm', 't5', 'ankh'] as const;
 const LAYER_AGGREGATIONS = ['mean', 'last', 'concat'] as const;
@@ -6,9 +7,7 @@ const POOLINGS = ['mean', 'max', 'cls', 'mean_max'] as const;
 
 /** An embedding recipe in its canonical form (defaults filled in), with its stored embeddings. */
 export class EmbeddingConfigView {
-  @ApiProperty({
-    format: 'uuid',
-    example: 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d',
+  @IdProperty('embeddingConfig', {
     description: 'UUIDv5 of the canonical recipe: the same recipe has the same id everywhere',
   })
   id!: string;
@@ -35,7 +34,7 @@ export class EmbeddingConfigView {
 
 /** What deleting an embedding config removed with it. */
 export class EmbeddingConfigDeletionView {
-  @ApiProperty({ format: 'uuid', example: 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d' }) id!: string;
+  @IdProperty('embeddingConfig') id!: string;
   @ApiProperty({ example: true }) deleted!: boolean;
   @ApiProperty({ example: 5120 }) embeddings_deleted!: number;
   @ApiProperty({ example: 348 }) predictions_deleted!: number;

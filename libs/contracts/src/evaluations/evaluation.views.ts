@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
+import { EXAMPLE_IDS, IdProperty } from '../example-ids';
 
 const STATS_EXAMPLE = {
   delta_proteins: 412,
@@ -50,7 +51,7 @@ const METRICS_PROPERTY = {
 
 /** An evaluation set: a temporal holdout between two annotation sets. */
 export class EvaluationSetView {
-  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' }) id!: string;
+  @IdProperty('evaluationSet') id!: string;
   @ApiProperty({
     format: 'uuid',
     example: 'a0c5e9d2-1b7f-4e3a-9c8d-6f2e1a0b3c4d',
@@ -63,8 +64,7 @@ export class EvaluationSetView {
     description: 't1: the newer (ground-truth) annotation set',
   })
   new_annotation_set_id!: string;
-  @ApiProperty({ format: 'uuid', example: 'c4d5e6f7-0819-4a2b-9c3d-4e5f60718293' })
-  ontology_snapshot_id!: string;
+  @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
   @ApiPropertyOptional({
     format: 'uuid',
     nullable: true,
@@ -107,9 +107,8 @@ export class EvaluationSetDeletionView {
 
 /** A stored CAFA evaluation result. */
 export class EvaluationResultView {
-  @ApiProperty({ format: 'uuid', example: 'd9e8f7a6-b5c4-4d3e-8f2a-1b0c9d8e7f6a' }) id!: string;
-  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' })
-  evaluation_set_id!: string;
+  @IdProperty('evaluationResult') id!: string;
+  @IdProperty('evaluationSet') evaluation_set_id!: string;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) prediction_set_id!: string | null;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) embedding_config_id!: string | null;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) scoring_config_id!: string | null;
@@ -152,10 +151,8 @@ export class EvaluationResultView {
 
 /** CAFA metrics of a prediction set on an evaluation set, computed on demand. */
 export class PredictionSetMetricsView {
-  @ApiProperty({ format: 'uuid', example: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b' })
-  prediction_set_id!: string;
-  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' })
-  evaluation_set_id!: string;
+  @IdProperty('predictionSet') prediction_set_id!: string;
+  @IdProperty('evaluationSet') evaluation_set_id!: string;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) scoring_config_id!: string | null;
   @ApiProperty({ example: true, description: "Whether the snapshot's IA file weighted the metrics" })
   weighted!: boolean;
@@ -165,12 +162,9 @@ export class PredictionSetMetricsView {
 
 /** Pair-level metrics of a re-ranker's scores against an evaluation set's ground truth. */
 export class RerankerMetricsView {
-  @ApiProperty({ format: 'uuid', example: 'e1f2a3b4-c5d6-4e7f-8a9b-0c1d2e3f4a5b' })
-  prediction_set_id!: string;
-  @ApiProperty({ format: 'uuid', example: 'f6a7b8c9-d0e1-4f2a-8b3c-4d5e6f7a8b9c' })
-  reranker_model_id!: string;
-  @ApiProperty({ format: 'uuid', example: '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f' })
-  evaluation_set_id!: string;
+  @IdProperty('predictionSet') prediction_set_id!: string;
+  @IdProperty('reranker') reranker_model_id!: string;
+  @IdProperty('evaluationSet') evaluation_set_id!: string;
   @ApiProperty({ enum: ['pair'], example: 'pair' }) level!: string;
   @ApiProperty({ example: 0.58, description: 'Best F1 over the thresholds 0.01 ... 1.00' }) fmax!: number;
   @ApiPropertyOptional({ nullable: true, type: Number, example: 0.37 }) threshold!: number | null;
@@ -189,7 +183,7 @@ export class MeanCiView {
 
 /** One (embedding, stage) cell of the benchmark matrix. */
 export class BenchmarkCellView {
-  @ApiProperty({ example: '5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e' }) embedding!: string;
+  @ApiProperty({ example: EXAMPLE_IDS.embeddingConfig }) embedding!: string;
   @ApiProperty({ example: 'esm2_t33_650M_UR50D' }) embedding_label!: string;
   @ApiProperty({ example: 'baseline' }) stage!: string;
   @ApiProperty({ example: 'Baseline' }) stage_label!: string;
@@ -226,7 +220,7 @@ export class BenchmarkMatrixView {
 
 /** An embedding config with published evaluation results. */
 export class BenchmarkEmbeddingView {
-  @ApiProperty({ format: 'uuid', example: '5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e' }) id!: string;
+  @IdProperty('embeddingConfig') id!: string;
   @ApiProperty({ example: 'esm2_t33_650M_UR50D' }) model_name!: string;
   @ApiProperty({ example: 'esm' }) model_backend!: string;
   @ApiProperty({ example: 4, description: 'Published evaluation results' }) results!: number;

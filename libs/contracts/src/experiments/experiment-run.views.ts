@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
+import { IdProperty } from '../example-ids';
 
 const STATUSES = ['planned', 'running', 'done', 'abandoned'] as const;
 
 /** An experiment run: a research notebook entry with its status stamps. */
 export class ExperimentRunView {
-  @ApiProperty({ format: 'uuid', example: '8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d' }) id!: string;
+  @IdProperty('experimentRun') id!: string;
   @ApiProperty({ example: 'esm2-k10-rerank' }) name!: string;
   @ApiProperty({ enum: STATUSES, example: 'running' }) status!: (typeof STATUSES)[number];
   @ApiPropertyOptional({

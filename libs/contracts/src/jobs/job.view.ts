@@ -2,9 +2,10 @@ import { ApiProperty } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-status';
 import { JOB_ERROR_CODES, JobErrorCode } from './job-error-codes';
 import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
+import { IdProperty } from '../example-ids';
 
 export class JobView {
-  @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
+  @IdProperty('job') id!: string;
   @ApiProperty({
     example: 'predict_go_terms',
     description: "An operation of the catalogue (`OperationName`), or a plugin's",
@@ -54,7 +55,7 @@ export class JobView {
 }
 
 export class QueuedJobView {
-  @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
+  @IdProperty('job') id!: string;
   @ApiProperty({ enum: ['queued'] }) status!: 'queued';
 }
 
@@ -77,7 +78,7 @@ export class JobCommentView {
 }
 
 export class JobDeletionView {
-  @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) id!: string;
+  @IdProperty('job') id!: string;
   @ApiProperty() deleted!: boolean;
   @ApiProperty() events_deleted!: number;
   @ApiProperty() comments_deleted!: number;

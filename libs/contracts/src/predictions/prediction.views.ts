@@ -2,32 +2,30 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { JOB_STATUSES, JobStatus } from '../job-status';
 import { SEARCH_BACKENDS, SearchBackendName } from '../operations/prediction.payloads';
 import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
+import { EXAMPLE_IDS, IdProperty } from '../example-ids';
 
 const ASPECTS = ['F', 'P', 'C'] as const;
 type Aspect = (typeof ASPECTS)[number];
 
 /** A prediction set as stored, with the labels of what it was made from. */
 export class PredictionSetView {
-  @ApiProperty({ format: 'uuid', example: '3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b' }) id!: string;
+  @IdProperty('predictionSet') id!: string;
   @ApiPropertyOptional({
     format: 'uuid',
     nullable: true,
     type: String,
-    example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e',
+    example: EXAMPLE_IDS.job,
     description: 'The predict_go_terms job that made the set',
   })
   job_id!: string | null;
-  @ApiProperty({ format: 'uuid', example: 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d' })
-  embedding_config_id!: string;
-  @ApiProperty({ format: 'uuid', example: 'c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f' })
-  annotation_set_id!: string;
-  @ApiProperty({ format: 'uuid', example: 'd5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80' })
-  ontology_snapshot_id!: string;
+  @IdProperty('embeddingConfig') embedding_config_id!: string;
+  @IdProperty('annotationSet') annotation_set_id!: string;
+  @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
   @ApiPropertyOptional({
     format: 'uuid',
     nullable: true,
     type: String,
-    example: 'e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091',
+    example: EXAMPLE_IDS.querySet,
     description: 'The query set predicted (null: every protein of the embedding config)',
   })
   query_set_id!: string | null;
@@ -224,7 +222,7 @@ export class GoTermDistributionView {
 }
 
 export class ScoringConfigView {
-  @ApiProperty({ format: 'uuid', example: '0b6f2f5e-1f3c-4f0e-8a8e-6d2b1c4a9e7f' }) id!: string;
+  @IdProperty('scoringConfig') id!: string;
   @ApiProperty({ example: 'default' }) name!: string;
   @ApiProperty({
     type: 'object',
@@ -254,7 +252,7 @@ export class ScoringPresetsView {
 }
 
 export class ScoringConfigDeletionView {
-  @ApiProperty({ format: 'uuid', example: '0b6f2f5e-1f3c-4f0e-8a8e-6d2b1c4a9e7f' }) id!: string;
+  @IdProperty('scoringConfig') id!: string;
   @ApiProperty({ example: true }) deleted!: boolean;
 }
 
@@ -285,20 +283,17 @@ export class AnnotateLinksView {
 }
 
 export class AnnotateView {
-  @ApiProperty({ format: 'uuid', example: 'e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091' }) query_set_id!: string;
-  @ApiProperty({ format: 'uuid', example: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) embedding_job_id!: string;
-  @ApiProperty({ format: 'uuid', example: 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d' })
-  embedding_config_id!: string;
-  @ApiProperty({ format: 'uuid', example: 'c4d5e6f7-a8b9-4c0d-9e1f-2a3b4c5d6e7f' })
-  annotation_set_id!: string;
-  @ApiProperty({ format: 'uuid', example: 'd5e6f7a8-b9c0-4d1e-8f2a-3b4c5d6e7f80' })
-  ontology_snapshot_id!: string;
+  @IdProperty('querySet') query_set_id!: string;
+  @IdProperty('job') embedding_job_id!: string;
+  @IdProperty('embeddingConfig') embedding_config_id!: string;
+  @IdProperty('annotationSet') annotation_set_id!: string;
+  @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
   @ApiProperty({ type: AnnotateLinksView }) links!: AnnotateLinksView;
 }
 
 /** A registered LightGBM re-ranker. */
 export class RerankerView {
-  @ApiProperty({ format: 'uuid', example: '5c9e2b7a-3d41-4f6a-8b0c-1e2d3f4a5b6c' }) id!: string;
+  @IdProperty('reranker') id!: string;
   @ApiProperty({ example: 'lgbm-goa-2025-01' }) name!: string;
   @ApiProperty({ example: 's3://svc-artifacts/rerankers/run-2025-01-15/model.txt' }) artifact_uri!: string;
   @ApiProperty({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' })
@@ -327,7 +322,7 @@ export class RerankerView {
 }
 
 export class RerankerDeletionView {
-  @ApiProperty({ format: 'uuid', example: '5c9e2b7a-3d41-4f6a-8b0c-1e2d3f4a5b6c' }) id!: string;
+  @IdProperty('reranker') id!: string;
   @ApiProperty({ example: true }) deleted!: boolean;
   @ApiProperty({ example: true, description: 'An uploaded booster was removed from the artifact store' })
   artifact_deleted!: boolean;

@@ -1,9 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
+import { IdProperty } from '../example-ids';
 
-const UUID_EXAMPLE = '3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45';
-const SNAPSHOT_ID_EXAMPLE = 'b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37';
-const ANNOTATION_SET_ID_EXAMPLE = 'e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14';
 const DATE_TIME_EXAMPLE = '2025-11-20T14:03:27.512034Z';
 const ASPECT_TEXT = 'F (molecular function), P (biological process) or C (cellular component)';
 
@@ -119,7 +117,7 @@ export class ProteinStatsView {
 /** One GO annotation of a protein, with its term and the set it comes from. */
 export class ProteinAnnotationView {
   @ApiProperty({ example: '81234' }) id!: string;
-  @ApiProperty({ format: 'uuid', example: ANNOTATION_SET_ID_EXAMPLE }) annotation_set_id!: string;
+  @IdProperty('annotationSet') annotation_set_id!: string;
   @ApiProperty({ enum: ['goa', 'quickgo'] }) source!: 'goa' | 'quickgo';
   @ApiProperty({ example: '220' }) source_version!: string;
   @ApiProperty({ example: 'P69905' }) protein_accession!: string;
@@ -141,7 +139,7 @@ export class ProteinAnnotationView {
 }
 
 export class OntologySnapshotView {
-  @ApiProperty({ format: 'uuid', example: SNAPSHOT_ID_EXAMPLE }) id!: string;
+  @IdProperty('ontologySnapshot') id!: string;
   @ApiProperty({ example: 'releases/2025-10-10', description: 'The OBO `data-version`' })
   obo_version!: string;
   @ApiProperty({ example: 'https://purl.obolibrary.org/obo/go/go-basic.obo' }) obo_url!: string;
@@ -183,10 +181,10 @@ export class SubgraphView {
 }
 
 export class AnnotationSetView {
-  @ApiProperty({ format: 'uuid', example: ANNOTATION_SET_ID_EXAMPLE }) id!: string;
+  @IdProperty('annotationSet') id!: string;
   @ApiProperty({ enum: ['goa', 'quickgo'], example: 'goa' }) source!: 'goa' | 'quickgo';
   @ApiProperty({ example: '220' }) source_version!: string;
-  @ApiProperty({ format: 'uuid', example: SNAPSHOT_ID_EXAMPLE }) ontology_snapshot_id!: string;
+  @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
   @ApiProperty({ example: 'releases/2025-10-10' }) obo_version!: string;
   @ApiPropertyOptional({
     nullable: true,
@@ -207,13 +205,13 @@ export class AnnotationSetView {
 }
 
 export class AnnotationSetDeletionView {
-  @ApiProperty({ format: 'uuid', example: ANNOTATION_SET_ID_EXAMPLE }) id!: string;
+  @IdProperty('annotationSet') id!: string;
   @ApiProperty({ example: true }) deleted!: boolean;
   @ApiProperty({ example: 612345 }) annotations_deleted!: number;
 }
 
 export class QuerySetCreatedView {
-  @ApiProperty({ format: 'uuid', example: UUID_EXAMPLE }) id!: string;
+  @IdProperty('querySet') id!: string;
   @ApiProperty({ example: 'human kinases' }) name!: string;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'Batch from the November screen' })
   description!: string | null;
@@ -222,7 +220,7 @@ export class QuerySetCreatedView {
 }
 
 export class QuerySetView {
-  @ApiProperty({ format: 'uuid', example: UUID_EXAMPLE }) id!: string;
+  @IdProperty('querySet') id!: string;
   @ApiProperty({ example: 'human kinases' }) name!: string;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'Batch from the November screen' })
   description!: string | null;
@@ -257,7 +255,7 @@ export class QuerySetDetailView extends QuerySetView {
 }
 
 export class QuerySetDeletionView {
-  @ApiProperty({ format: 'uuid', example: UUID_EXAMPLE }) id!: string;
+  @IdProperty('querySet') id!: string;
   @ApiProperty({ example: true }) deleted!: boolean;
   @ApiProperty({ example: 12 }) entries_deleted!: number;
 }
