@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Transform, TransformFnParams } from 'class-transformer';
 import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { parseIntegerParam, parseNumberParam } from './transforms';
 
@@ -58,24 +58,28 @@ export function OptionalNumber(range: Range): PropertyDecorator {
   );
 }
 
-/** An optional integer query parameter within `range` (query strings arrive as text). */
-export function IntegerParam(range: Range): PropertyDecorator {
+/** An optional query parameter within `range`: query strings arrive as text, `parse` reads it. */
+function queryParam(
+  kind: NumberKind,
+  parse: (params: TransformFnParams) => unknown,
+  range: Range,
+): PropertyDecorator {
   return applyDecorators(
-    ApiPropertyOptional(schema('integer', range)),
+    ApiPropertyOptional(schema(kind, range)),
     IsOptional(),
-    Transform(parseIntegerParam),
-    ...checks('integer', range),
+    Transform(parse),
+    ...checks(kind, range),
   );
+}
+
+/** An optional integer query parameter within `range`. */
+export function IntegerParam(range: Range): PropertyDecorator {
+  return queryParam('integer', parseIntegerParam, range);
 }
 
 /** An optional number query parameter within `range`. */
 export function NumberParam(range: Range): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional(schema('number', range)),
-    IsOptional(),
-    Transform(parseNumberParam),
-    ...checks('number', range),
-  );
+  return queryParam('number', parseNumberParam, range);
 }
 
 /** A list's `limit` query parameter: an optional integer from 1 to `max`, `default` when absent. */
