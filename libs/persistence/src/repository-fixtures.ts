@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { EmbeddingRepository } from './embeddings/embedding.repository';
 import { NewUser, UserRepository } from './identity/user.repository';
 import { JobRepository, NewJob } from './jobs/job.repository';
+import { PredictionRow } from './predictions/prediction-columns';
 import { PredictionSetRecord, PredictionSetRepository } from './predictions/prediction-set.repository';
 import { AnnotationRepository, AnnotationRow } from './reference/annotation.repository';
 import { OntologyRepository, TermRef } from './reference/ontology.repository';
@@ -158,6 +159,32 @@ export function insertPredictionSet(
   extra: Partial<PredictionSetFields> = {},
 ): Promise<string> {
   return new PredictionSetRepository(db).create(predictionSetFields(refs, extra));
+}
+
+/**
+ * A prediction row of `protein` for `goId`, transferred from R1 by one EXP vote at rank 1; `extra`
+ * overrides. A term `terms` does not hold gets go_term_id -1 and aspect C (a row with no name).
+ */
+export function predictionRow(
+  terms: ReadonlyMap<string, TermRef>,
+  protein: string,
+  goId: string,
+  distance: number,
+  extra: PredictionRow = {},
+): PredictionRow {
+  const term = terms.get(goId);
+  return {
+    protein_accession: protein,
+    go_term_id: term?.id ?? -1,
+    go_id: goId,
+    aspect: term?.aspect ?? 'C',
+    distance,
+    ref_protein_accession: 'R1',
+    evidence_code: 'EXP',
+    vote_count: 1,
+    k_position: 1,
+    ...extra,
+  };
 }
 
 /** A job to queue on `svc.test` with a unique payload and no dedup key; `extra` overrides. */

@@ -10,6 +10,7 @@ import {
   goRelease,
   insertAnnotationSet,
   insertSnapshot,
+  predictionRow,
   predictionSetFields,
   saveEmbeddingConfig,
 } from '../repository-fixtures';
@@ -29,21 +30,9 @@ let configId: string;
 let annotationSetId: string;
 let setId: string;
 
+/** A row of the set; a term the snapshot does not hold gives a row with no name. */
 function row(protein: string, goId: string, distance: number, extra: PredictionRow = {}): PredictionRow {
-  const term = terms.get(goId);
-  return {
-    protein_accession: protein,
-    // A row whose term the snapshot does not hold has no name.
-    go_term_id: term?.id ?? -1,
-    go_id: goId,
-    aspect: term?.aspect ?? 'C',
-    distance,
-    ref_protein_accession: 'R1',
-    evidence_code: 'EXP',
-    vote_count: 1,
-    k_position: 1,
-    ...extra,
-  };
+  return predictionRow(terms, protein, goId, distance, extra);
 }
 
 useRunDatabase(

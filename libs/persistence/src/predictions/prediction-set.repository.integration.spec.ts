@@ -18,6 +18,7 @@ import {
   insertQuerySet,
   insertSnapshot,
   PredictionSetFields,
+  predictionRow,
   predictionSetFields,
   saveEmbeddingConfig,
 } from '../repository-fixtures';
@@ -51,19 +52,7 @@ function prediction(
   distance: number,
   extra: PredictionRow = {},
 ): PredictionRow {
-  const term = terms.get(goId)!;
-  return {
-    protein_accession: protein,
-    go_term_id: term.id,
-    go_id: goId,
-    aspect: term.aspect,
-    distance,
-    ref_protein_accession: 'R1',
-    evidence_code: 'EXP',
-    vote_count: 1,
-    k_position: 1,
-    ...extra,
-  };
+  return predictionRow(terms, protein, goId, distance, extra);
 }
 
 /**
