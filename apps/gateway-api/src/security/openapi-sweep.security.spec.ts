@@ -23,6 +23,7 @@ interface Schema {
   required?: string[];
   minLength?: number;
   minimum?: number;
+  maximum?: number;
   allOf?: Schema[];
 }
 
@@ -59,6 +60,7 @@ const VARIANTS = [
   'query-huge-number',
   'query-negative',
   'query-wrong-type',
+  'query-out-of-range',
   'query-repeated',
   'query-oversized',
   'query-bad-date',
@@ -72,6 +74,7 @@ const VARIANTS = [
   'body-field-lone-surrogate',
   'body-field-wrong-type',
   'body-field-huge-number',
+  'body-field-out-of-range',
   'body-field-oversized',
   'body-field-null',
   'multipart-nul-field',
@@ -184,6 +187,16 @@ function wrongTypeOf(schema: Schema, doc: OpenApi): unknown {
   if (type === 'number' || type === 'integer' || type === 'boolean') return 'not-a-number';
   if (type === 'array') return { not: 'an array' };
   return ['not', 'an', 'object'];
+}
+
+/** Just outside the range a numeric schema documents: one below its minimum, one above its maximum. */
+function outOfRange(schema: Schema, doc: OpenApi): number[] {
+  const s = resolve(schema, doc);
+  if (s.type !== 'number' && s.type !== 'integer') return [];
+  return [
+    ...(s.minimum === undefined ? [] : [s.minimum - 1]),
+    ...(s.maximum === undefined ? [] : [s.maximum + 1]),
+  ];
 }
 
 function nestedJson(levels: number): string {
@@ -307,6 +320,8 @@ class OperationSweep {
         hostile('query-huge-number', withQuery(p.name, HUGE_NUMBER));
         hostile('query-negative', withQuery(p.name, `-${HUGE_NUMBER}`));
         hostile('query-wrong-type', withQuery(p.name, 'abc'));
+        for (const value of outOfRange(p.schema ?? {}, this.doc))
+          hostile('query-out-of-range', withQuery(p.name, String(value)));
       } else if (type === 'boolean') {
         hostile('query-wrong-type', withQuery(p.name, 'maybe'));
       }
@@ -340,6 +355,7 @@ class OperationSweep {
       mutate('body-field-null', null);
       // JSON.stringify writes an unpaired surrogate as the escape \ud800, which jsonb refuses.
       mutate('body-field-lone-surrogate', type === 'object' ? { k: 'a\ud800b' } : 'a\ud800b');
+      for (const value of outOfRange(schema, this.doc)) mutate('body-field-out-of-range', value);
       if (type === 'object')
         mutate('body-field-nested-nul', { 'k\u0000': 'a\u0000b', nested: { v: 'a\u0000b' } });
       if (type === 'number' || type === 'integer' || type === 'array') {
@@ -521,6 +537,11 @@ describe('rule 10: the OpenAPI sweep', () => {
     expect(outcomes.filter((o) => o.status >= 500).map(explain)).toEqual([]);
     expect(
       outcomes.filter((o) => o.probe.belowFloor && o.status >= 200 && o.status < 300).map(explain),
+    ).toEqual([]);
+    // The document's bounds are the ones enforced: a value just outside one is refused with a 422.
+    const outOfRangeVariants: Variant[] = ['query-out-of-range', 'body-field-out-of-range'];
+    expect(
+      outcomes.filter((o) => outOfRangeVariants.includes(o.probe.variant) && o.status !== 422).map(explain),
     ).toEqual([]);
     // Every variant kind reached some route, so the generator cannot quietly stop producing one.
     expect(VARIANTS.filter((v) => !outcomes.some((o) => o.probe.variant === v))).toEqual([]);
