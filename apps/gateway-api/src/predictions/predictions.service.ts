@@ -72,21 +72,21 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Checks every reference now (404 names the missing one), charges guests their sequence quota by
-   * the number of queries, then queues predict_go_terms.
+   * Charges guests their sequence quota by the number of queries, then queues predict_go_terms
+   * (whose dispatch checks every reference; a 404 names the missing one).
    */
   async predict(payload: PredictGoTermsPayload, principal: Principal | undefined) {
-    // Before the guest's charge, which counts the query set's entries: every reference exists, and
-    // someone else's query set is a 404 (predicting over it would copy its sequences).
-    await checkPayloadReferences({
-      spec: PREDICT_GO_TERMS,
-      payload: { ...payload },
-      viewer: viewerOf(principal),
-      repository: this.references,
-    });
     const role = principal?.role ?? 'guest';
     let charged = 0;
     if (role === 'guest' && principal !== undefined) {
+      // Before the charge, which counts the query set's entries: every reference exists, and
+      // someone else's query set is a 404 (predicting over it would copy its sequences).
+      await checkPayloadReferences({
+        spec: PREDICT_GO_TERMS,
+        payload: { ...payload },
+        viewer: viewerOf(principal),
+        repository: this.references,
+      });
       const count = await this.referencePools.countQueries(
         payload.embedding_config_id,
         payload.query_set_id ?? null,
