@@ -10,7 +10,10 @@ export const EXAMPLE_IDS = {
   apiKey: '9b1e6f0a-2c3d-4e5f-8a9b-0c1d2e3f4a5b',
   job: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e',
   ontologySnapshot: 'b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37',
+  /** The reference set a prediction transfers from, and t0 of a holdout. */
   annotationSet: 'e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14',
+  /** A later release of it: t1, the ground truth of a holdout. */
+  laterAnnotationSet: 'b8e2f1c3-4d5a-4b6c-8e7f-9a0b1c2d3e4f',
   querySet: '3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45',
   embeddingConfig: 'a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d',
   predictionSet: '3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b',

@@ -40,3 +40,4 @@ export * from './experiments/experiment-run.views';
 export * from './community/community.views';
 export * from './platform/platform.views';
 export * from './ranges';
+export * from './example-ids';

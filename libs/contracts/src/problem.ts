@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldError } from './errors';
+import { EXAMPLE_IDS } from './example-ids';
 
 export const PROBLEM_SLUGS = [
   'not-found',
@@ -43,7 +44,7 @@ export class ProblemView {
   @ApiProperty({ example: 'Not Found' }) title!: string;
   @ApiProperty({ example: 404 }) status!: number;
   @ApiPropertyOptional({ example: 'job not found' }) detail?: string;
-  @ApiPropertyOptional({ example: '/v1/jobs/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e' }) instance?: string;
+  @ApiPropertyOptional({ example: `/v1/jobs/${EXAMPLE_IDS.job}` }) instance?: string;
   @ApiPropertyOptional({ type: [FieldErrorView], description: 'The fields a 422 refused' })
   errors?: FieldErrorView[];
 }

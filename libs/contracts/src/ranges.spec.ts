@@ -15,6 +15,7 @@ class Body {
   @OptionalInteger({ min: 0, max: 10, default: 3, description: 'count' }) count?: number;
   @OptionalNumber({ min: 0.5, max: 2 }) ratio?: number;
   @OptionalInteger({ min: 0 }) rows?: number;
+  @OptionalInteger({ min: 0, nullable: true, default: null }) cap?: number | null;
 }
 
 class Query {
@@ -49,6 +50,9 @@ describe('numeric ranges', () => {
     [{ k: 5, ratio: 2.01 }, ['ratio']],
     [{ k: 5, rows: -1 }, ['rows']],
     [{ k: 5, rows: 1e12 }, []],
+    [{ k: 5, cap: null }, []],
+    [{ k: 5, cap: -1 }, ['cap']],
+    [{ k: 5, cap: 'none' }, ['cap']],
   ])('body %p refuses %p', (plain, refused) => {
     expect(failures(Body, plain)).toEqual(refused);
   });
@@ -87,6 +91,13 @@ describe('numeric ranges', () => {
     });
     expect(documented(Body, 'ratio')).toMatchObject({ type: 'number', minimum: 0.5, maximum: 2 });
     expect(documented(Body, 'rows')).not.toHaveProperty('maximum');
+    expect(documented(Body, 'rows')).not.toHaveProperty('nullable');
+    expect(documented(Body, 'cap')).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      nullable: true,
+      default: null,
+    });
     expect(documented(Query, 'score')).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
     expect(documented(Query, 'limit')).toMatchObject({
       type: 'integer',

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, TransformFnParams } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import { IsInt, IsNumber, IsOptional, Max, Min } from 'class-validator';
 import { parseIntegerParam, parseNumberParam } from './transforms';
 
@@ -11,8 +11,10 @@ import { parseIntegerParam, parseNumberParam } from './transforms';
 export interface Range {
   min: number;
   max?: number;
-  default?: number;
+  default?: number | null;
   description?: string;
+  /** Null is a value of its own (documented as nullable); optional fields only. */
+  nullable?: boolean;
 }
 
 type NumberKind = 'integer' | 'number';
@@ -22,6 +24,7 @@ function schema(kind: NumberKind, range: Range): Record<string, unknown> {
     type: kind,
     minimum: range.min,
     ...(range.max === undefined ? {} : { maximum: range.max }),
+    ...(range.nullable === true ? { nullable: true } : {}),
     ...(range.default === undefined ? {} : { default: range.default }),
     ...(range.description === undefined ? {} : { description: range.description }),
   };
@@ -35,6 +38,11 @@ function checks(kind: NumberKind, range: Range): PropertyDecorator[] {
   ];
 }
 
+/** An optional field within `range`; absent (or null) skips the checks. */
+function optional(kind: NumberKind, range: Range): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional(schema(kind, range)), IsOptional(), ...checks(kind, range));
+}
+
 /** A required integer body field within `range`. */
 export function IntegerField(range: Range): PropertyDecorator {
   return applyDecorators(ApiProperty(schema('integer', range)), ...checks('integer', range));
@@ -42,44 +50,22 @@ export function IntegerField(range: Range): PropertyDecorator {
 
 /** An optional integer body field within `range`. */
 export function OptionalInteger(range: Range): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional(schema('integer', range)),
-    IsOptional(),
-    ...checks('integer', range),
-  );
+  return optional('integer', range);
 }
 
 /** An optional number body field within `range`; NaN and infinities are refused. */
 export function OptionalNumber(range: Range): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional(schema('number', range)),
-    IsOptional(),
-    ...checks('number', range),
-  );
+  return optional('number', range);
 }
 
-/** An optional query parameter within `range`: query strings arrive as text, `parse` reads it. */
-function queryParam(
-  kind: NumberKind,
-  parse: (params: TransformFnParams) => unknown,
-  range: Range,
-): PropertyDecorator {
-  return applyDecorators(
-    ApiPropertyOptional(schema(kind, range)),
-    IsOptional(),
-    Transform(parse),
-    ...checks(kind, range),
-  );
-}
-
-/** An optional integer query parameter within `range`. */
+/** An optional integer query parameter within `range` (query strings arrive as text). */
 export function IntegerParam(range: Range): PropertyDecorator {
-  return queryParam('integer', parseIntegerParam, range);
+  return applyDecorators(Transform(parseIntegerParam), optional('integer', range));
 }
 
 /** An optional number query parameter within `range`. */
 export function NumberParam(range: Range): PropertyDecorator {
-  return queryParam('number', parseNumberParam, range);
+  return applyDecorators(Transform(parseNumberParam), optional('number', range));
 }
 
 /** A list's `limit` query parameter: an optional integer from 1 to `max`, `default` when absent. */

@@ -20,9 +20,7 @@ import { EvaluationsService } from './evaluations.service';
 export class EvaluationsController {
   constructor(private readonly evaluations: EvaluationsService) {}
 
-  @QueueDoc('Queue the generation of an evaluation set (temporal holdout) between two annotation sets', {
-    problems: [404, 409],
-  })
+  @QueueDoc('Queue the generation of an evaluation set (temporal holdout) between two annotation sets')
   @Post('generate')
   @HttpCode(201)
   @Roles('operator')
@@ -125,7 +123,7 @@ export class EvaluationsController {
     return this.evaluations.deltaFasta(id, query.category);
   }
 
-  @QueueDoc('Queue a CAFA evaluation of a prediction set on this evaluation set', { problems: [409] })
+  @QueueDoc('Queue a CAFA evaluation of a prediction set on this evaluation set')
   @Post(':id/run')
   @HttpCode(201)
   @Roles('operator')

@@ -2,7 +2,7 @@ import { applyDecorators, HttpStatus, RequestMethod, Type } from '@nestjs/common
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { ApiExtension, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { ProblemView, QueuedJobView } from '@svc/contracts';
+import { EXAMPLE_IDS, ProblemView, QueuedJobView } from '@svc/contracts';
 
 /** A download: its media type and the first lines of a real file as the example. */
 export interface FileBody {
@@ -23,25 +23,15 @@ export interface RouteDoc {
   problems?: readonly ExtraProblem[];
 }
 
-/** What a queued job answers (QueuedJobView's fields carry no example of their own). */
-const QUEUED_EXAMPLE = { id: '7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e', status: 'queued' };
+/** What a queued job answers: its id and `queued`. */
+const QUEUED_EXAMPLE = { id: EXAMPLE_IDS.job, status: 'queued' };
 
 /** Problems of every route that queues a job: a payload naming an unknown row, an identical active job, no broker. */
 const QUEUE_PROBLEMS = [404, 409, 503] as const;
 
 /** Documents a route that queues a job: it answers the job's id and `queued` (QueuedJobView). */
-export function QueueDoc(
-  summary: string,
-  options: { description?: string; problems?: readonly ExtraProblem[] } = {},
-): MethodDecorator {
-  const { description, problems = QUEUE_PROBLEMS } = options;
-  return ApiDoc({
-    summary,
-    ...(description !== undefined ? { description } : {}),
-    ok: QueuedJobView,
-    example: QUEUED_EXAMPLE,
-    problems,
-  });
+export function QueueDoc(summary: string): MethodDecorator {
+  return ApiDoc({ summary, ok: QueuedJobView, example: QUEUED_EXAMPLE, problems: QUEUE_PROBLEMS });
 }
 
 export const EXTRA_PROBLEMS_EXTENSION = 'x-problems';

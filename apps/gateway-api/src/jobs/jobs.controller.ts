@@ -14,7 +14,7 @@ import {
 } from '@svc/contracts';
 import { JobCommentRecord, JobDeletion, JobEventRecord, JobRecord } from '@svc/persistence';
 import { CurrentPrincipal, Principal, RateLimitOnAccept, Roles, ValidBody, ValidQuery } from '@svc/platform';
-import { ApiDoc } from '../http/api-doc';
+import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { JobsService } from './jobs.service';
 
 @ApiTags('jobs')
@@ -22,7 +22,7 @@ import { JobsService } from './jobs.service';
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
 
-  @ApiDoc({ summary: 'Queue a job for an operation', ok: QueuedJobView, problems: [404, 409] })
+  @QueueDoc('Queue a job for an operation')
   @Post()
   @Roles('researcher')
   @RateLimitOnAccept('post_jobs')

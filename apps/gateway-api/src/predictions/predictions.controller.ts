@@ -1,6 +1,7 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
+  EXAMPLE_IDS,
   CafaExportQuery,
   StandardExportQuery,
   GoTermDistributionQuery,
@@ -34,7 +35,7 @@ const CAFA_TSV_EXAMPLE =
 
 const PREDICTIONS_GAF_EXAMPLE =
   '!gaf-version: 2.2\n!generated-by: SVC protein function service\n!date-generated: 2025-01-15\n' +
-  'UniProtKB\tP69905\tP69905\tenables\tGO:0005344\tSVC:3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b\tIEA\tUniProtKB:P68871\tF\t\t\tprotein\ttaxon:9606\t20250115\tSVC\t\t\n';
+  `UniProtKB\tP69905\tP69905\tenables\tGO:0005344\tSVC:${EXAMPLE_IDS.predictionSet}\tIEA\tUniProtKB:P68871\tF\t\t\tprotein\ttaxon:9606\t20250115\tSVC\t\t\n`;
 
 const PREDICTIONS_ZIP_EXAMPLE =
   'PK\u0003\u0004... (ZIP entries: predictions.tsv, predictions-cafa.tsv, predictions.gaf, predictions.json)';

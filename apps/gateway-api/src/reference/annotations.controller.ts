@@ -126,7 +126,7 @@ export class AnnotationsController {
     return this.reference.deleteAnnotationSet(id);
   }
 
-  @QueueDoc("Queue build_go_cooccurrence for an annotation set's term pairs", { problems: [409, 503] })
+  @QueueDoc("Queue build_go_cooccurrence for an annotation set's term pairs")
   @Post('sets/:id/cooccurrence')
   @HttpCode(201)
   @Roles('operator')

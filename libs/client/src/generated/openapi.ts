@@ -1871,12 +1871,12 @@ export interface components {
             embedding_job: string;
             /**
              * @description GET: the prediction set of this run (404 until the prediction job has made it)
-             * @example /v1/embeddings/resolve?query_set_id=e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091&embedding_config_id=a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
+             * @example /v1/embeddings/resolve?query_set_id=3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45&embedding_config_id=a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
              */
             prediction_set: string;
             /**
              * @description GET: the uploaded query set
-             * @example /v1/query-sets/e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091
+             * @example /v1/query-sets/3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set: string;
         };
@@ -2160,7 +2160,7 @@ export interface components {
             cells: components["schemas"]["BenchmarkCellView"][];
             /**
              * @example [
-             *       "5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e"
+             *       "a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d"
              *     ]
              */
             embeddings: string[];
@@ -2616,7 +2616,7 @@ export interface components {
             /**
              * Format: uuid
              * @description t0: the older (reference) annotation set
-             * @example a0c5e9d2-1b7f-4e3a-9c8d-6f2e1a0b3c4d
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
              */
             old_annotation_set_id: string;
             /**
@@ -4288,7 +4288,7 @@ export interface components {
             ia_file?: string;
             leakage_role?: string;
             /** @default null */
-            max_terms: Record<string, never> | null;
+            max_terms: number | null;
             /** Format: uuid */
             prediction_set_id: string;
             /** Format: uuid */
@@ -6117,6 +6117,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
         };
     };
     EvaluationsController_generate: {
@@ -6212,6 +6221,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10091,6 +10109,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
                     "application/json": components["schemas"]["QueuedJobView"];
                 };
             };
@@ -10159,6 +10183,15 @@ export interface operations {
             };
             /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

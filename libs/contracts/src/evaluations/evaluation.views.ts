@@ -52,17 +52,9 @@ const METRICS_PROPERTY = {
 /** An evaluation set: a temporal holdout between two annotation sets. */
 export class EvaluationSetView {
   @IdProperty('evaluationSet') id!: string;
-  @ApiProperty({
-    format: 'uuid',
-    example: 'a0c5e9d2-1b7f-4e3a-9c8d-6f2e1a0b3c4d',
-    description: 't0: the older (reference) annotation set',
-  })
+  @IdProperty('annotationSet', { description: 't0: the older (reference) annotation set' })
   old_annotation_set_id!: string;
-  @ApiProperty({
-    format: 'uuid',
-    example: 'b8e2f1c3-4d5a-4b6c-8e7f-9a0b1c2d3e4f',
-    description: 't1: the newer (ground-truth) annotation set',
-  })
+  @IdProperty('laterAnnotationSet', { description: 't1: the newer (ground-truth) annotation set' })
   new_annotation_set_id!: string;
   @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
   @ApiPropertyOptional({
@@ -208,11 +200,11 @@ export class BenchmarkMatrixView {
   @ApiProperty({ type: [String], example: ['NK', 'LK', 'PK'] }) categories!: string[];
   @ApiProperty({ type: [String], example: ['BPO', 'MFO', 'CCO'] }) aspects!: string[];
   @ApiProperty({ type: [String], example: ['baseline', 'reranker'] }) stages!: string[];
-  @ApiProperty({ type: [String], example: ['5b2c1d0e-9f8a-4b7c-8d6e-5f4a3b2c1d0e'] }) embeddings!: string[];
+  @ApiProperty({ type: [String], example: [EXAMPLE_IDS.embeddingConfig] }) embeddings!: string[];
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'string' },
-    example: { '3f1d2c4e-5b6a-4f7e-8d9c-0a1b2c3d4e5f': 'GOA 2024-01 → 2025-01' },
+    example: { [EXAMPLE_IDS.evaluationSet]: 'GOA 2024-01 → 2025-01' },
   })
   evaluation_set_labels!: Record<string, string>;
   @ApiProperty({ type: [BenchmarkCellView] }) cells!: BenchmarkCellView[];

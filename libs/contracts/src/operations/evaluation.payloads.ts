@@ -1,18 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  MaxLength,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { IsValidUuid } from '../validators';
-import { OptionalNumber } from '../ranges';
+import { OptionalInteger, OptionalNumber } from '../ranges';
 
 export const EVALUATION_BANDS = ['v226', 'v227'] as const;
 /** `lafa` claims numbers comparable with the LAFA benchmark; the worker checks the run's recipe. */
@@ -83,12 +73,7 @@ export class RunCafaEvaluationPayload {
   @MaxLength(2000)
   toi_file?: string;
   @OptionalNumber({ min: 0.0001, max: 0.5, default: 0.01 }) th_step?: number;
-  @ApiPropertyOptional({ nullable: true, default: null })
-  @IsOptional()
-  @ValidateIf((_, v) => v !== null)
-  @IsInt()
-  @Min(0)
-  max_terms?: number | null;
+  @OptionalInteger({ min: 0, nullable: true, default: null }) max_terms?: number | null;
   @ApiPropertyOptional({
     enum: EVALUATION_FRAMES,
     description:

@@ -259,24 +259,23 @@ export class ScoringConfigDeletionView {
 /** Where a one-click run's results appear, as paths on the service's own origin. */
 export class AnnotateLinksView {
   @ApiProperty({
-    example: '/v1/query-sets/e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091',
+    example: `/v1/query-sets/${EXAMPLE_IDS.querySet}`,
     description: 'GET: the uploaded query set',
   })
   query_set!: string;
   @ApiProperty({
-    example: '/v1/jobs/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e',
+    example: `/v1/jobs/${EXAMPLE_IDS.job}`,
     description:
       'GET: the embedding job; once SUCCEEDED, `result.prediction_job_id` names the prediction job',
   })
   embedding_job!: string;
   @ApiProperty({
-    example:
-      '/v1/embeddings/resolve?query_set_id=e6f7a8b9-c0d1-4e2f-9a3b-4c5d6e7f8091&embedding_config_id=a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d',
+    example: `/v1/embeddings/resolve?query_set_id=${EXAMPLE_IDS.querySet}&embedding_config_id=${EXAMPLE_IDS.embeddingConfig}`,
     description: 'GET: the prediction set of this run (404 until the prediction job has made it)',
   })
   prediction_set!: string;
   @ApiProperty({
-    example: '/#/annotate/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e',
+    example: `/#/annotate/${EXAMPLE_IDS.job}`,
     description: 'The dashboard page that follows the run',
   })
   dashboard!: string;
