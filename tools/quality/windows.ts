@@ -9,8 +9,8 @@ import {
   CafaOntology,
   computeHoldoutDelta,
   geneCarryOver,
+  DONOR_EVIDENCE_CODES,
   EXPERIMENTAL_EVIDENCE_CODES,
-  HIGH_THROUGHPUT_EVIDENCE_CODES,
   type GoAspect,
   GoGraph,
   type GeneAnnotation,
@@ -33,10 +33,7 @@ export const NAMESPACE_OF: Record<GoAspect, string> = {
 const ROOTS: ReadonlySet<string> = new Set(['GO:0003674', 'GO:0008150', 'GO:0005575']);
 
 /** Donor evidence: the service's `donor_evidence: experimental` (experimental and HT codes). */
-export const DONOR_EVIDENCE: ReadonlySet<string> = new Set([
-  ...EXPERIMENTAL_EVIDENCE_CODES,
-  ...HIGH_THROUGHPUT_EVIDENCE_CODES,
-]);
+export const DONOR_EVIDENCE: ReadonlySet<string> = new Set(DONOR_EVIDENCE_CODES);
 
 export interface WindowSpec {
   name: string;

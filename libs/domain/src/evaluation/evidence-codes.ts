@@ -4,6 +4,12 @@ export const EXPERIMENTAL_EVIDENCE_CODES: readonly string[] = ['EXP', 'IDA', 'IP
 /** GO's high-throughput experimental evidence codes. */
 export const HIGH_THROUGHPUT_EVIDENCE_CODES: readonly string[] = ['HTP', 'HDA', 'HMP', 'HGI', 'HEP'];
 
+/** What `donor_evidence: experimental` transfers from: experimental and high-throughput codes. */
+export const DONOR_EVIDENCE_CODES: readonly string[] = [
+  ...EXPERIMENTAL_EVIDENCE_CODES,
+  ...HIGH_THROUGHPUT_EVIDENCE_CODES,
+];
+
 /** High-throughput experimental codes plus IC and TAS, counted only when a caller asks for them. */
 export const EXTENDED_EVIDENCE_CODES: readonly string[] = [...HIGH_THROUGHPUT_EVIDENCE_CODES, 'IC', 'TAS'];
 

@@ -1,11 +1,7 @@
 import { DataSource } from 'typeorm';
-import type { DonorAnnotation } from '@svc/domain';
-import { EXPERIMENTAL_EVIDENCE_CODES, HIGH_THROUGHPUT_EVIDENCE_CODES } from '@svc/domain';
+import { DONOR_EVIDENCE_CODES, type DonorAnnotation } from '@svc/domain';
 import { queryOne, queryRows } from '../sql';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
-
-/** Evidence codes counted as experimental donors (`donor_evidence: experimental`). */
-export const EXPERIMENTAL_EVIDENCE = [...EXPERIMENTAL_EVIDENCE_CODES, ...HIGH_THROUGHPUT_EVIDENCE_CODES];
 
 export interface ReferenceProtein {
   readonly accession: string;
@@ -110,7 +106,7 @@ export class ReferencePoolRepository {
           AND ($2::text IS NULL OR t.aspect = $2)
           AND ($3::text[] IS NULL OR a.evidence_code = ANY($3::text[]))
         ORDER BY a.protein_accession, a.id`,
-      [annotationSetId, aspect, donorEvidence === 'experimental' ? EXPERIMENTAL_EVIDENCE : null],
+      [annotationSetId, aspect, donorEvidence === 'experimental' ? DONOR_EVIDENCE_CODES : null],
     );
     const byProtein = new Map<string, DonorAnnotation[]>();
     for (const a of rows) {
