@@ -1,4 +1,4 @@
-import { ReactNode, useEffect, useState } from 'react';
+import { ReactNode, useState } from 'react';
 import { API } from './api';
 import { LoadedList, setQuery, useRoute } from './hooks';
 
@@ -188,32 +188,6 @@ export function ProgressBar({
   );
 }
 
-export function Pager({
-  offset,
-  limit,
-  total,
-  onChange,
-}: {
-  offset: number;
-  limit: number;
-  total: number;
-  onChange: (offset: number) => void;
-}) {
-  return (
-    <nav className="pager" aria-label="Pages">
-      <button type="button" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
-        Previous
-      </button>
-      <span>
-        {total === 0 ? 0 : offset + 1}–{Math.min(offset + limit, total)} of {total}
-      </span>
-      <button type="button" disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
-        Next
-      </button>
-    </nav>
-  );
-}
-
 export function Fields({ entries }: { entries: [string, ReactNode][] }) {
   return (
     <dl className="fields">
@@ -291,11 +265,14 @@ export function OntologyLink({ id, version }: { id: string; version: string | nu
 
 /** A search box bound to the query string's `search`; submitting starts the list from its first page. */
 export function QuerySearch({ label }: { label: string }) {
+  const search = useRoute().query.get('search') ?? '';
+  // Another page, or Back: a new search in the address starts a new box that shows it.
+  return <SearchBox key={search} label={label} initial={search} />;
+}
+
+function SearchBox({ label, initial }: { label: string; initial: string }) {
   const route = useRoute();
-  const search = route.query.get('search') ?? '';
-  const [draft, setDraft] = useState(search);
-  // Another page, or Back: the box shows the search the address holds.
-  useEffect(() => setDraft(search), [search]);
+  const [draft, setDraft] = useState(initial);
   return (
     <form
       className="filters"
@@ -324,12 +301,18 @@ export function QueryPager({ limit, total }: { limit: number; total: number }) {
   const route = useRoute();
   const offset = useQueryOffset();
   if (total <= limit) return null;
+  const go = (next: number) => setQuery(route, { offset: String(next) });
   return (
-    <Pager
-      offset={offset}
-      limit={limit}
-      total={total}
-      onChange={(next) => setQuery(route, { offset: String(next) })}
-    />
+    <nav className="pager" aria-label="Pages">
+      <button type="button" disabled={offset === 0} onClick={() => go(Math.max(0, offset - limit))}>
+        Previous
+      </button>
+      <span>
+        {offset + 1}–{Math.min(offset + limit, total)} of {total}
+      </span>
+      <button type="button" disabled={offset + limit >= total} onClick={() => go(offset + limit)}>
+        Next
+      </button>
+    </nav>
   );
 }

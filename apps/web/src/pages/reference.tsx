@@ -119,7 +119,7 @@ export function SnapshotsPage() {
   useDocumentTitle('Ontology snapshots');
   const list = useList<OntologySnapshot>('/annotations/snapshots');
   const columns: Column<OntologySnapshot>[] = [
-    { header: 'Release', cell: (s) => <Link to={`/ontology/${s.id}`}>{s.obo_version}</Link> },
+    { header: 'Release', cell: (s) => <OntologyLink id={s.id} version={s.obo_version} /> },
     { header: 'Terms', cell: (s) => fmtNum(s.term_count), numeric: true },
     { header: 'Relationships', cell: (s) => fmtNum(s.relationship_count), numeric: true },
     { header: 'IA file', cell: (s) => s.ia_url ?? '—' },
