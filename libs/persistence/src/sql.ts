@@ -59,6 +59,14 @@ export async function queryOne<T>(db: Db, text: string, params: unknown[] = []):
 }
 
 /** A timestamptz column as an ISO 8601 UTC string with microseconds, so `after` cursors are exact. */
+/**
+ * Makes the transaction `tx` wait for any other transaction holding the same `key` (a
+ * transaction-scoped advisory lock), so writers of one name take turns.
+ */
+export async function takeTurns(tx: Db, key: string): Promise<void> {
+  await queryRows(tx, `SELECT pg_advisory_xact_lock(hashtext($1))`, [key]);
+}
+
 export function isoColumn(column: string, alias = column): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS ${alias}`;
 }

@@ -28,7 +28,6 @@ export class JobEventRepository {
     );
   }
 
-  /** Newest first; `after` keeps only events strictly older than that timestamp. */
   /** Every event of a job whose name starts with `prefix`, oldest first (benchmarks sum their timings). */
   named(jobId: string, prefix: string): Promise<JobEventRecord[]> {
     return queryRows<JobEventRecord>(
@@ -38,6 +37,7 @@ export class JobEventRepository {
     );
   }
 
+  /** Newest first; `after` keeps only events strictly older than that timestamp. */
   async list(jobId: string, limit: number, after?: string): Promise<JobEventRecord[]> {
     const params: unknown[] = [jobId, limit];
     let where = 'job_id = $1';

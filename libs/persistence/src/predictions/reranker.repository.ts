@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DomainError, notFound } from '@svc/contracts';
-import { isoColumn, queryOne, queryRows } from '../sql';
+import { isoColumn, queryOne, queryRows, takeTurns } from '../sql';
 
 export interface RerankerRecord {
   id: string;
@@ -38,7 +38,7 @@ export class RerankerRepository {
    */
   async save(model: NewReranker, force: boolean): Promise<RerankerRecord> {
     return this.db.transaction(async (tx) => {
-      await queryRows(tx, `SELECT pg_advisory_xact_lock(hashtext('reranker_model:' || $1))`, [model.name]);
+      await takeTurns(tx, `reranker_model:${model.name}`);
       const existing = await queryOne<{ id: string }>(
         tx,
         `SELECT id FROM reranker_model WHERE name = $1 FOR UPDATE`,

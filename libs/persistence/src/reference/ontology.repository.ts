@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
 import type { OboDocument } from '@svc/domain';
 import { bulkInsert } from '../bulk';
-import { Db, isoColumn, queryOne, queryRows } from '../sql';
+import { Db, isoColumn, queryOne, queryRows, takeTurns } from '../sql';
 import { loadOboDocument } from '../evaluations/ontology-document';
 
 export interface SnapshotView {
@@ -110,7 +110,7 @@ export class OntologyRepository {
   async saveSnapshot(document: OboDocument, oboVersion: string, oboUrl: string): Promise<SavedSnapshot> {
     return this.db.transaction(async (tx) => {
       // Serialise concurrent loads of the same release.
-      await queryRows(tx, `SELECT pg_advisory_xact_lock(hashtext('ontology:' || $1))`, [oboVersion]);
+      await takeTurns(tx, `ontology:${oboVersion}`);
       const existing = await this.findByVersion(oboVersion, tx);
       if (existing !== null)
         return { snapshot: existing, created: false, skipped_relationships: 0, alt_ids: 0 };
