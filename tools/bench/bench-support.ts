@@ -97,7 +97,6 @@ export async function startBenchRuntimes(
     (definition) =>
       new WorkerRuntime({
         name: `bench-${definition.name}`,
-        db: infra.db,
         repos: infra.repos,
         config: world.config,
         broker: infra.broker,

@@ -47,7 +47,6 @@ export async function startWorker(
   const infra = await openInfrastructure(definition.name, config, options);
   const runtime = new WorkerRuntime({
     name: definition.name,
-    db: infra.db,
     repos: infra.repos,
     config,
     broker: infra.broker,

@@ -1,12 +1,5 @@
 import type { JobErrorCode } from '@svc/contracts';
-import {
-  createRepositories,
-  Db,
-  JobEventRepository,
-  JobRecord,
-  JobRepository,
-  Repositories,
-} from '@svc/persistence';
+import { Db, JobEventRepository, JobRecord, JobRepository, Repositories } from '@svc/persistence';
 import { DeliveryOutcome, isInfrastructureUnavailable, UnknownQueueError } from '@svc/platform';
 import { insertFollowUp, publishFollowUp } from './follow-up';
 import { DispatchFn, EmitFn } from './operation';
@@ -28,7 +21,7 @@ export class JobLifecycle {
   stopping = false;
 
   constructor(private readonly options: WorkerRuntimeOptions) {
-    this.repos = options.repos ?? createRepositories(options.db);
+    this.repos = options.repos;
     this.jobs = this.repos.jobs;
     this.events = this.repos.jobEvents;
   }

@@ -1,6 +1,6 @@
 import { AppConfig, ArtifactStore, Logger, MessageBroker, Metrics } from '@svc/platform';
 import { JobOperation, StepOperation } from './operation';
-import { DataSource, Repositories } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
 
 export interface WorkerTiming {
   leaseSeconds: number;
@@ -11,9 +11,8 @@ export interface WorkerTiming {
 
 export interface WorkerRuntimeOptions {
   name: string;
-  db: DataSource;
-  /** The process's repositories over `db`; built from it when absent. */
-  repos?: Repositories;
+  /** The process's repositories (Infrastructure.repos). */
+  repos: Repositories;
   config: AppConfig;
   broker: MessageBroker;
   logger: Logger;

@@ -244,7 +244,7 @@ function config(): ReturnType<typeof testConfig> {
 async function startRuntime(on: Infrastructure, name: string): Promise<WorkerRuntime> {
   const created = new WorkerRuntime({
     name,
-    db: on.db,
+    repos: on.repos,
     config: on.config,
     broker: on.broker,
     logger: on.logger.child(`${name}.runtime`),
