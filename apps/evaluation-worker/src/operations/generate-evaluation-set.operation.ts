@@ -7,7 +7,7 @@ import { Repositories, GroundTruthRow } from '@svc/persistence';
 async function snapshotsOf(repos: Repositories, oldId: string, newId: string): Promise<[string, string]> {
   const snapshots = await repos.references.snapshotsOfAnnotationSets([oldId, newId]);
   const of = (id: string): string => {
-    const snapshot = snapshots.get(id.toLowerCase());
+    const snapshot = snapshots.get(id);
     if (snapshot === undefined) throw missingReference('annotation_set', id);
     return snapshot;
   };

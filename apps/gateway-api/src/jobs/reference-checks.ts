@@ -23,8 +23,8 @@ export async function checkPayloadReferences(input: {
     if (!readable) throw notFound(ref.label);
   }
   if (input.spec.name === 'generate_evaluation_set') {
-    const oldId = String(input.payload['old_annotation_set_id']).toLowerCase();
-    const newId = String(input.payload['new_annotation_set_id']).toLowerCase();
+    const oldId = String(input.payload['old_annotation_set_id']);
+    const newId = String(input.payload['new_annotation_set_id']);
     const snapshots = await input.repository.snapshotsOfAnnotationSets([oldId, newId]);
     if (snapshots.get(oldId) !== snapshots.get(newId)) {
       throw new DomainError(

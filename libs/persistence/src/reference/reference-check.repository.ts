@@ -30,18 +30,27 @@ export class ReferenceCheckRepository {
     return ownership;
   }
 
-  /** The ontology snapshot each annotation set was loaded against. */
+  /**
+   * The ontology snapshot each annotation set was loaded against, keyed by the ids as given (in any
+   * case); a set that does not exist has no entry.
+   */
   async snapshotsOfAnnotationSets(ids: readonly string[]): Promise<Map<string, string>> {
     const rows = await queryRows<{ id: string; ontology_snapshot_id: string }>(
       this.db,
       `SELECT id, ontology_snapshot_id FROM annotation_set WHERE id = ANY($1::uuid[])`,
       [[...ids]],
     );
-    return new Map(rows.map((r) => [r.id, r.ontology_snapshot_id]));
+    const byId = new Map(rows.map((r) => [r.id, r.ontology_snapshot_id]));
+    return new Map(
+      ids.flatMap((id): [string, string][] => {
+        const snapshot = byId.get(id.toLowerCase());
+        return snapshot === undefined ? [] : [[id, snapshot]];
+      }),
+    );
   }
 
   /** The ontology snapshot one annotation set was loaded against, or null when there is no such set. */
   async snapshotOfAnnotationSet(id: string): Promise<string | null> {
-    return (await this.snapshotsOfAnnotationSets([id])).get(id.toLowerCase()) ?? null;
+    return (await this.snapshotsOfAnnotationSets([id])).get(id) ?? null;
   }
 }
