@@ -91,9 +91,9 @@ const specDepConstraints = depConstraints.map((c) =>
     : c,
 );
 
-/** Text that starts like an SQL statement (upper-case keywords, as this code base writes them). */
+/** Text that starts like an SQL statement (upper-case keywords, as this code base writes them), or psql's \\copy. */
 const SQL_TEXT =
-  '/^\\s*(SELECT\\s|INSERT INTO\\s|UPDATE\\s+\\w+\\s+SET\\s|DELETE FROM\\s|WITH RECURSIVE\\s|CREATE\\s|DROP\\s|ALTER\\s|TRUNCATE\\s|SAVEPOINT\\s)/';
+  '/^\\s*(SELECT\\s|INSERT INTO\\s|UPDATE\\s+\\w+\\s+SET\\s|DELETE FROM\\s|WITH RECURSIVE\\s|CREATE\\s|DROP\\s|ALTER\\s|TRUNCATE\\s|SAVEPOINT\\s|\\\\\\\\?copy\\s)/';
 
 export default [
   {

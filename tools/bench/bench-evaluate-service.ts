@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { CafaNamespaceResult } from '@svc/domain';
-import { EVALUATION_CATEGORIES, PREDICTIONS_TSV_COLUMNS } from '@svc/persistence';
+import { EVALUATION_CATEGORIES, predictionsTsvCopyCommand } from '@svc/persistence';
 import { freePort } from '@svc/testing';
 import { EMBEDDING_WORKER } from '../../apps/embedding-worker/src/worker.definition';
 import { EVALUATION_WORKER } from '../../apps/evaluation-worker/src/worker.definition';
@@ -248,19 +248,10 @@ async function timeExports(
 
 /** psql's COPY of the set's TSV columns, in the downloads' order, to standard output: lines and seconds. */
 function timeCopy(dbUrl: string, predictionSetId: string): { lines: number; seconds: number } {
-  const columns = PREDICTIONS_TSV_COLUMNS.map((c) =>
-    c === 'go_name' ? 't.name' : c === 'go_aspect' ? 'p.aspect' : `p.${c}`,
-  ).join(', ');
   const started = Date.now();
-  const output = execFileSync(
-    'psql',
-    [
-      dbUrl,
-      '-c',
-      `\\copy (SELECT ${columns} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id WHERE p.prediction_set_id = '${predictionSetId}' ORDER BY p.protein_accession, p.distance, p.id) TO STDOUT`,
-    ],
-    { maxBuffer: 8 * 1024 * 1024 * 1024 },
-  );
+  const output = execFileSync('psql', [dbUrl, '-c', predictionsTsvCopyCommand(predictionSetId)], {
+    maxBuffer: 8 * 1024 * 1024 * 1024,
+  });
   const seconds = (Date.now() - started) / 1000;
   let lines = 0;
   for (let i = 0; i < output.length; i += 1) if (output[i] === 10) lines += 1;

@@ -7,7 +7,7 @@ import {
   PREDICTION_ROW_COLUMN_NAMES,
   PredictionRow,
 } from './prediction-columns';
-import { PredictionSetRepository } from './prediction-set.repository';
+import { predictionsTsvCopyCommand, PredictionSetRepository } from './prediction-set.repository';
 import { domainError, useRunDatabase } from '../repository-test-support';
 import {
   annotationRow,
@@ -422,5 +422,19 @@ describe('PredictionSetRepository', () => {
     expect(await sets.allRows(doomed)).toEqual([]);
     expect(await domainError(sets.delete(doomed))).toMatchObject({ code: 'not_found' });
     expect(await sets.countRowsOfJob(jobId)).toBe(6);
+  });
+});
+
+describe('predictionsTsvCopyCommand', () => {
+  it("is psql's copy of the set's TSV columns in the downloads' order, and takes only a UUID", () => {
+    const id = randomUUID();
+    const command = predictionsTsvCopyCommand(id);
+    expect(command).toMatch(
+      /^\\copy \(SELECT p\.protein_accession, p\.go_id, t\.name, p\.aspect, p\.distance, /,
+    );
+    expect(command).toContain(
+      `WHERE p.prediction_set_id = '${id}' ORDER BY p.protein_accession, p.distance, p.id) TO STDOUT`,
+    );
+    expect(() => predictionsTsvCopyCommand(`${id}' OR '1'='1`)).toThrow('a prediction set id is a UUID');
   });
 });

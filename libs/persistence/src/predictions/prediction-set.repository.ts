@@ -330,6 +330,19 @@ export class PredictionSetRepository {
 /** Rows stored before the score column carry the score they were evaluated with, 1 - d/2. */
 const SCORE_SELECT = 'COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2))) AS score';
 
+/**
+ * The psql `\copy` of a set's predictions.tsv columns in the downloads' order, to standard output:
+ * what a user with database access would run instead of a download (the benchmarks time both).
+ */
+export function predictionsTsvCopyCommand(predictionSetId: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(predictionSetId))
+    throw new Error('a prediction set id is a UUID');
+  const columns = PREDICTIONS_TSV_COLUMNS.map((c) =>
+    c === 'go_name' ? 't.name' : c === 'go_aspect' ? 'p.aspect' : `p.${c}`,
+  ).join(', ');
+  return `\\copy (SELECT ${columns} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id WHERE p.prediction_set_id = '${predictionSetId}' ORDER BY p.protein_accession, p.distance, p.id) TO STDOUT`;
+}
+
 /** The 32 TSV columns as a select list (GO name and aspect from the term). */
 function tsvSelect(): string {
   return PREDICTIONS_TSV_COLUMNS.map((c) => {
