@@ -17,6 +17,7 @@ export * from './operations/prediction.payloads';
 export * from './operations/evaluation.payloads';
 export * from './operations/dataset.payloads';
 export * from './operations/retention.payloads';
+export * from './operations/payload-policy';
 export * from './operations/catalog';
 export * from './operations/references';
 export * from './auth/auth.requests';

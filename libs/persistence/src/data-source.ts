@@ -14,6 +14,7 @@ import { CreateJobRecovery1764800000000 } from './migrations/1764800000000-creat
 import { AddOwnership1764900000000 } from './migrations/1764900000000-add-ownership';
 import { AddPredictionScore1765000000000 } from './migrations/1765000000000-add-prediction-score';
 import { CreateDatasetNameClaim1765100000000 } from './migrations/1765100000000-create-dataset-name-claim';
+import { ExperimentRunNamePerOwner1765200000000 } from './migrations/1765200000000-experiment-run-name-per-owner';
 
 export const MIGRATIONS = [
   CreateJobs1763800000000,
@@ -30,6 +31,7 @@ export const MIGRATIONS = [
   AddOwnership1764900000000,
   AddPredictionScore1765000000000,
   CreateDatasetNameClaim1765100000000,
+  ExperimentRunNamePerOwner1765200000000,
 ];
 
 export interface DataSourceOptions {

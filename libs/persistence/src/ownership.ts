@@ -31,6 +31,17 @@ export function ownershipCondition(
   }
 }
 
+/**
+ * SQL that holds when the sequence `column` (a `sequence.id`) is public: a protein's, or an entry's
+ * of a public query set. Sequences only private work holds (a guest's one-click upload, a
+ * researcher's query set) are left out of every public count.
+ */
+export function publicSequenceCondition(column: string): string {
+  return `(EXISTS (SELECT 1 FROM protein pub_p WHERE pub_p.sequence_id = ${column})
+    OR EXISTS (SELECT 1 FROM query_set_entry pub_e JOIN query_set pub_q ON pub_q.id = pub_e.query_set_id
+                WHERE pub_e.sequence_id = ${column} AND pub_q.visibility = 'public'))`;
+}
+
 /** Ownership of a new row, as stored: owner, visibility and, for unlisted rows, when they expire. */
 export interface NewOwnership extends OwnedRow {
   /** Days until the retention purge removes the row; null keeps it. */

@@ -75,6 +75,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     // security suite narrows both to prove the refusals.
     SVC_SOURCE_ALLOWED_ROOTS: testSourceRoots(run).join(','),
     SVC_SOURCE_ALLOWED_HOSTS: '127.0.0.1,localhost',
+    // Suites sign many accounts up from 127.0.0.1; the suite that proves the limit sets a small one.
+    SVC_SIGNUP_ADDRESS_LIMIT: '1000000',
     // One embedded database session serves every component: while a load holds a transaction for a
     // few seconds, no heartbeat can renew a lease, so standalone runs use a lease longer than that.
     ...(run.standalone === undefined ? {} : { SVC_MODE: 'standalone', SVC_JOB_LEASE_SECONDS: '30' }),

@@ -31,7 +31,21 @@ export class AccountsService {
     body: SignupRequest,
     actor: RpcActor,
   ): Promise<Pick<UserView, 'id' | 'email' | 'username' | 'status'>> {
-    // A refused sign-up (the address or name is taken) counts as a failure: it tells who is registered.
+    // Each accepted sign-up costs a password hash and leaves a pending account: a few an hour per address.
+    const reservation = await this.throttle.reserveSignup(actor.ipHash);
+    let user: UserView;
+    try {
+      user = await this.createPending(body, actor);
+    } catch (error) {
+      await reservation.giveBack();
+      throw error;
+    }
+    await this.audit.record(user.id, 'signup', user.id, { email: user.email });
+    return { id: user.id, email: user.email, username: user.username, status: user.status };
+  }
+
+  /** A refused sign-up (the address or name is taken) counts as a failure: it tells who is registered. */
+  private async createPending(body: SignupRequest, actor: RpcActor): Promise<UserView> {
     const attempt = await this.throttle.admit({ flow: 'signup', account: body.email, ipHash: actor.ipHash });
     const user = await this.users.create({
       email: body.email,
@@ -43,8 +57,7 @@ export class AccountsService {
       intendedUse: body.intended_use,
     });
     await attempt.succeeded();
-    await this.audit.record(user.id, 'signup', user.id, { email: user.email });
-    return { id: user.id, email: user.email, username: user.username, status: user.status };
+    return user;
   }
 
   async login(body: LoginRequest, actor: RpcActor): Promise<SessionGrant> {
@@ -56,6 +69,7 @@ export class AccountsService {
     const matches = await this.ctx.passwords.verify(stored ?? (await this.standIn()), body.password);
     const valid = found !== null && stored !== null && matches;
     if (found === null || !valid) {
+      await attempt.failed();
       await this.audit.record(found?.id ?? null, 'login_fail', found?.id ?? null, {
         reason: 'invalid_credentials',
         ip_hash: actor.ipHash,

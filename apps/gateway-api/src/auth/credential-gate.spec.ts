@@ -5,7 +5,7 @@ import { mintApiKey } from '@svc/domain';
 import { ApiKeyCandidate, ApiKeyRepository, SessionRepository } from '@svc/persistence';
 import { JwtCodec } from '@svc/platform';
 import { CredentialFailureLimiter } from './credential-failures';
-import { CredentialGate } from './credential-gate';
+import { CredentialGate, rateKeyOf } from './credential-gate';
 import { LimitsService } from './limits.service';
 import { testConfigFor } from './limits.test-config';
 
@@ -62,10 +62,23 @@ async function refusal(promise: Promise<unknown>): Promise<DomainError> {
 describe('CredentialGate and API keys', () => {
   afterEach(() => jest.useRealTimers());
 
-  it('keys the principal of a verified key on its id, never on the text the caller sent', async () => {
+  it('keys the principal of a verified key on its owner, never on the text the caller sent', async () => {
     const { db } = countingDb();
     const principal = await gateOver(db).authenticate(requestWith(genuine.raw));
-    expect(principal).toMatchObject({ kind: 'api_key', role: 'researcher', rateKey: `key:${candidate.id}` });
+    expect(principal).toMatchObject({
+      kind: 'api_key',
+      role: 'researcher',
+      rateKey: `user:${candidate.user_id}`,
+    });
+  });
+
+  it('hashes the address group: the addresses of an IPv6 /64 are one caller, IPv4 addresses are not', () => {
+    const { db } = countingDb();
+    const gate = gateOver(db);
+    expect(gate.addressHash('2001:db8:7:1::a')).toBe(gate.addressHash('2001:db8:7:1:ffff::b'));
+    expect(gate.addressHash('2001:db8:7:1::a')).not.toBe(gate.addressHash('2001:db8:7:2::a'));
+    expect(gate.addressHash('::ffff:203.0.113.9')).toBe(gate.addressHash('203.0.113.9'));
+    expect(gate.addressHash('203.0.113.9')).not.toBe(gate.addressHash('203.0.113.10'));
   });
 
   it('refuses a forged key again from memory for a few seconds, after its prefix look-up has expired', async () => {
@@ -96,6 +109,15 @@ describe('CredentialGate and API keys', () => {
     // Once its candidates are cached, the genuine key is accepted from the spent address too.
     expect((await gate.authenticate(requestWith(genuine.raw, '203.0.113.66'))).kind).toBe('api_key');
     expect(queries).toHaveLength(1);
+  });
+});
+
+describe('rateKeyOf', () => {
+  it.each([
+    ['every credential of an account is the person', 'u-1', 'h', 'user:u-1'],
+    ['an anonymous caller is its address hash', null, 'h', 'ip:h'],
+  ])('%s', (_name, userId, addressHash, expected) => {
+    expect(rateKeyOf(userId, addressHash)).toBe(expected);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   SessionRepository,
   SessionState,
 } from '@svc/persistence';
-import { AppConfig, JwtCodec, Principal, TokenClaims } from '@svc/platform';
+import { addressGroupOf, AppConfig, JwtCodec, Principal, TokenClaims } from '@svc/platform';
 import { TtlCache } from './ttl-cache';
 
 /** Key and session lookups are cached this long, so a revocation takes effect within the promised 5 s. */
@@ -24,6 +24,15 @@ const FAILURE_CACHE_ENTRIES = 10_000;
 /** Whether an address has spent its budget of failed credential checks (see CredentialFailureLimiter). */
 export interface FailureBudget {
   isExhausted(addressHash: string): boolean;
+}
+
+/**
+ * The rate-limit bucket of a caller: the person (`user:<id>`) for every credential of an account (API
+ * key, bearer token, session), so that holding several credentials buys no extra rate; the daily
+ * address hash for an anonymous caller. Both are verified, never the credential's text.
+ */
+export function rateKeyOf(userId: string | null, addressHash: string): string {
+  return userId !== null ? `user:${userId}` : `ip:${addressHash}`;
 }
 
 type Credential =
@@ -56,15 +65,22 @@ export class CredentialGate {
     this.sessions = repos.sessions;
   }
 
-  /** Daily-rotated, installation-wide hash of the client address (the same on every replica). */
+  /**
+   * Daily-rotated, installation-wide hash of the client's address group (the same on every replica):
+   * the IPv4 address, or the /64 of an IPv6 address, so a subscriber's many IPv6 addresses are one
+   * caller for every limit and quota keyed on it.
+   */
   addressHash(address: string): string {
     const day = new Date().toISOString().slice(0, 10);
-    return createHmac('sha256', this.addressSecret).update(`${day}|${address}`).digest('hex').slice(0, 16);
+    return createHmac('sha256', this.addressSecret)
+      .update(`${day}|${addressGroupOf(address)}`)
+      .digest('hex')
+      .slice(0, 16);
   }
 
   /**
    * Who the caller is; 401 for a presented credential that is invalid, revoked or expired. The
-   * principal's rate key is verified: the API key's id, the token's subject, or the address hash.
+   * principal's rate key is verified: the account behind the key or token, or the address hash.
    */
   async authenticate(request: FastifyRequest): Promise<Principal> {
     const addressHash = this.addressHash(request.ip);
@@ -73,7 +89,7 @@ export class CredentialGate {
         kind: 'gate_disabled',
         role: 'admin',
         userId: null,
-        rateKey: `ip:${addressHash}`,
+        rateKey: rateKeyOf(null, addressHash),
         addressHash,
         sessionJti: null,
       };
@@ -85,7 +101,7 @@ export class CredentialGate {
           kind: 'anonymous',
           role: 'guest',
           userId: null,
-          rateKey: `ip:${addressHash}`,
+          rateKey: rateKeyOf(null, addressHash),
           addressHash,
           sessionJti: null,
         };
@@ -104,7 +120,7 @@ export class CredentialGate {
           kind: 'api_key',
           role: check.role,
           userId: check.userId,
-          rateKey: `key:${check.keyId}`,
+          rateKey: rateKeyOf(check.userId, addressHash),
           addressHash,
           sessionJti: null,
         };
@@ -197,7 +213,14 @@ export class CredentialGate {
       if (state.user_status !== 'active') throw new DomainError('unauthorized', 'account is not active');
       role = normalizeRole(state.user_role);
     }
-    return { kind, role, userId: claims.sub, rateKey: `sub:${claims.sub}`, addressHash, sessionJti: jti };
+    return {
+      kind,
+      role,
+      userId: claims.sub,
+      rateKey: rateKeyOf(claims.sub, addressHash),
+      addressHash,
+      sessionJti: jti,
+    };
   }
 
   private credentialOf(request: FastifyRequest): Credential {

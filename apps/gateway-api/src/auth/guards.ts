@@ -70,8 +70,8 @@ export const EMAIL_FLOW_KEY = 'svc:email-flow';
 export const EmailFlow = (): MethodDecorator => SetMetadata(EMAIL_FLOW_KEY, true);
 
 /**
- * Second: the rate limiter, keyed on the verified principal (API-key id, token subject, or the
- * address hash of an anonymous caller) and using that principal's role for the role's rates.
+ * Second: the rate limiter, keyed on the verified principal (the account behind every credential, or
+ * the address hash of an anonymous caller) and using that principal's role for the role's rates.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {

@@ -1,6 +1,6 @@
 import { DomainError, Role } from '@svc/contracts';
 import { DEFAULT_RATE_LIMITS, parseRate, secondsUntilWindowEnd, windowStart } from '@svc/domain';
-import { consumeDailyQuota, dailyLimitFor, releaseDailyQuota } from '@svc/jobs';
+import { consumeDailyQuota, dailyLimitFor, dailyQuotaHeadroom, releaseDailyQuota } from '@svc/jobs';
 import { QuotaRepository } from '@svc/persistence';
 import { AppConfig, Principal } from '@svc/platform';
 
@@ -10,7 +10,7 @@ export function quotaKeyOf(principal: Principal): string {
 }
 
 /**
- * Rate limits (per minute or hour, keyed by API-key prefix, JWT subject or address hash) and daily
+ * Rate limits (per minute or hour, keyed by the account or, for guests, the address hash) and daily
  * quotas (keyed by user id or address hash), both counted in PostgreSQL so that every gateway
  * replica, and a restarted gateway, sees the same counters.
  */
@@ -63,6 +63,16 @@ export class LimitsService {
       role: principal.role,
       resource,
       amount,
+    });
+  }
+
+  /** The daily quota of a caller for a resource and what is used of it today; null: unlimited. */
+  async dailyUse(principal: Principal, resource: string): Promise<{ limit: number; used: number } | null> {
+    if (principal.kind === 'gate_disabled') return null;
+    return dailyQuotaHeadroom(this.quotas, this.config, {
+      key: quotaKeyOf(principal),
+      role: principal.role,
+      resource,
     });
   }
 

@@ -8,6 +8,7 @@ import {
   QueuedJobView,
 } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidBody } from '@svc/platform';
+import { viewerOf } from '../common/viewer';
 import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { EmbeddingsService } from './embeddings.service';
 
@@ -22,8 +23,8 @@ export class EmbeddingsController {
   })
   @Get('configs')
   @Roles('guest')
-  list(): Promise<EmbeddingConfigView[]> {
-    return this.embeddings.listConfigs();
+  list(@CurrentPrincipal() who: Principal): Promise<EmbeddingConfigView[]> {
+    return this.embeddings.listConfigs(viewerOf(who));
   }
 
   /** 201 with the canonical config when new, 200 when the same recipe already exists. */
@@ -45,8 +46,9 @@ export class EmbeddingsController {
   async create(
     @ValidBody() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentPrincipal() who: Principal,
   ): Promise<EmbeddingConfigView> {
-    const { config, created } = await this.embeddings.createConfig(body);
+    const { config, created } = await this.embeddings.createConfig(body, viewerOf(who));
     void reply.status(created ? 201 : 200);
     return config;
   }
@@ -54,8 +56,8 @@ export class EmbeddingsController {
   @ApiDoc({ summary: 'One embedding config', ok: EmbeddingConfigView })
   @Get('configs/:id')
   @Roles('guest')
-  get(@Param('id') id: string): Promise<EmbeddingConfigView> {
-    return this.embeddings.getConfig(id);
+  get(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<EmbeddingConfigView> {
+    return this.embeddings.getConfig(id, viewerOf(who));
   }
 
   @ApiDoc({

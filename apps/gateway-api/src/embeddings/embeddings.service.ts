@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload, DomainError, isUuid, notFound } from '@svc/contracts';
-import { canonicalizeEmbeddingConfig } from '@svc/domain';
+import { canonicalizeEmbeddingConfig, isStaff, Viewer } from '@svc/domain';
 import { availableEmbeddingModels } from '@svc/inference';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { EmbeddingConfigView, EmbeddingRepository } from '@svc/persistence';
@@ -9,10 +9,15 @@ import { CachedValue } from '../common/cached-value';
 import { JobsService } from '../jobs/jobs.service';
 import { PredictionsService } from '../predictions/predictions.service';
 
+/** A config's embedding count as a viewer may see it: every sequence for staff, public ones for others. */
+function countedFor(config: EmbeddingConfigView, publicCounts: Map<string, number>, viewer: Viewer) {
+  return isStaff(viewer) ? config : { ...config, embedding_count: publicCounts.get(config.id) ?? 0 };
+}
+
 /** Embedding configs (immutable recipes), their cached list with counts, and compute requests. */
 @Injectable()
 export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
-  private readonly configs: CachedValue<{ items: EmbeddingConfigView[] }>;
+  private readonly configs: CachedValue<{ items: EmbeddingConfigView[]; publicCounts: Map<string, number> }>;
 
   constructor(
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
@@ -22,7 +27,10 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
   ) {
     this.configs = new CachedValue(
       'embedding_configs',
-      async () => ({ items: await this.embeddings.listConfigs() }),
+      async () => ({
+        items: await this.embeddings.listConfigs(),
+        publicCounts: await this.embeddings.publicEmbeddingCounts(),
+      }),
       5 * 60 * 1000,
       infra.logger.child('gateway.cache'),
     );
@@ -36,8 +44,10 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
     this.configs.stop();
   }
 
-  async listConfigs(): Promise<EmbeddingConfigView[]> {
-    return (await this.configs.get()).items;
+  /** Staff see how many sequences each config embedded; others how many public ones (docs/security.md). */
+  async listConfigs(viewer: Viewer): Promise<EmbeddingConfigView[]> {
+    const { items, publicCounts } = await this.configs.get();
+    return items.map((config) => countedFor(config, publicCounts, viewer));
   }
 
   /**
@@ -45,7 +55,10 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
    * (a k-mer recipe, or an ONNX model folder under the models directory, which the gateway shares
    * with the embedding workers), and returns the canonical config with defaults.
    */
-  async createConfig(body: unknown): Promise<{ config: EmbeddingConfigView; created: boolean }> {
+  async createConfig(
+    body: unknown,
+    viewer: Viewer,
+  ): Promise<{ config: EmbeddingConfigView; created: boolean }> {
     const result = canonicalizeEmbeddingConfig(
       body,
       await availableEmbeddingModels(this.infra.config.modelsDir),
@@ -60,12 +73,17 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
     }
     const saved = await this.embeddings.saveConfig(result.config);
     this.configs.invalidate();
-    return saved;
+    return { ...saved, config: await this.counted(saved.config, viewer) };
   }
 
-  getConfig(id: string): Promise<EmbeddingConfigView> {
+  async getConfig(id: string, viewer: Viewer): Promise<EmbeddingConfigView> {
     if (!isUuid(id)) throw notFound('Embedding config');
-    return this.embeddings.getConfig(id);
+    return this.counted(await this.embeddings.getConfig(id), viewer);
+  }
+
+  private async counted(config: EmbeddingConfigView, viewer: Viewer): Promise<EmbeddingConfigView> {
+    if (isStaff(viewer)) return config;
+    return countedFor(config, await this.embeddings.publicEmbeddingCounts(config.id), viewer);
   }
 
   async deleteConfig(id: string): Promise<Record<string, unknown>> {

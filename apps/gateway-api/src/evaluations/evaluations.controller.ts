@@ -34,8 +34,8 @@ export class EvaluationsController {
   @ApiDoc({ summary: 'List evaluation sets, newest first', ok: [EvaluationSetSummaryView] })
   @Get()
   @Roles('guest')
-  list() {
-    return this.evaluations.list();
+  list(@CurrentPrincipal() who: Principal) {
+    return this.evaluations.list(viewerOf(who));
   }
 
   @ApiDoc({
@@ -44,8 +44,8 @@ export class EvaluationsController {
   })
   @Get(':id')
   @Roles('guest')
-  get(@Param('id') id: string) {
-    return this.evaluations.summary(id);
+  get(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
+    return this.evaluations.summary(id, viewerOf(who));
   }
 
   @ApiDoc({

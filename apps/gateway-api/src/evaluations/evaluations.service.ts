@@ -33,7 +33,11 @@ import { ArtifactStore, Principal, readBenchmarkConfigFile, readText } from '@sv
 import { requireModifiable, requirePredictionSet, requireReadable } from '../common/ownership';
 import { JobsService } from '../jobs/jobs.service';
 import { streamTsv } from '../predictions/tsv';
+import { showSourcesOfEach } from '../sources/public-sources';
 import { gatewaySourcePolicy, readingSource } from '../sources/source-checks';
+
+/** The files a result read (paths or URIs on the workers): staff see them, others their names. */
+const RESULT_SOURCES = ['ia_source', 'toi_source'];
 
 const METRIC_COLUMNS = [
   'f_micro_w',
@@ -77,8 +81,9 @@ export class EvaluationsService {
     return this.jobs.dispatch(GENERATE_EVALUATION_SET, payload, principal);
   }
 
-  list() {
-    return this.evaluations.listSets();
+  /** Each set's `result_count` counts the results the viewer's list of them shows. */
+  list(viewer: Viewer) {
+    return this.evaluations.listSets(listScope(viewer));
   }
 
   get(id: string) {
@@ -86,8 +91,8 @@ export class EvaluationsService {
   }
 
   /** The set with the names of what it was made from (the detail route). */
-  summary(id: string) {
-    return this.evaluations.summary(this.uuid(id, 'Evaluation set'));
+  summary(id: string, viewer: Viewer) {
+    return this.evaluations.summary(this.uuid(id, 'Evaluation set'), listScope(viewer));
   }
 
   /** The set and its results go first; then their stored artifacts. */
@@ -142,9 +147,11 @@ export class EvaluationsService {
     return this.jobs.dispatch(RUN_CAFA_EVALUATION, { ...body, evaluation_set_id: set.id }, principal);
   }
 
+  /** The files a result read are named as the viewer may see them (`showSources`). */
   async results(id: string, viewer: Viewer, mine: boolean) {
     await this.get(id);
-    return this.evaluations.listResults(id, listScope(viewer, mine));
+    const rows = await this.evaluations.listResults(id, listScope(viewer, mine));
+    return showSourcesOfEach(rows, RESULT_SOURCES, viewer, this.infra.config);
   }
 
   private async result(

@@ -27,7 +27,7 @@ export interface RouteDoc {
 const QUEUED_EXAMPLE = { id: EXAMPLE_IDS.job, status: 'queued' };
 
 /** Problems of every route that queues a job: a payload naming an unknown row, an identical active job, no broker. */
-const QUEUE_PROBLEMS = [404, 409, 503] as const;
+const QUEUE_PROBLEMS = [403, 404, 409, 503] as const;
 
 /** Documents a route that queues a job: it answers the job's id and `queued` (QueuedJobView). */
 export function QueueDoc(summary: string): MethodDecorator {
@@ -92,7 +92,7 @@ function successText(status: number): string {
 const PROBLEM_TEXT: Record<number, string> = {
   400: 'Malformed request (for example a body that is not JSON)',
   401: 'Missing or refused credential, or a route that needs one',
-  403: "The caller's role is below the route's floor",
+  403: "The caller's role is below the route's floor, or below what this request asks for",
   404: 'No such resource, or one the caller may not see',
   409: 'Conflicts with the current state (see the problem detail)',
   413: 'Body or upload over its limit',

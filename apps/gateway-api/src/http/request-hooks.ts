@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError } from '@svc/contracts';
 import { Infrastructure } from '@svc/jobs';
 import { Principal, requestInstance } from '@svc/platform';
+import { abandonBody } from './abandon-body';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const ACCEPTED_BODY_TYPES = new Set(['application/json', 'multipart/form-data']);
@@ -36,6 +37,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
     startedAt?: bigint;
+    /** Set when the body was refused before it was read to the end: the answer closes the connection. */
+    closeConnection?: boolean;
   }
 }
 
@@ -50,6 +53,11 @@ export function installRequestHooks(fastify: FastifyInstance, infra: Infrastruct
     request.startedAt = process.hrtime.bigint();
     metrics.httpRequestsInFlight.inc();
     void reply.header('x-request-id', String(request.id));
+  });
+  fastify.addHook('onSend', async (request, reply) => {
+    // A route that answered before reading its upload (a refusal) leaves the body unparsed.
+    if (request.isMultipart() && !request.raw.readableEnded) abandonBody(request);
+    if (request.closeConnection === true) void reply.header('connection', 'close');
   });
   fastify.addHook('onResponse', async (request, reply) => {
     metrics.httpRequestsInFlight.dec();

@@ -375,14 +375,22 @@ describe('Jobs API over HTTP (real PostgreSQL and RabbitMQ)', () => {
   it('comments: body required after stripping, oldest first, cap 2000, cascade on delete', async () => {
     const job = await api.post<{ id: string }>('/v1/jobs', ping({}));
     await waitForStatus('/v1', job.body.id, 'SUCCEEDED');
+    // The server records the author (the signed-in account; none with the credential gate off).
     const first = await api.post<{ id: number; body: string; author: string | null; created_at: string }>(
       `/v1/jobs/${job.body.id}/comments`,
-      { body: '  **first** finding  ', author: 'analyst' },
+      { body: '  **first** finding  ' },
     );
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ body: '**first** finding', author: 'analyst', job_id: job.body.id });
+    expect(first.body).toMatchObject({ body: '**first** finding', author: null, job_id: job.body.id });
     await api.post(`/jobs/${job.body.id}/comments`, { body: 'second' });
-    for (const bad of [{ body: '   ' }, { body: '' }, {}, { body: 'x', extra: true }, { body: 5 }]) {
+    for (const bad of [
+      { body: '   ' },
+      { body: '' },
+      {},
+      { body: 'x', extra: true },
+      { body: 5 },
+      { body: 'x', author: 'analyst' },
+    ]) {
       const res = await api.post<Problem>(`/v1/jobs/${job.body.id}/comments`, bad);
       expect(res.status).toBe(422);
       expect(res.body.type).toBe('/problems/validation-error');

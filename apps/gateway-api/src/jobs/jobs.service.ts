@@ -21,6 +21,7 @@ import {
   canModify,
   canRead,
   computeDedupKey,
+  dedupScopeOf,
   isStaff,
   listScope,
   ownershipForNew,
@@ -36,6 +37,7 @@ import {
   JobRecord,
   JobRepository,
   ReferenceCheckRepository,
+  ReferencePoolRepository,
 } from '@svc/persistence';
 import { assertJsonWithin, BrokerUnavailableError, Principal } from '@svc/platform';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
@@ -43,6 +45,17 @@ import { quotaKeyOf } from '../auth/limits.service';
 import { viewerOf } from '../common/viewer';
 import { checkPayloadReferences } from './reference-checks';
 import { checkPayloadSources } from '../sources/source-checks';
+
+/** The daily quota of annotated sequences, charged by query count on every route that embeds or predicts. */
+export const SEQUENCE_QUOTA = 'annotate_sequences';
+
+/** Operations whose work grows with the sequences of their query set. */
+const SEQUENCE_OPERATIONS = new Set(['compute_embeddings', 'predict_go_terms']);
+
+interface DailyCharge {
+  resource: string;
+  amount: number;
+}
 
 /** The Jobs use cases: queue, read, cancel, delete and comment. */
 @Injectable()
@@ -54,6 +67,7 @@ export class JobsService {
     private readonly events: JobEventRepository,
     private readonly comments: JobCommentRepository,
     private readonly references: ReferenceCheckRepository,
+    private readonly pools: ReferencePoolRepository,
   ) {}
 
   /**
@@ -98,6 +112,8 @@ export class JobsService {
       saveHistory?: boolean;
       /** A per-user rate that counts only accepted submissions (POST /jobs). */
       rateLimit?: string;
+      /** The caller already paid the sequences (one-click annotation charges them by its upload). */
+      sequencesCharged?: boolean;
     } = {},
   ): Promise<QueuedJobView> {
     const security = this.infra.config.security;
@@ -110,6 +126,7 @@ export class JobsService {
       role,
       via,
       payloadLimitBytes: security.jobPayloadLimitBytes,
+      limits: security,
     });
     await checkPayloadSources(spec.name, plainPayload, this.infra);
     await checkPayloadReferences({
@@ -119,7 +136,13 @@ export class JobsService {
       repository: this.references,
     });
     const meta = await this.checkMeta(extras.meta ?? {}, role, via, viewerOf(principal));
-    const dedupKey = computeDedupKey({ operation: spec.name, payload: plainPayload });
+    const quotaKey = principal !== undefined ? quotaKeyOf(principal) : null;
+    // Duplicates are the same submitter's only, so a 409 tells nothing of other people's jobs.
+    const dedupKey = computeDedupKey({
+      operation: spec.name,
+      payload: plainPayload,
+      scope: dedupScopeOf({ ownerUserId: viewerOf(principal).userId, role, quotaKey }),
+    });
     const existing = await this.jobs.findActiveByDedupKey(dedupKey);
     if (existing !== null) throw this.duplicateOf(spec.name, existing, principal);
     if (extras.rateLimit !== undefined && principal !== undefined)
@@ -127,8 +150,12 @@ export class JobsService {
     if (!this.infra.broker.isConnected()) {
       throw new DomainError('service_unavailable', 'the message broker is not reachable; nothing was queued');
     }
-    // Daily job quota: researchers 100 a day by default, operators unlimited, administrators exempt.
-    if (principal !== undefined) await this.auth.limits.consumeDaily(principal, 'jobs');
+    // Daily quotas: the job (researchers 100 a day by default, operators unlimited, administrators
+    // exempt) and the sequences it embeds or predicts, its follow-up's included, whatever the route.
+    const charges: DailyCharge[] = [{ resource: 'jobs', amount: 1 }];
+    if (extras.sequencesCharged !== true)
+      charges.push({ resource: SEQUENCE_QUOTA, amount: await this.sequencesOf(spec, plainPayload, meta) });
+    await this.consumeAll(principal, charges);
     const ownership = ownershipForNew({ viewer: viewerOf(principal), saveHistory: extras.saveHistory });
     const job = await this.jobs
       .createQueued({
@@ -144,14 +171,14 @@ export class JobsService {
           ownerUserId: ownership.owner_user_id,
           role,
           via,
-          quotaKey: principal !== undefined ? quotaKeyOf(principal) : null,
+          quotaKey,
           visibility: ownership.visibility,
           expiresInDays: ownership.expiring ? security.guestResultRetentionDays : null,
         },
       })
       .catch(async (error: unknown) => {
         // Not queued after all (an identical job won the race): the quota charge is given back.
-        if (principal !== undefined) await this.auth.limits.releaseDaily(principal, 'jobs');
+        await this.releaseAll(principal, charges);
         if (error instanceof DomainError && error.code === 'duplicate_job') {
           const winner = await this.jobs.findActiveByDedupKey(dedupKey);
           if (winner !== null) throw this.duplicateOf(spec.name, winner, principal);
@@ -162,7 +189,7 @@ export class JobsService {
       await this.infra.broker.publishJob(job.queue_name, { job_id: job.id });
     } catch (error) {
       await this.jobs.deleteUndispatched(job.id);
-      if (principal !== undefined) await this.auth.limits.releaseDaily(principal, 'jobs');
+      await this.releaseAll(principal, charges);
       if (error instanceof BrokerUnavailableError) {
         throw new DomainError('service_unavailable', `${error.message}; nothing was queued`);
       }
@@ -216,7 +243,9 @@ export class JobsService {
     principal: Principal | undefined,
   ): Promise<JobCommentRecord> {
     await this.requireModifiable(id, principal);
-    return this.comments.create(id, request.body, request.author ?? null);
+    // The author is the signed-in account's username, never what the client says; a caller without
+    // an account (the credential gate off) writes without an author.
+    return this.comments.create(id, request.body, principal?.userId ?? null);
   }
 
   async listComments(
@@ -262,7 +291,13 @@ export class JobsService {
     const followUp = readFollowUp(meta);
     if (followUp !== null) {
       // Checked as if queued directly: role floor, queue, schema, then its sources and rows.
-      const checked = await checkFollowUp({ followUp, role, via, payloadLimitBytes: limit });
+      const checked = await checkFollowUp({
+        followUp,
+        role,
+        via,
+        payloadLimitBytes: limit,
+        limits: this.infra.config.security,
+      });
       await checkPayloadSources(checked.spec.name, checked.payload, this.infra);
       await checkPayloadReferences({
         spec: checked.spec,
@@ -272,6 +307,51 @@ export class JobsService {
       });
     }
     return JSON.parse(JSON.stringify(meta)) as Record<string, unknown>;
+  }
+
+  /**
+   * The sequences a submission embeds or predicts (the entries of its query set), with those of the
+   * follow-up it asks for; 0 for every other operation. Work without a query set is the whole pool,
+   * which only staff may queue (`checkSubmission`) and staff have no sequence quota.
+   */
+  private async sequencesOf(
+    spec: OperationSpec,
+    payload: Record<string, unknown>,
+    meta: Record<string, unknown>,
+  ): Promise<number> {
+    const count = async (operation: string, body: Record<string, unknown>) => {
+      const querySet = body['query_set_id'];
+      if (!SEQUENCE_OPERATIONS.has(operation) || typeof querySet !== 'string') return 0;
+      return this.pools.countQueries('', querySet);
+    };
+    const followUp = readFollowUp(meta);
+    return (
+      (await count(spec.name, payload)) +
+      (followUp === null ? 0 : await count(followUp.operation, followUp.payload))
+    );
+  }
+
+  /** Charges every daily quota or none: a refusal gives back what was charged before it. */
+  private async consumeAll(principal: Principal | undefined, charges: DailyCharge[]): Promise<void> {
+    if (principal === undefined) return;
+    const done: DailyCharge[] = [];
+    try {
+      for (const charge of charges) {
+        if (charge.amount <= 0) continue;
+        await this.auth.limits.consumeDaily(principal, charge.resource, charge.amount);
+        done.push(charge);
+      }
+    } catch (error) {
+      await this.releaseAll(principal, done);
+      throw error;
+    }
+  }
+
+  private async releaseAll(principal: Principal | undefined, charges: DailyCharge[]): Promise<void> {
+    if (principal === undefined) return;
+    for (const charge of charges) {
+      if (charge.amount > 0) await this.auth.limits.releaseDaily(principal, charge.resource, charge.amount);
+    }
   }
 
   /** A malformed id cannot resolve to a job: 404, like an unknown one. */

@@ -5,13 +5,16 @@ import { AnnotateQuery, AnnotateView } from '@svc/contracts';
 import { CurrentPrincipal, Principal, Roles, ValidQuery } from '@svc/platform';
 import { ApiDoc } from '../http/api-doc';
 import { MultipartBody } from '../http/multipart-body';
-import { readMultipart } from '../reference/multipart';
+import { FastaUploadPolicy } from '../reference/fasta-upload-policy';
 import { AnnotateService } from './annotate.service';
 
 @ApiTags('annotate')
 @Controller('annotate')
 export class AnnotateController {
-  constructor(private readonly annotate: AnnotateService) {}
+  constructor(
+    private readonly annotate: AnnotateService,
+    private readonly uploads: FastaUploadPolicy,
+  ) {}
 
   /**
    * multipart/form-data: `file` (FASTA), `name`. Guests may annotate with save_history=false under the
@@ -35,11 +38,13 @@ export class AnnotateController {
     @ValidQuery() query: AnnotateQuery,
     @CurrentPrincipal() who: Principal,
   ): Promise<AnnotateView> {
-    const form = await readMultipart(request, ['file']);
-    const name = form.fields['name']?.trim() || form.files['file']!.filename || 'annotation';
+    // What the body cannot change is refused before it is read.
+    this.annotate.checkSaveHistory(query.save_history ?? false, who);
+    const form = await this.uploads.receive(request, who, { purpose: 'annotate', fields: ['name'] });
+    const name = form.fields['name']?.trim() || form.filename || 'annotation';
     return this.annotate.annotate({
       name: name.slice(0, 200),
-      fasta: form.files['file']!.content.toString('utf8'),
+      fasta: form.fasta,
       saveHistory: query.save_history ?? false,
       principal: who,
     });

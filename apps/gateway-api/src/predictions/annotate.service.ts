@@ -7,7 +7,7 @@ import {
   hasRoleAtLeast,
   PREDICT_GO_TERMS,
 } from '@svc/contracts';
-import { canonicalizeEmbeddingConfig } from '@svc/domain';
+import { canonicalizeEmbeddingConfig, FastaResult } from '@svc/domain';
 import { AnnotationRepository, EmbeddingRepository, ReferencePoolRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
@@ -63,16 +63,11 @@ export class AnnotateService {
 
   async annotate(input: {
     name: string;
-    fasta: string;
+    fasta: FastaResult;
     saveHistory: boolean;
     principal: Principal | undefined;
   }): Promise<AnnotateResponse> {
-    const role = input.principal?.role ?? 'guest';
-    if (input.saveHistory && !hasRoleAtLeast(role, 'researcher')) {
-      throw role === 'guest' && input.principal?.kind !== 'gate_disabled'
-        ? new DomainError('unauthorized', 'save_history=true needs a signed-in researcher account')
-        : new DomainError('forbidden', 'save_history=true needs role researcher');
-    }
+    this.checkSaveHistory(input.saveHistory, input.principal);
     const target = await this.pickAnnotationSet();
     const config = await this.pickEmbeddingConfig();
     // A bad file is refused (422, nothing stored) before any quota is charged.
@@ -113,6 +108,7 @@ export class AnnotateService {
         {
           via: 'annotate',
           saveHistory: input.saveHistory,
+          sequencesCharged: true,
           meta: {
             annotate: { save_history: input.saveHistory },
             then: {
@@ -138,6 +134,16 @@ export class AnnotateService {
       ontology_snapshot_id: target.ontology_snapshot_id,
       links: annotateLinks({ querySetId: querySet.id, embeddingJobId: job.id, embeddingConfigId: config }),
     };
+  }
+
+  /** save_history=true needs a researcher account: checked before the upload is read. */
+  checkSaveHistory(saveHistory: boolean, principal: Principal | undefined): void {
+    const role = principal?.role ?? 'guest';
+    if (saveHistory && !hasRoleAtLeast(role, 'researcher')) {
+      throw role === 'guest' && principal?.kind !== 'gate_disabled'
+        ? new DomainError('unauthorized', 'save_history=true needs a signed-in researcher account')
+        : new DomainError('forbidden', 'save_history=true needs role researcher');
+    }
   }
 
   /** The newest annotation set that has annotations. */

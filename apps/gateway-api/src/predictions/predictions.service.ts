@@ -18,16 +18,13 @@ import {
   PREDICTIONS_TSV_COLUMNS,
   PredictionSetRepository,
   ReferenceCheckRepository,
-  ReferencePoolRepository,
 } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
 import { requirePredictionSet, requireReadable } from '../common/ownership';
-import { viewerOf } from '../common/viewer';
 import { JobsService } from '../jobs/jobs.service';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
 import { downloadStream, tsvLines } from './tsv';
-import { checkPayloadReferences } from '../jobs/reference-checks';
 
 /** The operations whose success adds or removes prediction sets (or completes one: its counts and status). */
 const PREDICTION_SET_WRITERS = ['predict_go_terms', 'purge_expired_results'];
@@ -45,7 +42,6 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     private readonly downloads: PredictionExportReader,
     finishedJobs: JobRepository,
     private readonly references: ReferenceCheckRepository,
-    private readonly referencePools: ReferencePoolRepository,
     private readonly evaluations: EvaluationRepository,
   ) {
     // Sets are made and purged by workers: a job finishing refreshes the list within a second.
@@ -72,37 +68,12 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Charges guests their sequence quota by the number of queries, then queues predict_go_terms
-   * (whose dispatch checks every reference; a 404 names the missing one).
+   * Queues predict_go_terms through the one-click entry point; the dispatch checks every reference (a
+   * 404 names the missing one) and charges the caller's sequence quota by the query set's entries.
    */
   async predict(payload: PredictGoTermsPayload, principal: Principal | undefined) {
-    const role = principal?.role ?? 'guest';
-    let charged = 0;
-    if (role === 'guest' && principal !== undefined) {
-      // Before the charge, which counts the query set's entries: every reference exists, and
-      // someone else's query set is a 404 (predicting over it would copy its sequences).
-      await checkPayloadReferences({
-        spec: PREDICT_GO_TERMS,
-        payload: { ...payload },
-        viewer: viewerOf(principal),
-        repository: this.references,
-      });
-      const count = await this.referencePools.countQueries(
-        payload.embedding_config_id,
-        payload.query_set_id ?? null,
-      );
-      charged = Math.max(1, count);
-      await this.auth.limits.consumeDaily(principal, 'annotate_sequences', charged);
-    }
     this.recent.invalidate();
-    try {
-      return await this.jobs.dispatch(PREDICT_GO_TERMS, payload, principal, { via: 'annotate' });
-    } catch (error) {
-      // Nothing was queued: the sequences are not charged.
-      if (charged > 0 && principal !== undefined)
-        await this.auth.limits.releaseDaily(principal, 'annotate_sequences', charged);
-      throw error;
-    }
+    return this.jobs.dispatch(PREDICT_GO_TERMS, payload, principal, { via: 'annotate' });
   }
 
   /**

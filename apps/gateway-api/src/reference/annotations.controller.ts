@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
   AnnotationSetDeletionView,
@@ -17,10 +17,17 @@ import {
   SubgraphQuery,
   SubgraphView,
 } from '@svc/contracts';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
+import { viewerOf } from '../common/viewer';
 import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { JobsService } from '../jobs/jobs.service';
+import { showSources, showSourcesOfEach } from '../sources/public-sources';
 import { ReferenceService } from './reference.service';
+
+/** The stored sources of snapshots and annotation sets: URIs for staff, file names for others. */
+const SNAPSHOT_SOURCES = ['obo_url', 'ia_url'] as const;
+const SET_SOURCES = ['source_url'] as const;
 
 @ApiTags('annotations')
 @Controller('annotations')
@@ -28,13 +35,15 @@ export class AnnotationsController {
   constructor(
     private readonly reference: ReferenceService,
     private readonly jobs: JobsService,
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
   ) {}
 
   @ApiDoc({ summary: 'List ontology snapshots, newest first', ok: [OntologySnapshotView] })
   @Get('snapshots')
   @Roles('guest')
-  snapshots(): Promise<OntologySnapshotView[]> {
-    return this.reference.ontology.list();
+  async snapshots(@CurrentPrincipal() who: Principal): Promise<OntologySnapshotView[]> {
+    const rows = await this.reference.ontology.list();
+    return showSourcesOfEach(rows, SNAPSHOT_SOURCES, viewerOf(who), this.infra.config);
   }
 
   @QueueDoc('Queue load_ontology_snapshot (a GO OBO release)')
@@ -51,8 +60,8 @@ export class AnnotationsController {
   @ApiDoc({ summary: 'One ontology snapshot', ok: OntologySnapshotView })
   @Get('snapshots/:id')
   @Roles('guest')
-  snapshot(@Param('id') id: string): Promise<OntologySnapshotView> {
-    return this.reference.snapshot(id);
+  async snapshot(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<OntologySnapshotView> {
+    return showSources(await this.reference.snapshot(id), SNAPSHOT_SOURCES, viewerOf(who), this.infra.config);
   }
 
   @ApiDoc({
@@ -82,8 +91,12 @@ export class AnnotationsController {
   @ApiDoc({ summary: 'List annotation sets, newest first', ok: [AnnotationSetView] })
   @Get('sets')
   @Roles('guest')
-  sets(@ValidQuery() query: ListAnnotationSetsQuery): Promise<AnnotationSetView[]> {
-    return this.reference.annotations.list(query.source);
+  async sets(
+    @ValidQuery() query: ListAnnotationSetsQuery,
+    @CurrentPrincipal() who: Principal,
+  ): Promise<AnnotationSetView[]> {
+    const rows = await this.reference.annotations.list(query.source);
+    return showSourcesOfEach(rows, SET_SOURCES, viewerOf(who), this.infra.config);
   }
 
   @QueueDoc('Queue load_goa_annotations (a GOA GAF file)')
@@ -111,8 +124,8 @@ export class AnnotationsController {
   @ApiDoc({ summary: 'One annotation set', ok: AnnotationSetView })
   @Get('sets/:id')
   @Roles('guest')
-  set(@Param('id') id: string): Promise<AnnotationSetView> {
-    return this.reference.annotationSet(id);
+  async set(@Param('id') id: string, @CurrentPrincipal() who: Principal): Promise<AnnotationSetView> {
+    return showSources(await this.reference.annotationSet(id), SET_SOURCES, viewerOf(who), this.infra.config);
   }
 
   @ApiDoc({

@@ -631,6 +631,9 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
         {},
         { search_criteria: '*', page_size: 1000 },
         { search_criteria: '*', update_protein_core: 1 },
+        { search_criteria: '*', max_pages: 0 },
+        // Within the schema, over the operators' page cap (SVC_UNIPROT_PAGE_CAP_OPERATOR).
+        { search_criteria: '*', max_pages: 10_001 },
       ]) {
         expectProblem(await api.post('/v1/proteins/fetch-metadata', body), 422, '/problems/validation-error');
       }
@@ -649,11 +652,15 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
         page_size: 10,
       });
       expect(job.error_message).toBeNull();
+      // Within the operators' caps (the credential gate is off: every caller is staff).
       expect(job.result).toEqual({
         pages: pages(human.length, 10),
         entries: human.length,
         proteins_updated: 0,
         problems: 0,
+        max_rows: 1_000_000,
+        max_pages: 10_000,
+        stopped_at_cap: false,
       });
       for (const { url } of requestsSince(from)) {
         expect(url.searchParams.get('query')).toBe('organism_id:9606');
@@ -705,6 +712,37 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       ).toBeNull();
     });
 
+    it('stops at max_pages without asking for the next page, and says so in its result', async () => {
+      const human = SERVED_CANONICAL.filter((e) => e.species === HUMAN);
+      expect(human.length).toBeGreaterThan(10);
+      const before = await totals();
+      const from = uniprot.requests.length;
+      const job = await runJob('/v1/proteins/fetch-metadata', {
+        search_criteria: 'organism_id:9606',
+        page_size: 5,
+        max_pages: 2,
+      });
+      expect(job.error_message).toBeNull();
+      expect(job.result).toEqual({
+        pages: 2,
+        entries: 10,
+        proteins_updated: 0,
+        problems: 0,
+        max_rows: 10,
+        max_pages: 2,
+        stopped_at_cap: true,
+      });
+      expect(job).toMatchObject({ progress_current: 10, progress_total: 10 });
+      expect(requestsSince(from).map((r) => r.status)).toEqual([200, 200]);
+      const events = await api.get<{ event: string; message: string | null }[]>(`/v1/jobs/${job.id}/events`);
+      const capped = events.body.find((e) => e.event === 'fetch_uniprot_metadata.capped');
+      expect(capped?.message).toBe(
+        `stopped at the cap of 10 rows or 2 pages; the search has ${human.length} results`,
+      );
+      // The rows it read were stored before (the search above): nothing new.
+      expect(await totals()).toEqual(before);
+    });
+
     it('with update_protein_core refreshes the names and organism of loaded proteins only; running again is safe', async () => {
       // UniProt has revised two entries since they were loaded.
       const renamed = ALL[3]!;
@@ -722,6 +760,9 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
         entries: SERVED_CANONICAL.length,
         proteins_updated: loaded.length,
         problems: 0,
+        max_rows: 1_000_000,
+        max_pages: 10_000,
+        stopped_at_cap: false,
       };
       expect(job.result).toEqual(expected);
       for (const { url } of requestsSince(from)) {
@@ -941,7 +982,8 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
         with_metadata: all.filter((r) => withMetadata.has(r.canonical_accession)).length,
         with_go_annotations: 0,
         with_embeddings: 0,
-        sequences: await count('SELECT count(*)::int AS n FROM sequence'),
+        // The proteins' sequences: the public statistics leave out what only query sets uploaded.
+        sequences: await count('SELECT count(DISTINCT sequence_id)::int AS n FROM protein'),
         cached_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         stale: false,
       });

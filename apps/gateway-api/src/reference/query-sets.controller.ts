@@ -12,13 +12,16 @@ import { CurrentPrincipal, Principal, Roles, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
 import { ApiDoc } from '../http/api-doc';
 import { MultipartBody } from '../http/multipart-body';
-import { readMultipart } from './multipart';
+import { FastaUploadPolicy } from './fasta-upload-policy';
 import { ReferenceService } from './reference.service';
 
 @ApiTags('query-sets')
 @Controller('query-sets')
 export class QuerySetsController {
-  constructor(private readonly reference: ReferenceService) {}
+  constructor(
+    private readonly reference: ReferenceService,
+    private readonly uploads: FastaUploadPolicy,
+  ) {}
 
   /** multipart/form-data: `file` (FASTA, up to SVC_FASTA_UPLOAD_LIMIT_BYTES), `name`, `description`. The set joins the caller's history. */
   @ApiDoc({ summary: 'Upload a FASTA file as a query set', ok: QuerySetCreatedView })
@@ -31,12 +34,15 @@ export class QuerySetsController {
     required: ['file'],
   })
   async upload(@Req() request: FastifyRequest, @CurrentPrincipal() who: Principal) {
-    const form = await readMultipart(request, ['file']);
-    const name = form.fields['name']?.trim() || form.files['file']!.filename || 'query set';
+    const form = await this.uploads.receive(request, who, {
+      purpose: 'query_set',
+      fields: ['name', 'description'],
+    });
+    const name = form.fields['name']?.trim() || form.filename || 'query set';
     return this.reference.uploadQuerySet({
       name: name.slice(0, 200),
       description: form.fields['description']?.trim() || null,
-      fasta: form.files['file']!.content.toString('utf8'),
+      fasta: form.fasta,
       ownership: this.reference.ownershipFor(who),
     });
   }

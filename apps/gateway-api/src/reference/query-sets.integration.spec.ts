@@ -360,15 +360,18 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
       expect(await listNames()).not.toContain(name);
     });
 
-    it('a form without the `file` part gives 422 naming the field', async () => {
+    it('a form without the `file` part gives 422 naming the field (a file under another name, too)', async () => {
       const name = `no file ${randomUUID()}`;
-      for (const res of [
-        await upload<Problem>(null, { name }),
+      const missing = expectProblem(await upload<Problem>(null, { name }), 422, 'validation-error');
+      expect(missing.errors).toEqual([{ path: 'file', message: 'file required' }]);
+      const misnamed = expectProblem(
         await upload<Problem>('>a\nMKT\n', { name }, '/v1/query-sets', 'fasta'),
-      ]) {
-        const problem = expectProblem(res, 422, 'validation-error');
-        expect(problem.errors).toEqual([{ path: 'file', message: 'file required' }]);
-      }
+        422,
+        'validation-error',
+      );
+      expect(misnamed.errors).toEqual([
+        { path: 'fasta', message: 'not a part of this form (takes file, name, description)' },
+      ]);
       expect(await listNames()).not.toContain(name);
     });
 

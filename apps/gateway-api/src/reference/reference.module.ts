@@ -4,12 +4,13 @@ import { AnnotationsController } from './annotations.controller';
 import { MaintenanceController } from './maintenance.controller';
 import { ProteinsController } from './proteins.controller';
 import { QuerySetsController } from './query-sets.controller';
+import { FastaUploadPolicy } from './fasta-upload-policy';
 import { ReferenceService } from './reference.service';
 
 @Module({
   imports: [JobsModule],
   controllers: [ProteinsController, AnnotationsController, QuerySetsController, MaintenanceController],
-  providers: [ReferenceService],
-  exports: [ReferenceService],
+  providers: [ReferenceService, FastaUploadPolicy],
+  exports: [ReferenceService, FastaUploadPolicy],
 })
 export class ReferenceModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DomainError, FieldError, isUuid, ListProteinsQuery, notFound } from '@svc/contracts';
-import { listScope, md5Hex, parseFasta, parseSpeciesTags, Viewer } from '@svc/domain';
+import { FastaResult, listScope, md5Hex, parseFasta, parseSpeciesTags, Viewer } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { Principal } from '@svc/platform';
 import {
@@ -169,7 +169,7 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
   async uploadQuerySet(input: {
     name: string;
     description: string | null;
-    fasta: string;
+    fasta: string | FastaResult;
     ownership: NewOwnership;
   }) {
     return this.saveQuerySetUpload(this.prepareQuerySetUpload(input), input.ownership);
@@ -179,8 +179,12 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
    * Parses and checks an upload without storing anything: every FASTA problem and an over-long name
    * or description are listed in one 422. Callers that charge a quota do so between this and the save.
    */
-  prepareQuerySetUpload(input: { name: string; description: string | null; fasta: string }): QuerySetUpload {
-    const parsed = parseFasta(input.fasta);
+  prepareQuerySetUpload(input: {
+    name: string;
+    description: string | null;
+    fasta: string | FastaResult;
+  }): QuerySetUpload {
+    const parsed = typeof input.fasta === 'string' ? parseFasta(input.fasta) : input.fasta;
     const problems: FieldError[] = [
       ...tooLong('name', input.name, QUERY_SET_NAME_MAX_LENGTH),
       ...tooLong('description', input.description, QUERY_SET_DESCRIPTION_MAX_LENGTH),

@@ -173,3 +173,163 @@ export async function measureLargeBodies(
     clearInterval(sampler);
   }
 }
+
+const UPLOAD_BOUNDARY = 'svchostileupload';
+/** 256 KiB of valid FASTA sequence lines, written again and again to make a large file part. */
+const SEQUENCE_CHUNK = Buffer.from(
+  `${'MKTAYIAKQRQISFVKSHFSRQLEERLGLIEVQAPILSRVGDGTQDNLSGAEKAVQVK'.repeat(70)}\n`.repeat(64),
+);
+
+/**
+ * POSTs an anonymous multipart upload of `parts` FASTA files of `size` bytes each and resolves with the
+ * status as soon as the server answers (CLOSED_WHILE_SENDING when it closed first). With
+ * `chunked: false` the Content-Length is declared up front and the body follows after 200 ms.
+ */
+export function sendLargeUpload(
+  url: string,
+  path: string,
+  options: { size: number; parts: number; chunked: boolean; headers?: Record<string, string> },
+): Promise<number> {
+  const target = new URL(path, url);
+  const head = (i: number) =>
+    Buffer.from(
+      `--${UPLOAD_BOUNDARY}\r\nContent-Disposition: form-data; name="${i === 0 ? 'file' : `file${i}`}"; filename="big${i}.fasta"\r\nContent-Type: text/plain\r\n\r\n>BIG${i} hostile\n`,
+    );
+  const tail = Buffer.from(`\r\n--${UPLOAD_BOUNDARY}--\r\n`);
+  const partBytes = (i: number) => head(i).length + options.size + 2;
+  const total =
+    Array.from({ length: options.parts }, (_, i) => partBytes(i)).reduce((a, b) => a + b, 0) + tail.length;
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(
+      {
+        method: 'POST',
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        headers: {
+          'content-type': `multipart/form-data; boundary=${UPLOAD_BOUNDARY}`,
+          ...(options.chunked ? {} : { 'content-length': String(total) }),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        answered = true;
+        res.resume();
+        resolve(res.statusCode ?? 0);
+        req.destroy();
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return;
+      answered = true;
+      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') resolve(CLOSED_WHILE_SENDING);
+      else reject(error);
+    });
+    // The parts as a queue of buffers: each part's head, its sequence chunks, then the closing boundary.
+    let part = 0;
+    let sentOfPart = -1;
+    const next = (): Buffer | null => {
+      if (part >= options.parts) return null;
+      if (sentOfPart < 0) {
+        sentOfPart = 0;
+        return head(part);
+      }
+      if (sentOfPart < options.size) {
+        const slice = SEQUENCE_CHUNK.subarray(0, Math.min(SEQUENCE_CHUNK.length, options.size - sentOfPart));
+        sentOfPart += slice.length;
+        return slice;
+      }
+      part += 1;
+      sentOfPart = -1;
+      return part < options.parts
+        ? Buffer.from('\r\n')
+        : Buffer.concat([Buffer.from('\r\n'), tail.subarray(2)]);
+    };
+    const write = (): void => {
+      while (!answered) {
+        const chunk = next();
+        if (chunk === null) {
+          req.end();
+          return;
+        }
+        if (!req.write(chunk)) {
+          req.once('drain', write);
+          return;
+        }
+      }
+    };
+    req.flushHeaders();
+    setTimeout(write, options.chunked ? 0 : 200);
+  });
+}
+
+/** Nearest-rank percentile of a sorted list. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * The multipart attack of the hardening issue, anonymous, on the one-click route: four concurrent
+ * uploads of one `size`-byte file (two declaring their length, two chunked), then one chunked upload
+ * of three such files. Samples the gateway's RSS every 10 ms and `/health` every 20 ms throughout.
+ */
+export async function measureLargeUploads(
+  url: string,
+  pid: number,
+  size: number,
+): Promise<{
+  statuses: number[];
+  threePartStatus: number;
+  beforeBytes: number;
+  peakBytes: number;
+  health: { count: number; p50Ms: number; p99Ms: number; maxMs: number };
+}> {
+  for (let i = 0; i < 5; i += 1) await fetch(`${url}/health`);
+  const beforeBytes = rssBytes(pid);
+  let peakBytes = beforeBytes;
+  const sampler = setInterval(() => (peakBytes = Math.max(peakBytes, rssBytes(pid))), 10);
+  const latencies: number[] = [];
+  let probing = true;
+  const probe = (async () => {
+    while (probing) {
+      const started = performance.now();
+      await fetch(`${url}/health`).then((res) => res.arrayBuffer());
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  try {
+    // Four addresses' worth of guests is what one client can be; they all share the loopback address.
+    const statuses = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        sendLargeUpload(url, '/v1/annotate', { size, parts: 1, chunked: i >= 2 }),
+      ),
+    );
+    const threePartStatus = await sendLargeUpload(url, '/v1/annotate', { size, parts: 3, chunked: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return {
+      statuses,
+      threePartStatus,
+      beforeBytes,
+      peakBytes,
+      health: {
+        count: latencies.length,
+        p50Ms: percentile(
+          [...latencies].sort((a, b) => a - b),
+          50,
+        ),
+        p99Ms: percentile(
+          [...latencies].sort((a, b) => a - b),
+          99,
+        ),
+        maxMs: Math.max(0, ...latencies),
+      },
+    };
+  } finally {
+    probing = false;
+    clearInterval(sampler);
+    await probe;
+  }
+}

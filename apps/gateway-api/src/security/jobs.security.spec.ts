@@ -208,11 +208,16 @@ describe('jobs: identity travels with the work, only our queues, owners (finding
   });
 
   it("finding 8: another researcher can neither read, cancel, comment on nor delete a researcher's job", async () => {
-    const res = await stack.api.post<{ id: string }>(
+    // An operator's long ping holds the ping queue, so Alice's job stays active throughout (a
+    // researcher's own ping sleeps at most a few seconds).
+    const hold = await stack.api.post<{ id: string }>(
       '/v1/jobs',
-      { ...ping(), payload: { message: randomUUID(), sleep_seconds: 20 } },
-      alice.headers,
+      { ...ping(), payload: { message: randomUUID(), sleep_seconds: 600 } },
+      operator.headers,
     );
+    expect(hold.status).toBe(201);
+    await waitForJob(hold.body.id, ['RUNNING']);
+    const res = await stack.api.post<{ id: string }>('/v1/jobs', ping(), alice.headers);
     expect(res.status).toBe(201);
     const id = res.body.id;
     expect((await stack.api.get(`/v1/jobs/${id}`, bob.headers)).status).toBe(404);
@@ -228,6 +233,9 @@ describe('jobs: identity travels with the work, only our queues, owners (finding
     const cancelled = await stack.api.post<Job>(`/v1/jobs/${id}/cancel`, undefined, operator.headers);
     expect(cancelled.status).toBe(200);
     expect((await stack.api.delete(`/v1/jobs/${id}`, alice.headers)).status).toBe(200);
+    expect(
+      (await stack.api.post(`/v1/jobs/${hold.body.id}/cancel`, undefined, operator.headers)).status,
+    ).toBe(200);
   });
 
   it('finding 8: lists show each caller only what they may see; mine=true narrows to their own', async () => {

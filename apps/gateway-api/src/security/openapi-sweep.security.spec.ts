@@ -80,6 +80,10 @@ const VARIANTS = [
   'multipart-nul-field',
   'multipart-long-fasta-header',
   'multipart-oversized-field',
+  'multipart-no-boundary',
+  'multipart-truncated',
+  'multipart-extra-part',
+  'multipart-oversized-part',
 ] as const;
 type Variant = (typeof VARIANTS)[number];
 
@@ -107,6 +111,9 @@ const CALLER_AT: Caller[] = ['anonymous', 'researcher', 'operator', 'admin'];
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
 const HUGE_NUMBER = '99999999999999999999';
 const OVERSIZED = 200_000;
+/** A file part past a guest's upload limit (1 MiB) and the longest sequence. */
+const OVERSIZED_PART = 2 * 1024 * 1024;
+const SWEEP_BOUNDARY = 'svcsweepboundary';
 const DEEP_LEVELS = 5000;
 const CONCURRENCY = 4;
 const LEARNING_ROUNDS = 12;
@@ -378,6 +385,21 @@ class OperationSweep {
       });
       hostile('multipart-oversized-field', this.url(), {
         body: uploadForm({ name: 'x'.repeat(OVERSIZED), description: 'x'.repeat(OVERSIZED) }, fasta),
+      });
+      const framed = `--${SWEEP_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="s.fasta"\r\n\r\n${fasta}\r\n--${SWEEP_BOUNDARY}--\r\n`;
+      hostile('multipart-no-boundary', this.url(), {
+        body: framed,
+        headers: { 'content-type': 'multipart/form-data' },
+      });
+      hostile('multipart-truncated', this.url(), {
+        body: framed.slice(0, framed.length - 30),
+        headers: { 'content-type': `multipart/form-data; boundary=${SWEEP_BOUNDARY}` },
+      });
+      const extra = uploadForm({ name: 'sweep' }, fasta);
+      extra.set('extra', new Blob(['x'.repeat(1000)]), 'extra.bin');
+      hostile('multipart-extra-part', this.url(), { body: extra });
+      hostile('multipart-oversized-part', this.url(), {
+        body: uploadForm({ name: 'sweep' }, `>SWEEP2 big\n${'ACDEFGHIKL'.repeat(OVERSIZED_PART / 10)}\n`),
       });
     }
     return probes;

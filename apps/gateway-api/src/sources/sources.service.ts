@@ -1,10 +1,11 @@
-import '@fastify/multipart';
+import type { MultipartFile } from '@fastify/multipart';
 import { createHash, randomUUID } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@svc/contracts';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { isMultipartError, multipartFailure, refuseLargeContentLength } from '../reference/multipart';
 
 /** What POST /sources answers: the `uri` is accepted wherever a load takes a source URL. */
 export interface UploadedSource {
@@ -39,13 +40,33 @@ export class SourcesService {
         'send multipart/form-data with the file in the `file` field',
       );
     const limit = this.infra.config.security.sourceUploadLimitBytes;
-    const part = await request.file({ limits: { fileSize: limit, files: 1 }, throwFileSizeLimit: false });
-    if (part === undefined || part.fieldname !== 'file') {
-      part?.file.resume();
+    refuseLargeContentLength(request, limit);
+    let stored: UploadedSource | null = null;
+    try {
+      // The parts are read to the end, so that a body broken after the file (a cut-off form) is
+      // seen and nothing of it is kept.
+      for await (const part of request.parts({ limits: { fileSize: limit, files: 1 } })) {
+        if (part.type !== 'file' || part.fieldname !== 'file' || stored !== null)
+          throw new DomainError('validation_error', 'send one file, in the `file` field', {}, [
+            { path: part.fieldname.slice(0, 100), message: 'not a part of this form (takes file)' },
+          ]);
+        stored = await this.store(part, limit);
+      }
+    } catch (error) {
+      if (stored !== null) await this.infra.artifacts.delete(stored.key).catch(() => undefined);
+      if (error instanceof DomainError || isMultipartError(error))
+        throw multipartFailure(request, error, limit);
+      throw error;
+    }
+    if (stored === null)
       throw new DomainError('validation_error', 'missing file field: file', {}, [
         { path: 'file', message: 'file required' },
       ]);
-    }
+    return stored;
+  }
+
+  /** Streams one file part into the store under a fresh key, measuring and hashing it on the way. */
+  private async store(part: MultipartFile, limit: number): Promise<UploadedSource> {
     const key = `sources/${randomUUID()}/${safeSourceFileName(part.filename)}`;
     const hash = createHash('sha256');
     let size = 0;

@@ -1,7 +1,7 @@
 import { LOAD_QUICKGO_ANNOTATIONS, LoadQuickGoAnnotationsPayload } from '@svc/contracts';
 import { defineOperation, JobError, recordProgress } from '@svc/jobs';
 import { AnnotationRow } from '@svc/persistence';
-import { fetchWithRetry, SourceError, sourcePolicyOf } from '@svc/platform';
+import { fetchWithRetry, isSettingFailure, sourcePolicyOf } from '@svc/platform';
 import { LineProblems, resolverForSnapshot } from './annotation-resolver';
 import { sourceFailure } from './source-failure';
 
@@ -76,8 +76,7 @@ export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnota
           const response = await fetchWithRetry(`${base}?${query.toString()}`, sources, {
             headers: { accept: 'application/json' },
           }).catch((error: Error) => {
-            if (error instanceof SourceError && error.code === 'source_not_allowed')
-              throw new JobError(error.code, error.message);
+            if (isSettingFailure(error)) throw new JobError(error.code, error.message);
             throw new JobError('source_unreachable', `QuickGO did not answer: ${error.message}`);
           });
           if (!response.ok)

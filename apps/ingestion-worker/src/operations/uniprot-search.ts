@@ -1,12 +1,14 @@
 import { parseLinkHeader } from '@svc/domain';
 import { JobError } from '@svc/jobs';
-import { fetchWithRetry, SourceError, SourcePolicy } from '@svc/platform';
+import { fetchWithRetry, isSettingFailure, SourcePolicy } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
 export interface UniProtPage {
   text: string;
   /** `x-total-results` of the search (NaN when the server does not say). */
   totalResults: number;
+  /** Whether the search goes on after this page (a `Link: rel="next"`). */
+  hasNext: boolean;
 }
 
 /**
@@ -22,8 +24,7 @@ export async function* uniprotSearchPages(
   while (next !== null) {
     const url: string = next;
     const response = await fetchWithRetry(url, sources).catch((error: Error) => {
-      if (error instanceof SourceError && error.code === 'source_not_allowed')
-        throw new JobError(error.code, error.message);
+      if (isSettingFailure(error)) throw new JobError(error.code, error.message);
       throw new JobError('source_unreachable', `UniProt did not answer: ${error.message}`);
     });
     if (response.status === 400) {
@@ -40,6 +41,26 @@ export async function* uniprotSearchPages(
     const link = parseLinkHeader(response.headers.get('link')).get('next');
     // A relative `next` target is resolved against the page it came from.
     next = link === undefined ? null : new URL(link, response.url || url).href;
-    yield { text, totalResults };
+    yield { text, totalResults, hasNext: next !== null };
   }
+}
+
+/** The header and at most `rows` data lines of a TSV page, and whether lines were left out. */
+export function firstRows(text: string, rows: number): { text: string; rows: number; cut: boolean } {
+  const lines = text.split('\n');
+  const kept: string[] = [];
+  let header = false;
+  let data = 0;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    if (!header) {
+      header = true;
+    } else if (data >= rows) {
+      return { text: `${kept.join('\n')}\n`, rows: data, cut: true };
+    } else {
+      data += 1;
+    }
+    kept.push(line);
+  }
+  return { text, rows: data, cut: false };
 }

@@ -172,7 +172,8 @@ function Comments({ jobId }: { jobId: string }) {
     event.preventDefault();
     setError(null);
     try {
-      await post(`/jobs/${jobId}/comments`, { body, author: user?.username ?? null });
+      // The server records the signed-in account as the author.
+      await post(`/jobs/${jobId}/comments`, { body });
       setBody('');
       comments.reload();
     } catch (e) {

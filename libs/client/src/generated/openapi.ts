@@ -1255,7 +1255,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A job's events, oldest first */
+        /** A job's events, newest first */
         get: operations["JobsController_events"];
         put?: never;
         post?: never;
@@ -1621,7 +1621,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The set's rows re-scored by a re-ranker */
+        /** The set's rows re-scored by a re-ranker (KNN order when its feature schema differs) */
         get: operations["PredictionSetMetricsController_rerankTsv"];
         put?: never;
         post?: never;
@@ -1949,7 +1949,10 @@ export interface components {
              * @enum {string}
              */
             source: "goa" | "quickgo";
-            /** @example https://ftp.ebi.ac.uk/pub/databases/GO/goa/HUMAN/goa_human.gaf.gz */
+            /**
+             * @description The GAF file or QuickGO query it was loaded from. Operators and administrators see the source as stored. Other callers see a file on the server, an artifact-store or s3:// URI, or a URL of a private host by its file name only (`go-basic.obo`), and a URL of a public host without its credentials, fragment and secret query parameters.
+             * @example https://ftp.ebi.ac.uk/pub/databases/GO/goa/HUMAN/goa_human.gaf.gz
+             */
             source_url?: string | null;
             /** @example 220 */
             source_version: string;
@@ -2266,7 +2269,6 @@ export interface components {
             tags: string[];
         };
         CreateJobCommentRequest: {
-            author?: string | null;
             /** @description Markdown text, at least one character after stripping */
             body: string;
         };
@@ -2429,7 +2431,7 @@ export interface components {
             /** @example default k-mer recipe */
             description?: string | null;
             /**
-             * @description Distinct sequences embedded with this config
+             * @description Distinct sequences embedded with this config. Operators and administrators count every sequence; other callers the public ones (proteins' and those of public query sets)
              * @example 5120
              */
             embedding_count: number;
@@ -2493,7 +2495,7 @@ export interface components {
             evaluation_set_id: string;
             /** @example lafa */
             frame?: string | null;
-            /** @description The IA file the run used */
+            /** @description The IA file the run used. Operators and administrators see the source as stored. Other callers see a file on the server, an artifact-store or s3:// URI, or a URL of a private host by its file name only (`go-basic.obo`), and a URL of a public host without its credentials, fragment and secret query parameters. */
             ia_source?: string | null;
             /**
              * Format: uuid
@@ -2561,7 +2563,7 @@ export interface components {
              * @example 0.01
              */
             th_step: number;
-            /** @description The terms-of-interest file */
+            /** @description The terms-of-interest file. Operators and administrators see the source as stored. Other callers see a file on the server, an artifact-store or s3:// URI, or a URL of a private host by its file name only (`go-basic.obo`), and a URL of a public host without its credentials, fragment and secret query parameters. */
             toi_source?: string | null;
             /**
              * @example public
@@ -2635,12 +2637,12 @@ export interface components {
              */
             ontology_version: string;
             /**
-             * @description Stored evaluation results of the set
+             * @description Stored evaluation results of the set that the caller's list of them shows: published ones, and for a researcher also their own; operators and administrators count every result
              * @example 3
              */
             result_count: number;
             /**
-             * @description Protein and annotation counts per category (NK, LK, PK, known terms)
+             * @description Protein and annotation counts per category (NK, LK, PK, known terms), the NK gene carry-over count, and whether it was left out
              * @example {
              *       "delta_proteins": 412,
              *       "delta_annotations": 1873,
@@ -2651,10 +2653,14 @@ export interface components {
              *       "pk_proteins": 195,
              *       "pk_annotations": 1184,
              *       "known_annotations": 2210,
-             *       "nk_gene_carry_over": 4
+             *       "nk_gene_carry_over": 4,
+             *       "gene_carry_over_excluded": false
              *     }
              */
             stats: {
+                /** @description Whether the NK proteins carried over at gene level (nk_gene_carry_over of them) were left out (exclude_gene_carry_over) */
+                gene_carry_over_excluded?: boolean;
+            } & {
                 [key: string]: number;
             };
         };
@@ -2773,10 +2779,15 @@ export interface components {
         FetchUniprotMetadataPayload: {
             /** @default true */
             commit_every_page: boolean;
+            /** @description Stop after this many pages. Neither it nor max_pages x page_size rows may pass the submitter's caps (researchers: SVC_UNIPROT_PAGE_CAP_RESEARCHER, default 5, and SVC_UNIPROT_ROW_CAP_RESEARCHER, default 1000; operators: SVC_UNIPROT_PAGE_CAP_OPERATOR and SVC_UNIPROT_ROW_CAP_OPERATOR); without it the job stops at those caps and says so in its result (stopped_at_cap) */
+            max_pages?: number;
             /** @default 500 */
             page_size: number;
             search_criteria: string;
-            /** @default false */
+            /**
+             * @description Also refresh the names, organism and review status of loaded proteins (operators only)
+             * @default false
+             */
             update_protein_core: boolean;
         };
         FieldErrorView: {
@@ -2787,8 +2798,8 @@ export interface components {
         };
         GenerateEvaluationSetPayload: {
             /**
-             * @description Leave out NK proteins whose gene (GAF DB Object Symbol) had experimental terms at t0 under another accession (gene-level carry-over); their number is in stats.nk_gene_carry_over
-             * @default true
+             * @description Leave out NK proteins whose gene (GAF DB Object Symbol) had experimental terms at t0 under another accession (gene-level carry-over). Off by default: NK is every protein with no experimental term at t0. Their number is in stats.nk_gene_carry_over either way, and stats.gene_carry_over_excluded says which; a `frame: lafa` run refuses a set made with it (lafa_frame_mismatch)
+             * @default false
              */
             exclude_gene_carry_over: boolean;
             /**
@@ -2885,6 +2896,7 @@ export interface components {
             source_url?: string;
         };
         JobCommentView: {
+            /** @description Username of the account that wrote the comment, recorded by the server; null when written without an account (the credential gate off) */
             author: string | null;
             /** @example Rerun with the 2024 annotations */
             body: string;
@@ -2930,7 +2942,7 @@ export interface components {
              * @description Why a FAILED job failed: one of the stable codes listed in docs/job-errors.md
              * @enum {string|null}
              */
-            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ping_failed" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "corrupt_source" | null;
+            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "forbidden_payload" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ping_failed" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "source_too_slow" | "source_timeout" | "corrupt_source" | null;
             error_message: string | null;
             /**
              * Format: date-time
@@ -3033,7 +3045,7 @@ export interface components {
             /** @example 1.2 */
             format_version?: string | null;
             /**
-             * @description Information accretion file used by weighted metrics
+             * @description Information accretion file used by weighted metrics. Operators and administrators see the source as stored. Other callers see a file on the server, an artifact-store or s3:// URI, or a URL of a private host by its file name only (`go-basic.obo`), and a URL of a public host without its credentials, fragment and secret query parameters.
              * @example https://example.org/ia/go-2025-10-10.tsv
              */
             ia_url?: string | null;
@@ -3047,7 +3059,10 @@ export interface components {
              * @example 2025-11-20T14:03:27.512034Z
              */
             loaded_at: string;
-            /** @example https://purl.obolibrary.org/obo/go/go-basic.obo */
+            /**
+             * @description The OBO file it was loaded from. Operators and administrators see the source as stored. Other callers see a file on the server, an artifact-store or s3:// URI, or a URL of a private host by its file name only (`go-basic.obo`), and a URL of a public host without its credentials, fragment and secret query parameters.
+             * @example https://purl.obolibrary.org/obo/go/go-basic.obo
+             */
             obo_url: string;
             /**
              * @description The OBO `data-version`
@@ -3881,7 +3896,10 @@ export interface components {
             proteins: number;
             /** @example 20417 */
             reviewed: number;
-            /** @example 20398 */
+            /**
+             * @description Distinct sequences of the proteins (query sets' uploads are not counted)
+             * @example 20398
+             */
             sequences: number;
             /**
              * @description True when a recompute failed and older counts are served
@@ -4213,7 +4231,10 @@ export interface components {
         };
         RerankerSelection: Record<string, never>;
         RerankerView: {
-            /** @example s3://svc-artifacts/rerankers/run-2025-01-15/model.txt */
+            /**
+             * @description The booster's file. Operators and administrators see the source as stored. Other callers see a file on the server, an artifact-store or s3:// URI, or a URL of a private host by its file name only (`go-basic.obo`), and a URL of a public host without its credentials, fragment and secret query parameters.
+             * @example s3://svc-artifacts/rerankers/run-2025-01-15/model.txt
+             */
             artifact_uri: string;
             /**
              * Format: date-time
@@ -4280,7 +4301,7 @@ export interface components {
             /** Format: uuid */
             evaluation_set_id: string;
             /**
-             * @description `lafa`: a LAFA-comparable run; needs `band`, its IA file, its release TOI file, the default th_step and no max_terms (else the job fails with lafa_frame_mismatch)
+             * @description `lafa`: a LAFA-comparable run; needs `band`, its IA file, its release TOI file, the default th_step and no max_terms (else the job fails with lafa_frame_mismatch). Empty (the default) or absent: no frame.
              * @enum {string}
              */
             frame?: "lafa";
@@ -4449,17 +4470,29 @@ export interface components {
             annotations: number;
             /** @example 2 */
             embedding_configs: number;
-            /** @example 571609 */
+            /**
+             * @description Embeddings of public sequences (proteins' and those of public query sets)
+             * @example 571609
+             */
             embeddings: number;
-            /** @example 9 */
+            /**
+             * @description Published evaluation results
+             * @example 9
+             */
             evaluation_results: number;
             /** @example 2 */
             evaluation_sets: number;
             /** @example 2 */
             ontology_snapshots: number;
-            /** @example 12 */
+            /**
+             * @description Public prediction sets (private and unlisted ones are not counted)
+             * @example 12
+             */
             prediction_sets: number;
-            /** @example 3480120 */
+            /**
+             * @description Predictions of the public prediction sets
+             * @example 3480120
+             */
             predictions: number;
             /** @example 571609 */
             proteins: number;
@@ -4847,7 +4880,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4912,7 +4945,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4970,7 +5003,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5041,7 +5074,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5148,7 +5181,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5264,7 +5297,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5483,7 +5516,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5881,7 +5914,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6054,7 +6087,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6165,7 +6198,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6366,7 +6399,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6439,7 +6472,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6523,7 +6556,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6634,7 +6667,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6828,7 +6861,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7010,7 +7043,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7113,7 +7146,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7256,7 +7289,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7316,7 +7349,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7419,7 +7452,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7488,7 +7521,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7618,7 +7651,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8226,7 +8259,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8380,7 +8413,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8511,7 +8544,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8665,7 +8698,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8790,7 +8823,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8849,6 +8882,15 @@ export interface operations {
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9049,7 +9091,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9773,7 +9815,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9905,7 +9947,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9967,7 +10009,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10127,7 +10169,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10279,7 +10321,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10346,7 +10388,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10479,7 +10521,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10624,7 +10666,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10671,7 +10713,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10718,7 +10760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10765,7 +10807,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11037,7 +11079,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11148,7 +11190,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11351,7 +11393,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11476,7 +11518,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11651,7 +11693,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11738,7 +11780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11901,7 +11943,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12035,7 +12077,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12091,7 +12133,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12565,7 +12607,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12669,7 +12711,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12913,7 +12955,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12989,7 +13031,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13063,7 +13105,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemView"];
                 };
             };
-            /** @description The caller's role is below the route's floor */
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
             403: {
                 headers: {
                     [name: string]: unknown;

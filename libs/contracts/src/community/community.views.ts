@@ -22,11 +22,20 @@ export class ShowcaseCountsView {
   @ApiProperty({ example: 3 }) annotation_sets!: number;
   @ApiProperty({ example: 1204133 }) annotations!: number;
   @ApiProperty({ example: 2 }) embedding_configs!: number;
-  @ApiProperty({ example: 571609 }) embeddings!: number;
-  @ApiProperty({ example: 12 }) prediction_sets!: number;
-  @ApiProperty({ example: 3480120 }) predictions!: number;
+  @ApiProperty({
+    example: 571609,
+    description: "Embeddings of public sequences (proteins' and those of public query sets)",
+  })
+  embeddings!: number;
+  @ApiProperty({
+    example: 12,
+    description: 'Public prediction sets (private and unlisted ones are not counted)',
+  })
+  prediction_sets!: number;
+  @ApiProperty({ example: 3480120, description: 'Predictions of the public prediction sets' })
+  predictions!: number;
   @ApiProperty({ example: 2 }) evaluation_sets!: number;
-  @ApiProperty({ example: 9 }) evaluation_results!: number;
+  @ApiProperty({ example: 9, description: 'Published evaluation results' }) evaluation_results!: number;
   @ApiProperty({ example: 1 }) rerankers!: number;
 }
 

@@ -28,7 +28,12 @@ export class EmbeddingConfigView {
   @ApiPropertyOptional({ nullable: true, type: String, example: 'default k-mer recipe' })
   description!: string | null;
   @ApiProperty({ format: 'date-time', example: '2025-01-15T10:42:00.000Z' }) created_at!: string;
-  @ApiProperty({ example: 5120, description: 'Distinct sequences embedded with this config' })
+  @ApiProperty({
+    example: 5120,
+    description:
+      'Distinct sequences embedded with this config. Operators and administrators count every ' +
+      "sequence; other callers the public ones (proteins' and those of public query sets)",
+  })
   embedding_count!: number;
 }
 

@@ -1,8 +1,12 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import { trimString } from '../transforms';
 
+/**
+ * Body of POST /jobs/{id}/comments. The author is not part of it: the server records the signed-in
+ * account's username, and a body that names an `author` is refused (422, unknown field).
+ */
 export class CreateJobCommentRequest {
   @ApiProperty({ description: 'Markdown text, at least one character after stripping' })
   @Transform(trimString)
@@ -10,10 +14,4 @@ export class CreateJobCommentRequest {
   @MinLength(1)
   @MaxLength(100_000)
   body!: string;
-
-  @ApiPropertyOptional({ type: String, nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  author?: string | null;
 }

@@ -12,6 +12,9 @@ export const SOURCE_ERROR_CODES = {
     'a source outside the configured roots or hosts (SVC_SOURCE_ALLOWED_ROOTS, SVC_SOURCE_ALLOWED_HOSTS)',
   line_too_long: 'a text source has a line longer than SVC_SOURCE_MAX_LINE_BYTES',
   source_too_large: 'a source decompresses to more than SVC_SOURCE_MAX_BYTES',
+  source_too_slow:
+    'a network source sent less than SVC_SOURCE_MIN_BYTES_PER_SECOND over SVC_SOURCE_RATE_WINDOW_SECONDS',
+  source_timeout: 'a network source did not finish within SVC_SOURCE_DEADLINE_SECONDS',
   corrupt_source: 'a compressed source cannot be decompressed',
 } as const;
 
@@ -32,6 +35,8 @@ export const JOB_ERROR_CODES = {
   lease_expired: 'the workers running the job stopped answering, more often than the requeue budget',
   quota_exceeded: "a follow-up job was over its submitter's daily quota",
   forbidden_follow_up: "a follow-up job its submitter's role may not queue",
+  forbidden_payload:
+    "a payload its submitter's role may not queue (a staff-only value, or over the role's cap)",
   // Rows a payload names.
   annotation_set_not_found: 'the annotation set does not exist (or no set of that version is loaded)',
   embedding_config_not_found: 'the embedding config does not exist',

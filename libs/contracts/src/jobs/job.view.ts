@@ -72,7 +72,13 @@ export class JobEventView {
 export class JobCommentView {
   @ApiProperty({ example: 7 }) id!: number;
   @ApiProperty({ format: 'uuid' }) job_id!: string;
-  @ApiProperty({ nullable: true, type: String }) author!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description:
+      'Username of the account that wrote the comment, recorded by the server; null when written without an account (the credential gate off)',
+  })
+  author!: string | null;
   @ApiProperty({ example: 'Rerun with the 2024 annotations' }) body!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
 }

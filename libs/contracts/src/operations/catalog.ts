@@ -2,6 +2,13 @@ import { QueueName } from '../queues';
 import { Role } from '../roles';
 import { PingPayload } from './ping.payload';
 import {
+  fetchUniprotMetadataPolicy,
+  PayloadRefusal,
+  pingPolicy,
+  PolicyContext,
+  wholePoolPolicy,
+} from './payload-policy';
+import {
   BuildGoCooccurrencePayload,
   FetchUniprotMetadataPayload,
   InsertProteinsPayload,
@@ -32,6 +39,8 @@ export interface OperationSpec<P extends object = object> {
   readonly payload: new () => P;
   /** Subject to the per-user daily quota of heavy operations. */
   readonly quota?: 'jobs';
+  /** What the submitter's role may ask of the payload beyond its schema (caps, staff-only values). */
+  policy?(payload: P, context: PolicyContext): PayloadRefusal | null;
 }
 
 export const PING: OperationSpec<PingPayload> = {
@@ -40,6 +49,7 @@ export const PING: OperationSpec<PingPayload> = {
   roleFloor: 'researcher',
   kind: 'job',
   payload: PingPayload,
+  policy: pingPolicy,
 };
 
 const referenceData = <P extends object>(
@@ -61,11 +71,10 @@ export const LOAD_QUICKGO_ANNOTATIONS = referenceData(
   LoadQuickGoAnnotationsPayload,
 );
 export const INSERT_PROTEINS = referenceData('insert_proteins', InsertProteinsPayload);
-export const FETCH_UNIPROT_METADATA = referenceData(
-  'fetch_uniprot_metadata',
-  FetchUniprotMetadataPayload,
-  'researcher',
-);
+export const FETCH_UNIPROT_METADATA: OperationSpec<FetchUniprotMetadataPayload> = {
+  ...referenceData('fetch_uniprot_metadata', FetchUniprotMetadataPayload, 'researcher'),
+  policy: fetchUniprotMetadataPolicy,
+};
 export const BUILD_GO_COOCCURRENCE = referenceData('build_go_cooccurrence', BuildGoCooccurrencePayload);
 export const LOAD_INTERPRO_GO_MAPPING = referenceData(
   'load_interpro_go_mapping',
@@ -78,6 +87,7 @@ export const COMPUTE_EMBEDDINGS: OperationSpec<ComputeEmbeddingsPayload> = {
   roleFloor: 'operator',
   kind: 'job',
   payload: ComputeEmbeddingsPayload,
+  policy: wholePoolPolicy,
 };
 
 export const PREDICT_GO_TERMS: OperationSpec<PredictGoTermsPayload> = {
@@ -86,6 +96,7 @@ export const PREDICT_GO_TERMS: OperationSpec<PredictGoTermsPayload> = {
   roleFloor: 'researcher',
   kind: 'job',
   payload: PredictGoTermsPayload,
+  policy: wholePoolPolicy,
 };
 
 export const GENERATE_EVALUATION_SET: OperationSpec<GenerateEvaluationSetPayload> = {

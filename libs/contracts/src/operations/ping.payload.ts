@@ -1,6 +1,9 @@
 import { IsBoolean, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
-/** Payload of `ping`: the operators' probe and the fault tests' workload. */
+/**
+ * Payload of `ping`: the operators' probe and the fault tests' workload. Below role operator a ping
+ * sleeps at most `SVC_PING_MAX_SLEEP_SECONDS` and may not fail on purpose (`pingPolicy`).
+ */
 export class PingPayload {
   @IsOptional()
   @IsString()
@@ -13,6 +16,7 @@ export class PingPayload {
   @Max(3600)
   sleep_seconds?: number;
 
+  /** Fail with `ping_failed`: operators only. */
   @IsOptional()
   @IsBoolean()
   fail?: boolean;

@@ -77,8 +77,21 @@ export class InsertProteinsPayload {
 export class FetchUniprotMetadataPayload {
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(2000) search_criteria!: string;
   @OptionalInteger({ min: 1, max: 500, default: 500 }) page_size?: number;
+  @OptionalInteger({
+    min: 1,
+    max: 100_000,
+    description:
+      "Stop after this many pages. Neither it nor max_pages x page_size rows may pass the submitter's caps (researchers: SVC_UNIPROT_PAGE_CAP_RESEARCHER, default 5, and SVC_UNIPROT_ROW_CAP_RESEARCHER, default 1000; operators: SVC_UNIPROT_PAGE_CAP_OPERATOR and SVC_UNIPROT_ROW_CAP_OPERATOR); without it the job stops at those caps and says so in its result (stopped_at_cap)",
+  })
+  max_pages?: number;
   @ApiPropertyOptional({ default: true }) @IsOptional() @IsBoolean() commit_every_page?: boolean;
-  @ApiPropertyOptional({ default: false }) @IsOptional() @IsBoolean() update_protein_core?: boolean;
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Also refresh the names, organism and review status of loaded proteins (operators only)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  update_protein_core?: boolean;
 }
 
 export class BuildGoCooccurrencePayload {

@@ -3,6 +3,7 @@ import { JOB_STATUSES, JobStatus } from '../job-status';
 import { SEARCH_BACKENDS, SearchBackendName } from '../operations/prediction.payloads';
 import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 import { EXAMPLE_IDS, IdProperty } from '../example-ids';
+import { STORED_SOURCE_TEXT } from '../reference/reference.views';
 
 const ASPECTS = ['F', 'P', 'C'] as const;
 type Aspect = (typeof ASPECTS)[number];
@@ -294,7 +295,11 @@ export class AnnotateView {
 export class RerankerView {
   @IdProperty('reranker') id!: string;
   @ApiProperty({ example: 'lgbm-goa-2025-01' }) name!: string;
-  @ApiProperty({ example: 's3://svc-artifacts/rerankers/run-2025-01-15/model.txt' }) artifact_uri!: string;
+  @ApiProperty({
+    example: 's3://svc-artifacts/rerankers/run-2025-01-15/model.txt',
+    description: `The booster's file. ${STORED_SOURCE_TEXT}`,
+  })
+  artifact_uri!: string;
   @ApiProperty({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' })
   feature_schema_sha!: string;
   @ApiProperty({ type: [String], example: ['distance', 'identity_sw', 'vote_count'] })

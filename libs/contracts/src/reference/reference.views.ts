@@ -3,6 +3,15 @@ import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../owners
 import { IdProperty } from '../example-ids';
 
 const DATE_TIME_EXAMPLE = '2025-11-20T14:03:27.512034Z';
+
+/**
+ * How a stored source reads (docs/security.md, "Sources: what the server reads"), for the
+ * descriptions of the fields that hold one.
+ */
+export const STORED_SOURCE_TEXT =
+  'Operators and administrators see the source as stored. Other callers see a file on the server, ' +
+  'an artifact-store or s3:// URI, or a URL of a private host by its file name only (`go-basic.obo`), ' +
+  'and a URL of a public host without its credentials, fragment and secret query parameters.';
 const ASPECT_TEXT = 'F (molecular function), P (biological process) or C (cellular component)';
 
 /** A protein row: one UniProt entry or isoform. */
@@ -102,7 +111,11 @@ export class ProteinStatsView {
   @ApiProperty({ example: 20417 }) reviewed!: number;
   @ApiProperty({ example: 20380 }) with_metadata!: number;
   @ApiProperty({ example: 19120 }) with_go_annotations!: number;
-  @ApiProperty({ example: 20398 }) sequences!: number;
+  @ApiProperty({
+    example: 20398,
+    description: "Distinct sequences of the proteins (query sets' uploads are not counted)",
+  })
+  sequences!: number;
   @ApiProperty({ example: 20398 }) with_embeddings!: number;
   @ApiProperty({
     format: 'date-time',
@@ -142,13 +155,17 @@ export class OntologySnapshotView {
   @IdProperty('ontologySnapshot') id!: string;
   @ApiProperty({ example: 'releases/2025-10-10', description: 'The OBO `data-version`' })
   obo_version!: string;
-  @ApiProperty({ example: 'https://purl.obolibrary.org/obo/go/go-basic.obo' }) obo_url!: string;
+  @ApiProperty({
+    example: 'https://purl.obolibrary.org/obo/go/go-basic.obo',
+    description: `The OBO file it was loaded from. ${STORED_SOURCE_TEXT}`,
+  })
+  obo_url!: string;
   @ApiProperty({ format: 'date-time', example: DATE_TIME_EXAMPLE }) loaded_at!: string;
   @ApiPropertyOptional({
     nullable: true,
     type: String,
     example: 'https://example.org/ia/go-2025-10-10.tsv',
-    description: 'Information accretion file used by weighted metrics',
+    description: `Information accretion file used by weighted metrics. ${STORED_SOURCE_TEXT}`,
   })
   ia_url!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, example: '1.2' }) format_version!: string | null;
@@ -190,6 +207,7 @@ export class AnnotationSetView {
     nullable: true,
     type: String,
     example: 'https://ftp.ebi.ac.uk/pub/databases/GO/goa/HUMAN/goa_human.gaf.gz',
+    description: `The GAF file or QuickGO query it was loaded from. ${STORED_SOURCE_TEXT}`,
   })
   source_url!: string | null;
   @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, description: 'The load job' })

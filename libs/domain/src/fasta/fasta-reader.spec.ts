@@ -256,6 +256,32 @@ describe('parseFasta: maxRecords', () => {
   });
 });
 
+describe('parseFasta: maxSequenceLength', () => {
+  it('leaves out a record longer than the bound, with one problem however many lines it spans', () => {
+    const text = '>P1\nMKTAY\n>P2 long\nMKTAY\nMKTAY\nMKTAY\n>P3\nMKT\n';
+    const result = parseFasta(text, { maxSequenceLength: 5 });
+    expect(result.records.map((record) => record.identifier)).toEqual(['P1', 'P3']);
+    expect(result.problems.map((problem) => problem.message)).toEqual([
+      'line 3: sequence of P2 is longer than 5 residues',
+    ]);
+  });
+
+  it('accepts a sequence of exactly the bound and refuses a bad bound', () => {
+    expect(parseFasta('>P1\nMKTAY\n', { maxSequenceLength: 5 }).problems).toEqual([]);
+    expect(() => parseFasta('>P1\nMKT\n', { maxSequenceLength: 0 })).toThrow(RangeError);
+  });
+
+  it('tells a streaming caller when a header passed maxRecords', () => {
+    const reader = new FastaReader({ maxRecords: 1 });
+    reader.push('>P1');
+    reader.push('MKT');
+    expect(reader.passedMaxRecords).toBe(false);
+    reader.push('>P2');
+    expect(reader.passedMaxRecords).toBe(true);
+    expect(reader.recordCount).toBe(2);
+  });
+});
+
 describe('FastaReader', () => {
   it('reads line by line and numbers lines itself', () => {
     const reader = new FastaReader();

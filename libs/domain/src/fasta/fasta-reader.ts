@@ -14,6 +14,9 @@ interface PendingRecord {
   identifier: string;
   description: string;
   chunks: string[];
+  /** Residues so far, and whether they passed `maxSequenceLength` (then no more are kept). */
+  length: number;
+  tooLong: boolean;
   /** Whether the record already has a problem (it is then left out of the records). */
   rejected: boolean;
   /** Line whose trailing '*' is only fine if no residues follow it. */
@@ -36,13 +39,32 @@ export class FastaReader {
   private readonly problems: FastaProblem[] = [];
   private readonly firstSeen = new Map<string, number>();
   private readonly maxRecords: number | undefined;
+  private readonly maxSequenceLength: number | undefined;
 
   constructor(options: FastaOptions = {}) {
-    const { maxRecords } = options;
-    if (maxRecords !== undefined && (!Number.isInteger(maxRecords) || maxRecords < 1)) {
-      throw new RangeError(`maxRecords must be a positive integer, got ${maxRecords}`);
+    const { maxRecords, maxSequenceLength } = options;
+    for (const [name, value] of Object.entries({ maxRecords, maxSequenceLength })) {
+      if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+        throw new RangeError(`${name} must be a positive integer, got ${value}`);
+      }
     }
     this.maxRecords = maxRecords;
+    this.maxSequenceLength = maxSequenceLength;
+  }
+
+  /** True once a header past `maxRecords` was met: the reader ignores everything after it. */
+  get passedMaxRecords(): boolean {
+    return this.stopped;
+  }
+
+  /** Lines pushed so far. */
+  get linesRead(): number {
+    return this.lineNumber;
+  }
+
+  /** Records opened so far (headers met), counting those with a problem. */
+  get recordCount(): number {
+    return this.headerCount;
   }
 
   push(line: string): void {
@@ -56,6 +78,20 @@ export class FastaReader {
       this.openRecord(text.slice(1));
       return;
     }
+    this.pushResidues(text);
+  }
+
+  /**
+   * More of the line pushed last, when a streaming caller splits a long sequence line to bound its
+   * memory; it must not be called after a header line.
+   */
+  continueLine(text: string): void {
+    if (this.result !== null) throw new Error('FastaReader: continueLine() after finish()');
+    if (this.stopped) return;
+    this.pushResidues(text);
+  }
+
+  private pushResidues(text: string): void {
     const residues = text.replace(/\s+/g, '');
     if (residues === '') return;
     if (this.current === null) {
@@ -91,6 +127,8 @@ export class FastaReader {
       identifier: '',
       description: '',
       chunks: [],
+      length: 0,
+      tooLong: false,
       rejected: false,
       stopLine: null,
     };
@@ -135,6 +173,19 @@ export class FastaReader {
     const invalid = invalidResidueCharacters(body);
     if (invalid !== '') {
       this.reject(record, this.lineNumber, `invalid residue letters '${invalid}'`);
+      return;
+    }
+    record.length += body.length;
+    if (this.maxSequenceLength !== undefined && record.length > this.maxSequenceLength) {
+      if (!record.tooLong) {
+        this.reject(
+          record,
+          record.lineNumber,
+          `sequence of ${record.identifier || 'the record'} is longer than ${this.maxSequenceLength} residues`,
+        );
+      }
+      record.tooLong = true;
+      record.chunks = [];
       return;
     }
     record.chunks.push(body.toUpperCase());

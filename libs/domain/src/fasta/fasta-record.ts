@@ -27,7 +27,15 @@ export const FASTA_MAX_IDENTIFIER_LENGTH = 256;
 export interface FastaOptions {
   /** Stop, with a problem, at the header of record maxRecords + 1 (upload limits). */
   maxRecords?: number;
+  /** Longest sequence, in residues, a record may have; a longer record is left out with a problem. */
+  maxSequenceLength?: number;
 }
+
+/**
+ * The longest sequence an upload accepts by default: UniProt's longest protein (a titin isoform) is
+ * about 35,000 residues, so 40,000 leaves room without letting one "sequence" take megabytes.
+ */
+export const FASTA_MAX_SEQUENCE_LENGTH = 40_000;
 
 export interface FastaResult {
   records: FastaRecord[];

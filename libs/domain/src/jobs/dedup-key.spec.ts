@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
-import { computeDedupKey } from './dedup-key';
+import { computeDedupKey, dedupScopeOf } from './dedup-key';
 
 describe('canonicalJson', () => {
   const cases: { name: string; input: unknown; expected: string }[] = [
@@ -36,5 +36,30 @@ describe('computeDedupKey', () => {
     expect(a).toBe(b);
     expect(a).not.toBe(c);
     expect(a).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('computeDedupKey with a scope', () => {
+  const job = { operation: 'ping', payload: { message: 'same' } };
+
+  it('keeps the global key without a scope, and separates scopes', () => {
+    const global = computeDedupKey(job);
+    expect(computeDedupKey({ ...job, scope: null })).toBe(global);
+    const alice = computeDedupKey({ ...job, scope: 'user:a' });
+    const bob = computeDedupKey({ ...job, scope: 'user:b' });
+    expect(new Set([global, alice, bob]).size).toBe(3);
+    expect(computeDedupKey({ ...job, scope: 'user:a' })).toBe(alice);
+    expect(alice).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe('dedupScopeOf', () => {
+  it('is the owner for accounts, the address key for guests, and global for the service', () => {
+    expect(dedupScopeOf({ ownerUserId: 'u1', role: 'researcher', quotaKey: 'u1' })).toBe('user:u1');
+    expect(dedupScopeOf({ ownerUserId: 'u2', role: 'operator', quotaKey: 'u2' })).toBe('user:u2');
+    expect(dedupScopeOf({ ownerUserId: null, role: 'guest', quotaKey: 'ip:abc' })).toBe('guest:ip:abc');
+    // The service's own jobs, and those made with the credential gate off (staff without an account).
+    expect(dedupScopeOf({ ownerUserId: null, role: null, quotaKey: null })).toBeNull();
+    expect(dedupScopeOf({ ownerUserId: null, role: 'admin', quotaKey: 'ip:abc' })).toBeNull();
   });
 });

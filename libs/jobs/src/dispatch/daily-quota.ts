@@ -36,13 +36,50 @@ export async function consumeDailyQuota(
     limit,
     amount: input.amount,
   });
-  if (!result.allowed) {
-    throw new DomainError(
-      'quota_exceeded',
-      `daily quota for ${input.resource} reached (${result.count} of ${limit} used)`,
-      { retry_after: secondsUntilWindowEnd(now, DAY_SECONDS), limit, used: result.count },
-    );
-  }
+  if (!result.allowed)
+    throw quotaExceeded(input.resource, { limit, used: result.count, asked: input.amount }, now);
+}
+
+/** The refusal of a daily charge: what was asked, what is used and what is left, and when it renews. */
+export function quotaExceeded(
+  resource: string,
+  state: { limit: number; used: number; asked: number; atLeast?: boolean },
+  now = Date.now(),
+): DomainError {
+  const left = Math.max(0, state.limit - state.used);
+  const asked =
+    state.asked === 1 && state.atLeast !== true
+      ? ''
+      : `this request needs ${state.atLeast === true ? 'at least ' : ''}${state.asked}, `;
+  return new DomainError(
+    'quota_exceeded',
+    `daily quota for ${resource} reached: ${asked}${left} of ${state.limit} left today`,
+    {
+      retry_after: secondsUntilWindowEnd(now, DAY_SECONDS),
+      limit: state.limit,
+      used: state.used,
+      requested: state.asked,
+    },
+  );
+}
+
+/**
+ * What a key may still charge today for a resource (null: unlimited), read without charging, so a
+ * route can refuse an upload as soon as it passes what it could ever be charged for.
+ */
+export async function dailyQuotaHeadroom(
+  quotas: QuotaRepository,
+  config: AppConfig,
+  input: { key: string; role: Role; resource: string },
+): Promise<{ limit: number; used: number } | null> {
+  const limit = dailyLimitFor(config, input.resource, input.role);
+  if (limit === null) return null;
+  const used = await quotas.used({
+    key: input.key,
+    resource: input.resource,
+    periodStart: windowStart(Date.now(), DAY_SECONDS),
+  });
+  return { limit, used };
 }
 
 /** Gives back a charge for work that was not queued after all (the broker refused the publish). */

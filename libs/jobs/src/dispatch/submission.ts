@@ -4,7 +4,10 @@ import {
   hasRoleAtLeast,
   JobEntryPoint,
   normalizeRole,
+  OperationLimits,
   OperationSpec,
+  PayloadRefusal,
+  PolicyContext,
   Role,
   roleFloorFor,
 } from '@svc/contracts';
@@ -23,6 +26,8 @@ export interface SubmissionRequest {
   via: JobEntryPoint;
   /** Largest payload, as JSON text. */
   payloadLimitBytes: number;
+  /** The caps of the operations' payload policies (the security settings). */
+  limits: OperationLimits;
 }
 
 /** A follow-up as a job's `meta.then` describes it. */
@@ -38,7 +43,8 @@ const RESULT_KEY = /^[a-z][a-z0-9_]{0,63}$/;
 /**
  * The checks every submission passes, whoever makes it (a user's request, a follow-up queued on
  * their behalf): the operation's queue is the catalogue's, the submitter's role reaches the floor of
- * the entry point, and the payload is within its size limit and valid against the operation's schema.
+ * the entry point, the payload is within its size limit and valid against the operation's schema,
+ * and the operation's payload policy allows it to the submitter's role (caps, staff-only values).
  * Returns the payload as plain JSON. Throws a DomainError (403 forbidden, 413, 422) otherwise.
  */
 export async function checkSubmission(request: SubmissionRequest): Promise<Record<string, unknown>> {
@@ -70,9 +76,51 @@ export async function checkSubmission(request: SubmissionRequest): Promise<Recor
     }
     throw error;
   }
+  const refusal = payloadRefusalFor({
+    spec,
+    payload: validated,
+    role: request.role,
+    via: request.via,
+    limits: request.limits,
+  });
+  if (refusal !== null) {
+    const fieldErrors = [{ path: `payload.${refusal.field}`, message: refusal.message }];
+    throw new DomainError(
+      refusal.kind === 'forbidden' ? 'forbidden' : 'validation_error',
+      `${spec.name}: ${refusal.message}`,
+      {},
+      fieldErrors,
+    );
+  }
   // The validated form is what is stored: one spelling of every id (lower-case UUIDs), trimmed text,
   // so that dedup keys and the rows that compare payload fields see what the workers see.
   return JSON.parse(JSON.stringify(validated)) as Record<string, unknown>;
+}
+
+/**
+ * Who a payload policy checks for: staff are operators, administrators and the service's own jobs
+ * (entry point `system`); a job with no recorded role that the service did not queue is not staff.
+ */
+export function policyContextFor(input: {
+  role: string | null;
+  via: string;
+  limits: OperationLimits;
+}): PolicyContext {
+  const staff =
+    input.via === 'system' || (input.role !== null && hasRoleAtLeast(normalizeRole(input.role), 'operator'));
+  return { staff, limits: input.limits };
+}
+
+/** What the operation's payload policy refuses of a validated payload for its submitter; null if nothing. */
+export function payloadRefusalFor(input: {
+  spec: OperationSpec;
+  payload: object;
+  role: string | null;
+  via: string;
+  limits: OperationLimits;
+}): PayloadRefusal | null {
+  if (input.spec.policy === undefined) return null;
+  return input.spec.policy(input.payload, policyContextFor(input));
 }
 
 /** The follow-up a job's meta asks for, or null; a malformed `then` is a validation error. */
@@ -109,6 +157,7 @@ export async function checkFollowUp(input: {
   role: string | null;
   via: JobEntryPoint;
   payloadLimitBytes: number;
+  limits: OperationLimits;
 }): Promise<{ spec: OperationSpec; payload: Record<string, unknown> }> {
   const spec = findOperationSpec(input.followUp.operation);
   if (spec === undefined) {
@@ -126,6 +175,7 @@ export async function checkFollowUp(input: {
     role: input.role === null ? null : normalizeRole(input.role),
     via: input.via,
     payloadLimitBytes: input.payloadLimitBytes,
+    limits: input.limits,
   });
   return { spec, payload };
 }

@@ -1,4 +1,4 @@
-import { computeDedupKey } from '@svc/domain';
+import { computeDedupKey, dedupScopeOf } from '@svc/domain';
 import { DomainError, normalizeRole } from '@svc/contracts';
 import {
   Db,
@@ -27,6 +27,7 @@ export async function assertFollowUpAllowed(job: JobRecord, config: AppConfig): 
       role: job.submitted_role,
       via: job.submitted_via,
       payloadLimitBytes: config.security.jobPayloadLimitBytes,
+      limits: config.security,
     });
   } catch (error) {
     if (error instanceof DomainError)
@@ -58,16 +59,27 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
       role: source.submitted_role,
       via: source.submitted_via,
       payloadLimitBytes: config.security.jobPayloadLimitBytes,
+      limits: config.security,
     });
   } catch (error) {
     // Checked before the job ran; reaching here means the rules changed meanwhile.
     await events.append(jobId, 'job.follow_up_refused', errorMessageOf(error), {}, 'warn');
     return null;
   }
-  const dedupKey = computeDedupKey({ operation: checked.spec.name, payload: checked.payload });
+  // Keyed like a job its submitter queued directly: only their own identical job is a duplicate.
+  const dedupKey = computeDedupKey({
+    operation: checked.spec.name,
+    payload: checked.payload,
+    scope: dedupScopeOf({
+      ownerUserId: source.owner_user_id,
+      role: source.submitted_role,
+      quotaKey: source.quota_key,
+    }),
+  });
   const active = await followUps.activeByDedupKey(dedupKey);
-  // An identical active job of the same caller is joined; one of someone else is never named in
-  // this job's result (its id may be the key to an unlisted result): the follow-up runs on its own.
+  // An identical active job of the same caller is joined; one of someone else (a guest of the same
+  // address, or a job of another visibility) is never named in this job's result (its id may be the
+  // key to an unlisted result): the follow-up runs on its own.
   const sameCaller =
     active !== null &&
     active.owner_user_id === source.owner_user_id &&

@@ -13,6 +13,7 @@ import { JobExecution } from './job-execution';
 import { JobLifecycle } from './job-lifecycle';
 import { abortedOutcome, Finish, recordOutcome } from './job-outcome';
 import { JobOperation } from './operation';
+import { assertPayloadAllowed } from './payload-check';
 import { WorkerRuntimeOptions } from './runtime-options';
 import { validatePayload } from './validate-payload';
 
@@ -131,6 +132,7 @@ export class JobConsumer {
     execution.startHeartbeat();
     try {
       const payload = await validatePayload(operation.spec.payload, job.payload);
+      assertPayloadAllowed(operation.spec, payload, job, config);
       await assertFollowUpAllowed(job, config);
       const result = await operation.execute({
         job,

@@ -5,8 +5,8 @@ import { useOwnDatabase } from '../repository-test-support';
 import { saveEmbeddingConfig } from '../repository-fixtures';
 
 // CommunityRepository in a database of its own (every reader counts whole tables): thumbs-up are
-// stored and summed with the newest comments, and the showcase counts what the platform holds and
-// picks the best stored result of each (category, aspect) by f_micro_w, else fmax.
+// stored and summed with the newest comments, and the showcase counts what the platform publishes
+// and picks the best published result of each (category, aspect) by f_micro_w, else fmax.
 
 let own: DataSource;
 let community: CommunityRepository;
@@ -114,11 +114,12 @@ describe('CommunityRepository.showcase', () => {
       `INSERT INTO embedding (embedding_config_id, sequence_id, dimension, vector) VALUES ($1, $2, 1, '\\x00000000')`,
       [config, sequence],
     );
+    // A published prediction set: the showcase counts public work only (see the test below).
     const predictionSet = (
       await one<{ id: string }>(
         `INSERT INTO prediction_set (embedding_config_id, annotation_set_id, ontology_snapshot_id, limit_per_entry,
-           search_backend, aspect_separated_knn, feature_schema_sha)
-         VALUES ($1, $2, $3, 5, 'numpy', false, 'sha') RETURNING id`,
+           search_backend, aspect_separated_knn, feature_schema_sha, visibility)
+         VALUES ($1, $2, $3, 5, 'numpy', false, 'sha', 'public') RETURNING id`,
         [config, oldSet, snapshot],
       )
     ).id;
@@ -199,6 +200,65 @@ describe('CommunityRepository.showcase', () => {
     ]);
     // The weaker result is best nowhere, and LK/C has no value at all.
     expect(best.some((b) => b['result_id'] === weaker)).toBe(false);
+  });
+
+  it('counts no private work: owner-only and unlisted prediction sets, embeddings of private sequences', async () => {
+    const before = await community.showcase();
+    const { embedding_config_id, annotation_set_id, ontology_snapshot_id } = await one<{
+      embedding_config_id: string;
+      annotation_set_id: string;
+      ontology_snapshot_id: string;
+    }>(`SELECT embedding_config_id, annotation_set_id, ontology_snapshot_id FROM prediction_set LIMIT 1`);
+    const predictionSet = async (visibility: string): Promise<string> => {
+      const { id } = await one<{ id: string }>(
+        `INSERT INTO prediction_set (embedding_config_id, annotation_set_id, ontology_snapshot_id, limit_per_entry,
+           search_backend, aspect_separated_knn, feature_schema_sha, visibility)
+         VALUES ($1, $2, $3, 5, 'numpy', false, 'sha', $4) RETURNING id`,
+        [embedding_config_id, annotation_set_id, ontology_snapshot_id, visibility],
+      );
+      await own.query(
+        `INSERT INTO prediction (prediction_set_id, protein_accession, go_term_id, go_id, aspect, distance,
+           ref_protein_accession, vote_count, k_position)
+         VALUES ($1, 'Q1', 1, 'GO:0000001', 'F', 0.1, 'P2', 1, 1), ($1, 'Q2', 1, 'GO:0000001', 'F', 0.1, 'P2', 1, 1)`,
+        [id],
+      );
+      return id;
+    };
+    // A guest's one-click sequence, embedded: it belongs to an unlisted query set only.
+    const embed = async (sequence: string, visibility: string): Promise<void> => {
+      const { id: sequenceId } = await one<{ id: number }>(
+        `INSERT INTO sequence (sequence, sequence_hash) VALUES ($1, md5($1)) RETURNING id`,
+        [sequence],
+      );
+      const { id: querySet } = await one<{ id: string }>(
+        `INSERT INTO query_set (name, visibility) VALUES ('q', $1) RETURNING id`,
+        [visibility],
+      );
+      await own.query(
+        `INSERT INTO query_set_entry (query_set_id, accession, sequence_id) VALUES ($1, 'q1', $2)`,
+        [querySet, sequenceId],
+      );
+      await own.query(
+        `INSERT INTO embedding (embedding_config_id, sequence_id, dimension, vector) VALUES ($1, $2, 1, '\\x00000000')`,
+        [embedding_config_id, sequenceId],
+      );
+    };
+    await predictionSet('unlisted');
+    await predictionSet('owner');
+    await embed('MKVPRIVATE', 'unlisted');
+    await embed('MKVOWNER', 'owner');
+    expect(await community.showcase()).toEqual(before);
+
+    // The same kinds of work, public, are counted.
+    await predictionSet('public');
+    await embed('MKVPUBLIC', 'public');
+    const counts = before['counts'] as Record<string, number>;
+    expect((await community.showcase())['counts']).toEqual({
+      ...counts,
+      prediction_sets: counts['prediction_sets']! + 1,
+      predictions: counts['predictions']! + 2,
+      embeddings: counts['embeddings']! + 1,
+    });
   });
 
   it('shows only published results: an unlisted or owner-only one is neither ranked nor counted', async () => {

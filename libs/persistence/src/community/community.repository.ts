@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { publicSequenceCondition } from '../ownership';
 import { isoColumn, queryOne, queryRows } from '../sql';
 
 /** Thumbs-up with optional comments, and the platform figures the showcase page shows. */
@@ -27,7 +28,9 @@ export class CommunityRepository {
 
   /**
    * Counts of what the platform holds, and the best published result of each (category, aspect): the
-   * showcase is open to guests, so an unlisted or owner-only result is neither ranked nor counted.
+   * showcase is open to guests, so private work (owner-only or unlisted) is neither ranked nor
+   * counted: prediction sets and their predictions are public ones, embeddings those of public
+   * sequences, results published ones.
    */
   async showcase(): Promise<Record<string, unknown>> {
     const [counts] = await queryRows<Record<string, number>>(
@@ -37,9 +40,10 @@ export class CommunityRepository {
               (SELECT count(*)::int FROM annotation_set) AS annotation_sets,
               (SELECT coalesce(sum(annotation_count), 0)::int FROM annotation_set) AS annotations,
               (SELECT count(*)::int FROM embedding_config) AS embedding_configs,
-              (SELECT count(*)::int FROM embedding) AS embeddings,
-              (SELECT count(*)::int FROM prediction_set) AS prediction_sets,
-              (SELECT count(*)::int FROM prediction) AS predictions,
+              (SELECT count(*)::int FROM embedding e WHERE ${publicSequenceCondition('e.sequence_id')}) AS embeddings,
+              (SELECT count(*)::int FROM prediction_set WHERE visibility = 'public') AS prediction_sets,
+              (SELECT count(*)::int FROM prediction p JOIN prediction_set s ON s.id = p.prediction_set_id
+                WHERE s.visibility = 'public') AS predictions,
               (SELECT count(*)::int FROM evaluation_set) AS evaluation_sets,
               (SELECT count(*)::int FROM evaluation_result WHERE visibility = 'public') AS evaluation_results,
               (SELECT count(*)::int FROM reranker_model) AS rerankers`,

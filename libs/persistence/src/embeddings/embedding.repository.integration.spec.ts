@@ -329,4 +329,26 @@ describe('EmbeddingRepository whole-table reads (a database of its own: they rea
     );
     expect(await repository.deleteUnindexed()).toBe(0);
   });
+
+  it("publicEmbeddingCounts counts per config the proteins' and public query sets' sequences only", async () => {
+    const { id } = (await repository.saveConfig(config())).config;
+    const [ofProtein, ofPrivate, ofPublic, orphan] = [1, 2, 3, 4].map(() => randomSequence());
+    await ownProteins.storeWithSequences([proteinEntry('PUB1', ofProtein!)]);
+    await insertQuerySet(own, 'private', [['q1', ofPrivate!]]);
+    const publicSet = await insertQuerySet(own, 'public', [['q1', ofPublic!]]);
+    await own.query(`UPDATE query_set SET visibility = 'public' WHERE id = $1`, [publicSet]);
+    const ids = await storeSequences(ownProteins, own, [ofProtein!, ofPrivate!, ofPublic!, orphan!]);
+    await repository.writeVectors(
+      id,
+      ids.flatMap((sequenceId) =>
+        [0, 1].map((chunkIndex) => ({ sequenceId, chunkIndex, vector: vector(1) })),
+      ),
+    );
+
+    expect((await repository.getConfig(id)).embedding_count).toBe(4);
+    expect((await repository.publicEmbeddingCounts(id)).get(id)).toBe(2);
+    expect((await repository.publicEmbeddingCounts()).get(id)).toBe(2);
+    const other = (await repository.saveConfig(config())).config.id;
+    expect((await repository.publicEmbeddingCounts(other)).get(other)).toBeUndefined();
+  });
 });

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
 import type { CanonicalEmbeddingConfig } from '@svc/domain';
 import { bulkInsert } from '../bulk';
+import { publicSequenceCondition } from '../ownership';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 
 export type EmbeddingConfigView = CanonicalEmbeddingConfig & { created_at: string; embedding_count: number };
@@ -99,6 +100,21 @@ export class EmbeddingRepository {
         GROUP BY c.id, c.created_at ORDER BY count(e.id) DESC, c.created_at LIMIT 1`,
     );
     return row?.id ?? null;
+  }
+
+  /**
+   * Per config, the distinct public sequences it embedded (`publicSequenceCondition`): the
+   * `embedding_count` callers below operator see, which leaves out what only private work holds.
+   */
+  async publicEmbeddingCounts(configId?: string): Promise<Map<string, number>> {
+    const rows = await queryRows<{ id: string; n: number }>(
+      this.db,
+      `SELECT e.embedding_config_id AS id, count(DISTINCT e.sequence_id)::int AS n FROM embedding e
+        WHERE ${publicSequenceCondition('e.sequence_id')} ${configId === undefined ? '' : 'AND e.embedding_config_id = $1'}
+        GROUP BY e.embedding_config_id`,
+      configId === undefined ? [] : [configId],
+    );
+    return new Map(rows.map((r) => [r.id, r.n]));
   }
 
   listConfigs(): Promise<EmbeddingConfigView[]> {

@@ -250,6 +250,24 @@ describe('EvaluationRepository: evaluation sets', () => {
     expect(listed.find((s) => s['id'] === later)).toMatchObject({ result_count: 1 });
     await evaluations.deleteSet(later);
   });
+
+  it("counts the results a list scope may see: a public count leaves others' private results out", async () => {
+    const counted = await evaluations.createSet(newSet(), []);
+    const alice = randomUUID();
+    await evaluations.createResult(result(counted));
+    await evaluations.createResult(result(counted, { visibility: 'owner', owner_user_id: alice }));
+    await evaluations.createResult(result(counted, { visibility: 'unlisted', owner_user_id: alice }));
+    const count = async (scope?: Parameters<typeof evaluations.summary>[1]) => ({
+      summary: (await evaluations.summary(counted, scope))['result_count'],
+      listed: (await evaluations.listSets(scope)).find((s) => s['id'] === counted)?.['result_count'],
+    });
+    expect(await count()).toEqual({ summary: 3, listed: 3 });
+    expect(await count({ kind: 'all' })).toEqual({ summary: 3, listed: 3 });
+    expect(await count({ kind: 'public_and_own', userId: null })).toEqual({ summary: 1, listed: 1 });
+    expect(await count({ kind: 'public_and_own', userId: alice })).toEqual({ summary: 2, listed: 2 });
+    expect(await count({ kind: 'own', userId: alice })).toEqual({ summary: 1, listed: 1 });
+    await evaluations.deleteSet(counted);
+  });
 });
 
 describe('EvaluationRepository: results', () => {

@@ -115,15 +115,20 @@ export class EvaluationRepository {
     return set;
   }
 
-  listSets(): Promise<Record<string, unknown>[]> {
-    return queryRows(this.db, `${SUMMARY_SELECT} ORDER BY e.created_at DESC`);
+  /** The sets, newest first; each `result_count` counts the results `scope` may list (all by default). */
+  listSets(scope: ListScope = { kind: 'all' }): Promise<Record<string, unknown>[]> {
+    const visible = ownershipCondition(scope, 1, 'r');
+    return queryRows(this.db, `${summarySelect(visible.sql)} ORDER BY e.created_at DESC`, visible.params);
   }
 
-  /** One set with the labels of its annotation sets and ontology, and its result count. */
-  async summary(id: string): Promise<Record<string, unknown>> {
-    const [set] = await queryRows<Record<string, unknown>>(this.db, `${SUMMARY_SELECT} WHERE e.id = $1`, [
-      id,
-    ]);
+  /** One set with the labels of its annotation sets and ontology, and the count of results `scope` may list. */
+  async summary(id: string, scope: ListScope = { kind: 'all' }): Promise<Record<string, unknown>> {
+    const visible = ownershipCondition(scope, 2, 'r');
+    const [set] = await queryRows<Record<string, unknown>>(
+      this.db,
+      `${summarySelect(visible.sql)} WHERE e.id = $1`,
+      [id, ...visible.params],
+    );
     if (set === undefined) throw notFound('Evaluation set');
     return set;
   }
@@ -247,10 +252,15 @@ export class EvaluationRepository {
   }
 }
 
-/** A set with its labels: what the list and the detail answer. */
-const SUMMARY_SELECT = `SELECT ${SET_COLUMNS}, o.obo_version AS ontology_version,
+/**
+ * A set with its labels: what the list and the detail answer. `visibleResults` keeps the results
+ * the count is of (an `ownershipCondition` over alias `r`): a public count leaves private work out.
+ */
+function summarySelect(visibleResults: string): string {
+  return `SELECT ${SET_COLUMNS}, o.obo_version AS ontology_version,
        (a.source || ' ' || a.source_version) AS old_annotation_set_label,
        (b.source || ' ' || b.source_version) AS new_annotation_set_label,
-       (SELECT count(*)::int FROM evaluation_result r WHERE r.evaluation_set_id = e.id) AS result_count
+       (SELECT count(*)::int FROM evaluation_result r WHERE r.evaluation_set_id = e.id AND ${visibleResults}) AS result_count
   FROM evaluation_set e JOIN ontology_snapshot o ON o.id = e.ontology_snapshot_id
   JOIN annotation_set a ON a.id = e.old_annotation_set_id JOIN annotation_set b ON b.id = e.new_annotation_set_id`;
+}

@@ -4,9 +4,9 @@ import { DataSource } from 'typeorm';
 import { ExperimentRunRepository } from './experiment-run.repository';
 import { domainError, useRunDatabase } from '../repository-test-support';
 
-// ExperimentRunRepository against the run's PostgreSQL: runs are created under unique names, listed by
-// ownership scope and status a page at a time, read, updated field by field with their status moves
-// and stamps (all or nothing), and deleted.
+// ExperimentRunRepository against the run's PostgreSQL: runs are created under names unique per
+// owner, listed by ownership scope and status a page at a time, read, updated field by field with
+// their status moves and stamps (all or nothing), and deleted.
 
 let db: DataSource;
 let runs: ExperimentRunRepository;
@@ -67,17 +67,22 @@ describe('ExperimentRunRepository.create and get', () => {
     expect(await runs.get(created['id'] as string)).toEqual(created);
   });
 
-  it('create refuses a name already used (conflict)', async () => {
+  it("create refuses a name the owner already uses (conflict); another owner's runs do not count", async () => {
     const name = `run-${randomUUID()}`;
-    await create({ name });
-    const error = await domainError(create({ name }));
+    const [alice, bob] = [randomUUID(), randomUUID()];
+    await create({ name, owner: alice });
+    const error = await domainError(create({ name, owner: alice }));
     expect(error.code).toBe('conflict');
-    expect(error.message).toBe(`an experiment run named '${name}' already exists`);
-    const [row] = await db.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM experiment_run WHERE name = $1`,
+    expect(error.message).toBe(`an experiment run named '${name}' already exists among the owner's runs`);
+    await create({ name, owner: bob });
+    // Runs without an owner share one namespace.
+    await create({ name, owner: null });
+    expect((await domainError(create({ name, owner: null }))).code).toBe('conflict');
+    const rows = await db.query<{ owner_user_id: string | null }[]>(
+      `SELECT owner_user_id FROM experiment_run WHERE name = $1 ORDER BY created_at`,
       [name],
     );
-    expect(row!.n).toBe(1);
+    expect(rows.map((r) => r.owner_user_id)).toEqual([alice, bob, null]);
   });
 
   it('get fails not_found for an unknown id', async () => {

@@ -72,8 +72,12 @@ export class ExperimentRunRepository {
       );
       return row!;
     } catch (error) {
-      if (isUniqueViolation(error, 'experiment_run_name_key'))
-        throw new DomainError('conflict', `an experiment run named '${input.name}' already exists`);
+      // Names are unique per owner: the conflict is always with a run of the caller's own.
+      if (isUniqueViolation(error, 'experiment_run_owner_name_uidx'))
+        throw new DomainError(
+          'conflict',
+          `an experiment run named '${input.name}' already exists among the owner's runs`,
+        );
       throw error;
     }
   }

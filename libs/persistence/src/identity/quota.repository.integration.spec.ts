@@ -130,3 +130,20 @@ describe('QuotaRepository.release', () => {
     expect(await stored({ ...c, periodStart: NEXT_DAY })).toBeNull();
   });
 });
+
+describe('QuotaRepository.latest', () => {
+  it('reads the counter of a key and resource with the latest period, or null', async () => {
+    const c = counter();
+    expect(await quotas.latest(c)).toBeNull();
+    await quotas.consume({ ...c, periodStart: NEXT_DAY, limit: 1, amount: 0 });
+    await quotas.consume({ ...c, limit: 1, amount: 1 });
+    await quotas.consume({
+      ...c,
+      resource: 'other',
+      periodStart: new Date('2031-01-01T00:00:00Z'),
+      limit: 1,
+      amount: 1,
+    });
+    expect(await quotas.latest(c)).toEqual({ periodStart: NEXT_DAY, count: 0 });
+  });
+});

@@ -38,6 +38,33 @@ export class QuotaRepository {
     return { allowed: false, count: current?.count ?? 0 };
   }
 
+  /** What (key, resource, period) has used so far; 0 when nothing was charged. */
+  async used(input: { key: string; resource: string; periodStart: Date }): Promise<number> {
+    const row = await queryOne<{ count: number }>(
+      this.db,
+      `SELECT count FROM quota WHERE key = $1 AND resource = $2 AND period_start = $3`,
+      [input.key, input.resource, input.periodStart],
+    );
+    return row?.count ?? 0;
+  }
+
+  /**
+   * The counter of (key, resource) with the latest period, or null: for a counter whose period is a
+   * moment (the end of a sign-in delay) rather than a window everyone can compute.
+   */
+  async latest(input: {
+    key: string;
+    resource: string;
+  }): Promise<{ periodStart: Date; count: number } | null> {
+    const row = await queryOne<{ period_start: Date; count: number }>(
+      this.db,
+      `SELECT period_start, count FROM quota WHERE key = $1 AND resource = $2
+        ORDER BY period_start DESC LIMIT 1`,
+      [input.key, input.resource],
+    );
+    return row === null ? null : { periodStart: new Date(row.period_start), count: row.count };
+  }
+
   /** Gives back what `consume` charged for work that was not queued after all (a refused publish). */
   async release(input: { key: string; resource: string; periodStart: Date; amount: number }): Promise<void> {
     await queryOne(

@@ -3,10 +3,11 @@ import { DataSource } from 'typeorm';
 import { JobCommentRepository } from './job-comment.repository';
 import { JobRepository } from './job.repository';
 import { useRunDatabase } from '../repository-test-support';
-import { insertJob } from '../repository-fixtures';
+import { insertJob, insertUser } from '../repository-fixtures';
 
 // JobCommentRepository against the run's PostgreSQL: comments on a job are stored with their author
-// and listed oldest first, for that job only, a page at a time with `after`.
+// (the username of the account that wrote them) and listed oldest first, for that job only, a page at
+// a time with `after`.
 
 let db: DataSource;
 let comments: JobCommentRepository;
@@ -23,23 +24,25 @@ useRunDatabase((opened) => {
 const newJobId = (): Promise<string> => insertJob(db, { operation: 'test_job_comments' });
 
 describe('JobCommentRepository', () => {
-  it('create returns the stored comment, which list reads back', async () => {
+  it("create returns the stored comment, written by the account's username, which list reads back", async () => {
     const jobId = await newJobId();
-    const created = await comments.create(jobId, 'looks right to me', 'reviewer');
+    const reviewer = await insertUser(db, 'reviewer', { displayName: 'admin' });
+    const created = await comments.create(jobId, 'looks right to me', reviewer.id);
 
     expect(created).toEqual({
       id: expect.any(Number),
       job_id: jobId,
-      author: 'reviewer',
+      author: reviewer.username,
       body: 'looks right to me',
       created_at: expect.stringMatching(ISO_MICROS),
     });
     expect(await comments.list(jobId, 10)).toEqual([created]);
   });
 
-  it('takes a comment without an author', async () => {
+  it('takes a comment without an author: no account, or one that no longer exists', async () => {
     const jobId = await newJobId();
     expect(await comments.create(jobId, 'anonymous note', null)).toMatchObject({ author: null });
+    expect(await comments.create(jobId, 'gone', randomUUID())).toMatchObject({ author: null });
   });
 
   it('list is oldest first, keeps to the limit and to the job', async () => {

@@ -6,11 +6,16 @@ const COMMENT_COLUMNS = ['id', 'job_id', 'author', 'body', isoColumn('created_at
 export class JobCommentRepository {
   constructor(private readonly db: Db) {}
 
-  async create(jobId: string, body: string, author: string | null): Promise<JobCommentRecord> {
+  /**
+   * Stores a comment whose author is the username of `authorUserId`, read in the same statement (a
+   * username is unique and chosen once, unlike a display name); null without an account.
+   */
+  async create(jobId: string, body: string, authorUserId: string | null): Promise<JobCommentRecord> {
     const row = await queryOne<JobCommentRecord>(
       this.db,
-      `INSERT INTO job_comment (job_id, body, author) VALUES ($1, $2, $3) RETURNING ${COMMENT_COLUMNS}`,
-      [jobId, body, author],
+      `INSERT INTO job_comment (job_id, body, author)
+       VALUES ($1, $2, (SELECT username FROM app_user WHERE id = $3::uuid)) RETURNING ${COMMENT_COLUMNS}`,
+      [jobId, body, authorUserId],
     );
     if (row === null) throw new Error('insert returned no row');
     return row;

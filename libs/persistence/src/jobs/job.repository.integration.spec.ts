@@ -780,7 +780,7 @@ describe('JobRepository.delete', () => {
     const child = await jobs.createQueued(newJob({ parentJobId: root.id }));
     const grandchild = await jobs.createQueued(newJob({ parentJobId: child.id }));
     const comments = new JobCommentRepository(db);
-    await comments.create(root.id, 'one', 'me');
+    await comments.create(root.id, 'one', randomUUID());
     await comments.create(grandchild.id, 'two', null);
     await events.append(child.id, 'custom', null);
     await jobs.cancel(root.id); // one job.cancelled event per job

@@ -368,6 +368,8 @@ describe('ProteinRepository statistics and orphan sequences (a database of its o
     await new EmbeddingRepository(own).writeVectors(configId, [
       { sequenceId: aId!, chunkIndex: 0, vector: new Float32Array([1]) },
     ]);
+    // A query set's own sequence is no protein's: the public statistics do not count it.
+    await insertQuerySet(own, 'private upload', [['q1', sequence().sequence]]);
 
     expect(await repository.stats()).toEqual({
       proteins: 4,
@@ -377,6 +379,7 @@ describe('ProteinRepository statistics and orphan sequences (a database of its o
       // P1 and its isoform share P1's metadata.
       with_metadata: 2,
       with_go_annotations: 0,
+      // The proteins' distinct sequences (P3 has none).
       sequences: 2,
       // P1 and its isoform share the embedded sequence.
       with_embeddings: 2,

@@ -245,7 +245,10 @@ export class ProteinRepository {
     };
   }
 
-  /** Totals for the statistics endpoint. */
+  /**
+   * Totals for the statistics endpoint, which is public: `sequences` counts the proteins' distinct
+   * sequences, not the sequence table, which also holds what query sets uploaded.
+   */
   async stats(): Promise<Record<string, number>> {
     const row = await queryOne<Record<string, number>>(
       this.db,
@@ -255,7 +258,7 @@ export class ProteinRepository {
               count(*) FILTER (WHERE reviewed)::int AS reviewed,
               (SELECT count(*)::int FROM protein p JOIN protein_uniprot_metadata m ON m.canonical_accession = p.canonical_accession) AS with_metadata,
               (SELECT count(DISTINCT protein_accession)::int FROM protein_go_annotation) AS with_go_annotations,
-              (SELECT count(*)::int FROM sequence) AS sequences
+              count(DISTINCT sequence_id)::int AS sequences
          FROM protein`,
     );
     const withEmbeddings = await this.proteinsWithEmbeddings();

@@ -20,6 +20,16 @@ const OWNER_COLUMNS = `q.owner_user_id, q.visibility, ${isoColumn('q.expires_at'
 export class QuerySetRepository {
   constructor(private readonly db: DataSource) {}
 
+  /** How many query sets an account keeps (its history and its unlisted one-click uploads). */
+  async countOwnedBy(ownerUserId: string): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      this.db,
+      `SELECT count(*)::int AS n FROM query_set WHERE owner_user_id = $1`,
+      [ownerUserId],
+    );
+    return row?.n ?? 0;
+  }
+
   /** One set, one sequence row per distinct amino-acid string, one entry per record; all in one transaction. */
   async create(input: {
     name: string;

@@ -1,4 +1,15 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -217,6 +228,85 @@ describe('LocalArtifactStore', () => {
   it('writes nothing outside its root for a key that would leave it', async () => {
     await expect(store.put('../escape.txt', 'x')).rejects.toThrow(InvalidArtifactKeyError);
     expect(existsSync(join(root, '..', 'escape.txt'))).toBe(false);
+  });
+
+  // Finding 14: a link planted in the store (by whoever can write to its folder) must not let a
+  // read, a listing, a delete or a write reach a file outside it.
+  describe('symbolic links', () => {
+    let outside: string;
+
+    beforeEach(async () => {
+      outside = tempDir();
+      writeFileSync(join(outside, 'passwd'), 'root:x:0:0\n');
+      await store.put('runs/1/real.txt', 'stored');
+      // A link to a file outside, a folder link to a folder outside, and a link to a stored file.
+      symlinkSync(join(outside, 'passwd'), join(root, 'runs', '1', 'file-link.txt'));
+      symlinkSync(outside, join(root, 'runs', 'folder-link'));
+      symlinkSync(join(root, 'runs', '1', 'real.txt'), join(root, 'runs', '1', 'inner-link.txt'));
+      symlinkSync(join(root, 'runs', '1'), join(root, 'runs', 'inner-folder-link'));
+    });
+
+    const links = [
+      'runs/1/file-link.txt',
+      'runs/folder-link/passwd',
+      'runs/1/inner-link.txt',
+      'runs/inner-folder-link/real.txt',
+    ];
+
+    it.each(links)('reads %s like a missing artifact, without saying where it points', async (key) => {
+      for (const read of [() => store.get(key), () => store.open(key)]) {
+        const error = await read().then(
+          () => null,
+          (e: unknown) => e as Error,
+        );
+        expect(error).toBeInstanceOf(ArtifactNotFoundError);
+        expect(error!.message).toBe(`artifact ${JSON.stringify(key)} not found`);
+        expect(error!.message).not.toContain(outside);
+      }
+      expect(await store.exists(key)).toBe(false);
+    });
+
+    it.each(links)('deletes nothing through %s', async (key) => {
+      expect(await store.delete(key)).toBe(false);
+      expect(readFileSync(join(outside, 'passwd'), 'utf8')).toBe('root:x:0:0\n');
+      expect((await store.get('runs/1/real.txt')).toString()).toBe('stored');
+    });
+
+    it('still reads the stored file itself', async () => {
+      expect((await store.get('runs/1/real.txt')).toString()).toBe('stored');
+      expect(await store.exists('runs/1/real.txt')).toBe(true);
+    });
+
+    it('lists neither links nor what a linked folder holds', async () => {
+      expect(await store.list('runs/')).toEqual(['runs/1/real.txt']);
+      expect(await store.list('runs/folder-link/')).toEqual([]);
+      expect(await store.list('runs/inner-folder-link/')).toEqual([]);
+    });
+
+    it('refuses to write into a linked folder, and replaces a file link by a stored file', async () => {
+      await expect(store.put('runs/folder-link/new.txt', 'x')).rejects.toThrow('a folder of it is a link');
+      expect(readdirSync(outside)).toEqual(['passwd']);
+      await store.put('runs/1/file-link.txt', 'own');
+      expect((await store.get('runs/1/file-link.txt')).toString()).toBe('own');
+      expect(readFileSync(join(outside, 'passwd'), 'utf8')).toBe('root:x:0:0\n');
+    });
+
+    it('reads through a root that is itself a link (the root is configuration, not a stored key)', async () => {
+      const linkedRoot = join(tempDir(), 'artifacts');
+      symlinkSync(root, linkedRoot);
+      const viaLink = new LocalArtifactStore(linkedRoot);
+      expect((await viaLink.get('runs/1/real.txt')).toString()).toBe('stored');
+      await expect(viaLink.get('runs/1/file-link.txt')).rejects.toThrow(ArtifactNotFoundError);
+      expect(realpathSync(linkedRoot)).toBe(realpathSync(root));
+    });
+
+    it('treats a named pipe as no artifact instead of waiting for a writer', async () => {
+      mkdirSync(join(root, 'pipes'));
+      execFileSync('mkfifo', [join(root, 'pipes', 'fifo')]);
+      await expect(store.get('pipes/fifo')).rejects.toThrow(ArtifactNotFoundError);
+      await expect(store.open('pipes/fifo')).rejects.toThrow(ArtifactNotFoundError);
+      expect(await store.exists('pipes/fifo')).toBe(false);
+    });
   });
 });
 

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, Dirent } from 'node:fs';
+import { constants, createWriteStream, Dirent, Stats } from 'node:fs';
 import {
   copyFile,
   FileHandle,
+  lstat,
   mkdir,
   open,
   readdir,
-  readFile,
+  realpath,
   rename,
   rm,
   rmdir,
-  stat,
   unlink,
   writeFile,
 } from 'node:fs/promises';
@@ -29,8 +29,22 @@ import {
 // In-flight writes sit next to their target so the final rename stays on one file system; list() hides them.
 const TEMP_FILE_RE = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.partial$/;
 
-/** Codes meaning "no artifact at this key", including a key whose path runs through or onto a directory. */
-const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+/**
+ * Codes meaning "no artifact at this key", including a key whose path runs through or onto a
+ * directory, and (ELOOP, from O_NOFOLLOW) onto a symbolic link.
+ */
+const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'ELOOP']);
+
+/**
+ * Opens a stored file for reading without following a symbolic link in its last component, and
+ * without waiting for a writer when the path is a named pipe (which then fails as no file).
+ */
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/** What a key that is no stored file (a folder, or a symbolic link) fails with: like a missing one. */
+function notAFile(): Error {
+  return Object.assign(new Error('not a stored file'), { code: 'ENOENT' });
+}
 
 // Checked by shape, not `instanceof Error`: errors from node:fs can come from another realm (as under Jest).
 function isMissing(error: unknown): boolean {
@@ -39,7 +53,12 @@ function isMissing(error: unknown): boolean {
   return typeof code === 'string' && MISSING_CODES.has(code);
 }
 
-/** Artifacts as plain files under one directory, a key's segments becoming nested directories. */
+/**
+ * Artifacts as plain files under one directory, a key's segments becoming nested directories.
+ * The store follows no symbolic link below its root (docs/security.md, "Sources: what the server
+ * reads"): a key whose path runs through or onto a link is no artifact; it reads, lists and
+ * deletes like a missing one, and a write into a linked folder is refused.
+ */
 export class LocalArtifactStore implements ArtifactStore {
   readonly backend = 'local' as const;
   readonly rootDir: string;
@@ -67,6 +86,9 @@ export class LocalArtifactStore implements ArtifactStore {
     const target = this.pathOf(key);
     const dir = dirname(target);
     await mkdir(dir, { recursive: true });
+    // mkdir follows links: a folder of the key that is a link would take the file out of the store.
+    if (!(await this.isUnlinked(key.split('/').slice(0, -1), dir)))
+      throw new Error(`the artifact store refuses to write ${JSON.stringify(key)}: a folder of it is a link`);
     const temp = join(dir, `.${basename(target)}.${randomUUID()}.partial`);
     try {
       await fill(temp);
@@ -79,27 +101,62 @@ export class LocalArtifactStore implements ArtifactStore {
   }
 
   async get(key: string): Promise<Buffer> {
+    const handle = await this.openStored(key);
     try {
-      return await readFile(this.pathOf(key));
-    } catch (error) {
-      if (isMissing(error)) throw new ArtifactNotFoundError(key);
-      throw error;
+      return await handle.readFile();
+    } finally {
+      await handle.close();
     }
   }
 
   async open(key: string): Promise<Readable> {
-    const path = this.pathOf(key);
     // Opened here, so that a missing artifact is this call's error and not the stream's.
+    return (await this.openStored(key)).createReadStream();
+  }
+
+  /**
+   * The stored file of `key`, opened for reading, or ArtifactNotFoundError. The last component is
+   * opened with O_NOFOLLOW; then the path, with every link resolved, must be the key's own path
+   * under the (resolved) root, and name the very file that was opened, so a link anywhere below
+   * the root, also one swapped in while the file was opened, fails like a missing artifact. The
+   * error never says where a link points.
+   */
+  private async openStored(key: string): Promise<FileHandle> {
+    const path = this.pathOf(key);
     let handle: FileHandle | undefined;
     try {
-      handle = await open(path, 'r');
-      if (!(await handle.stat()).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      handle = await open(path, READ_FLAGS);
+      const opened = await handle.stat();
+      if (!opened.isFile()) throw notAFile();
+      const real = await this.storedFile(key, path);
+      if (real === null || real.dev !== opened.dev || real.ino !== opened.ino) throw notAFile();
+      return handle;
     } catch (error) {
       await handle?.close();
       if (isMissing(error)) throw new ArtifactNotFoundError(key);
       throw error;
     }
-    return handle.createReadStream();
+  }
+
+  /**
+   * The file of `key` when nothing on its path below the root is a symbolic link (its lstat), or
+   * null: a link, a folder, or nothing there.
+   */
+  private async storedFile(key: string, path = this.pathOf(key)): Promise<Stats | null> {
+    try {
+      if (!(await this.isUnlinked(key.split('/'), path))) return null;
+      const info = await lstat(path);
+      return info.isFile() ? info : null;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  /** True when `path`, the folders or file `segments` below the root, resolves to itself: no link on the way. */
+  private async isUnlinked(segments: readonly string[], path: string): Promise<boolean> {
+    const realRoot = await realpath(this.rootDir);
+    return (await realpath(path)) === join(realRoot, ...segments);
   }
 
   url(key: string): string {
@@ -107,17 +164,13 @@ export class LocalArtifactStore implements ArtifactStore {
   }
 
   async exists(key: string): Promise<boolean> {
-    try {
-      return (await stat(this.pathOf(key))).isFile();
-    } catch (error) {
-      if (isMissing(error)) return false;
-      throw error;
-    }
+    return (await this.storedFile(key)) !== null;
   }
 
   // Empty parent directories are left in place: removing them could race a concurrent put into them.
   async delete(key: string): Promise<boolean> {
-    // A directory is not an artifact, and unlink() on one fails differently per platform.
+    // A directory is not an artifact, and unlink() on one fails differently per platform; a link is
+    // none either, and a linked folder would have the unlink remove a file outside the store.
     if (!(await this.exists(key))) return false;
     try {
       await unlink(this.pathOf(key));
@@ -151,6 +204,13 @@ export class LocalArtifactStore implements ArtifactStore {
     const namePrefix = prefix.slice(lastSlash + 1);
     const start = keyDir === '' ? this.rootDir : join(this.rootDir, ...keyDir.split('/'));
     const keys: string[] = [];
+    // A linked folder on the prefix would list files outside the store (links below it are skipped).
+    try {
+      if (!(await this.isUnlinked(keyDir === '' ? [] : keyDir.split('/'), start))) return [];
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
     await collectKeys(start, keyDir, namePrefix, keys);
     return keys.sort();
   }

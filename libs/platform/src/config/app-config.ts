@@ -109,6 +109,12 @@ export interface SecuritySettings {
   readonly sourceMaxLineBytes: number;
   /** Most bytes a source may decompress to. */
   readonly sourceMaxBytes: number;
+  /** Longest an http(s) source may take, from its first request to its last byte. */
+  readonly sourceDeadlineSeconds: number;
+  /** Fewest bytes per second an http(s) source must send, averaged over each rate window (0: any). */
+  readonly sourceMinBytesPerSecond: number;
+  /** The window the minimum transfer rate is averaged over. */
+  readonly sourceRateWindowSeconds: number;
   /** Largest file the source upload route accepts. */
   readonly sourceUploadLimitBytes: number;
   /** Largest JSON request body, enforced while reading. */
@@ -119,12 +125,35 @@ export interface SecuritySettings {
   readonly jobPayloadLimitBytes: number;
   /** Largest FASTA upload (query sets, one-click annotation). */
   readonly fastaUploadLimitBytes: number;
+  /** Largest FASTA upload of a guest (anonymous one-click annotation). */
+  readonly guestUploadLimitBytes: number;
+  /** Longest sequence (residues) an uploaded FASTA record may have. */
+  readonly fastaMaxSequenceLength: number;
+  /** FASTA uploads one caller may send at once, per gateway replica (429 beyond). */
+  readonly uploadConcurrency: number;
+  /** Query sets one researcher may keep. */
+  readonly querySetsPerOwner: number;
   /** How long a guest's one-click result lives before the purge job removes it. */
   readonly guestResultRetentionDays: number;
-  /** Failed logins per account within the throttle window before 429. */
+  /**
+   * Failed sign-ins per account from one client address (refused sign-ups and e-mail requests: per
+   * account) within the throttle window; then the progressive delay (sign-in) or 429.
+   */
   readonly loginMaxFailures: number;
   /** Failed logins per client address within the throttle window before 429. */
   readonly loginIpMaxFailures: number;
   /** The login throttle's window. */
   readonly loginThrottleSeconds: number;
+  /** The first delay of an (account, address) pair past loginMaxFailures; doubles with each failure. */
+  readonly loginDelaySeconds: number;
+  /** The longest delay of an (account, address) pair. */
+  readonly loginDelayMaxSeconds: number;
+  /** Accepted sign-ups per client address group and hour. */
+  readonly signupAddressLimit: number;
+  /** Longest `sleep_seconds` of a ping below role operator. */
+  readonly pingMaxSleepSeconds: number;
+  /** Most UniProt rows one `fetch_uniprot_metadata` job reads, below role operator and from it. */
+  readonly uniprotMaxRows: { readonly researcher: number; readonly operator: number };
+  /** Most UniProt pages (requests) one `fetch_uniprot_metadata` job reads, likewise. */
+  readonly uniprotMaxPages: { readonly researcher: number; readonly operator: number };
 }

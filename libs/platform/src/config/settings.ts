@@ -171,6 +171,28 @@ const SETTING_TABLE = [
     min: 1024,
     default: 20 * 1024 ** 3,
   },
+  // Slow sources: a whole http(s) transfer, and the least it must send per second (finding 13).
+  {
+    key: 'source_deadline_seconds',
+    env: 'SVC_SOURCE_DEADLINE_SECONDS',
+    type: 'int',
+    min: 1,
+    default: 6 * 3600,
+  },
+  {
+    key: 'source_min_bytes_per_second',
+    env: 'SVC_SOURCE_MIN_BYTES_PER_SECOND',
+    type: 'int',
+    min: 0,
+    default: 1024,
+  },
+  {
+    key: 'source_rate_window_seconds',
+    env: 'SVC_SOURCE_RATE_WINDOW_SECONDS',
+    type: 'int',
+    min: 1,
+    default: 60,
+  },
   {
     key: 'source_upload_limit_bytes',
     env: 'SVC_SOURCE_UPLOAD_LIMIT_BYTES',
@@ -198,7 +220,31 @@ const SETTING_TABLE = [
     env: 'SVC_FASTA_UPLOAD_LIMIT_BYTES',
     type: 'int',
     min: 1024,
-    default: 200 * 1024 * 1024,
+    default: 50 * 1024 * 1024,
+  },
+  // A guest's FASTA upload: ten sequences of the longest protein fit with room to spare.
+  {
+    key: 'guest_upload_limit_bytes',
+    env: 'SVC_GUEST_UPLOAD_LIMIT_BYTES',
+    type: 'int',
+    min: 1024,
+    default: 1024 * 1024,
+  },
+  {
+    key: 'fasta_max_sequence_length',
+    env: 'SVC_FASTA_MAX_SEQUENCE_LENGTH',
+    type: 'int',
+    min: 100,
+    default: 40_000,
+  },
+  // FASTA uploads one caller (an account, or a guest's address) may send at the same time, per gateway.
+  { key: 'upload_concurrency', env: 'SVC_UPLOAD_CONCURRENCY', type: 'int', min: 1, max: 100, default: 2 },
+  {
+    key: 'query_sets_per_owner',
+    env: 'SVC_QUERY_SETS_PER_OWNER',
+    type: 'int',
+    min: 1,
+    default: 500,
   },
   {
     key: 'guest_result_retention_days',
@@ -216,6 +262,55 @@ const SETTING_TABLE = [
     type: 'int',
     min: 1,
     default: 900,
+  },
+  // Past login_max_failures from one address against one account, that pair waits this long before
+  // its next attempt, twice as long after each further failure, up to the cap (docs/security.md).
+  { key: 'login_delay_seconds', env: 'SVC_LOGIN_DELAY_SECONDS', type: 'int', min: 1, default: 30 },
+  {
+    key: 'login_delay_max_seconds',
+    env: 'SVC_LOGIN_DELAY_MAX_SECONDS',
+    type: 'int',
+    min: 1,
+    default: 900,
+  },
+  // Accepted sign-ups per client address (IPv4 address or IPv6 /64) and hour.
+  { key: 'signup_address_limit', env: 'SVC_SIGNUP_ADDRESS_LIMIT', type: 'int', min: 1, default: 5 },
+  // Caps of the operations open to researchers (docs/security.md, "Caps and staff-only values in payloads").
+  {
+    key: 'ping_max_sleep_seconds',
+    env: 'SVC_PING_MAX_SLEEP_SECONDS',
+    type: 'float',
+    min: 0,
+    max: 3600,
+    default: 5,
+  },
+  {
+    key: 'uniprot_row_cap_researcher',
+    env: 'SVC_UNIPROT_ROW_CAP_RESEARCHER',
+    type: 'int',
+    min: 1,
+    default: 1000,
+  },
+  {
+    key: 'uniprot_page_cap_researcher',
+    env: 'SVC_UNIPROT_PAGE_CAP_RESEARCHER',
+    type: 'int',
+    min: 1,
+    default: 5,
+  },
+  {
+    key: 'uniprot_row_cap_operator',
+    env: 'SVC_UNIPROT_ROW_CAP_OPERATOR',
+    type: 'int',
+    min: 1,
+    default: 1_000_000,
+  },
+  {
+    key: 'uniprot_page_cap_operator',
+    env: 'SVC_UNIPROT_PAGE_CAP_OPERATOR',
+    type: 'int',
+    min: 1,
+    default: 10_000,
   },
 ] as const satisfies readonly SettingDef[];
 

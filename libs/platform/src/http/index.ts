@@ -4,3 +4,4 @@ export * from './validation';
 export * from './roles';
 export * from './input-guards';
 export * from './json-limits';
+export * from './address-group';

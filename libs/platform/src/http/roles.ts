@@ -19,9 +19,9 @@ export interface Principal {
   kind: 'anonymous' | 'session' | 'bearer' | 'api_key' | 'gate_disabled';
   role: Role;
   userId: string | null;
-  /** The rate limiter's key, always verified: API-key id, token subject, or the daily address hash. */
+  /** The rate limiter's key, always verified: the account (`user:<id>`) or the daily address hash. */
   rateKey: string;
-  /** Daily-rotated hash of the client address (quota key for anonymous callers). */
+  /** Daily-rotated hash of the client's address group (IPv4 address or IPv6 /64; quota key for guests). */
   addressHash: string;
   /** The cookie session's id, when the caller signed in with the session cookie. */
   sessionJti: string | null;

@@ -2,8 +2,10 @@ import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import { IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
 import { admitHttp, checkResolvedAddresses, SourcePolicy } from './source-policy';
 import { SourceError } from './source-error';
+import { limitTransfer, sourceLabel, transferError } from './transfer-limits';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
@@ -11,8 +13,8 @@ const MAX_REDIRECTS = 5;
 export interface SourceResponse {
   status: number;
   headers: Headers;
-  /** The body; the caller reads or destroys it. */
-  body: IncomingMessage;
+  /** The body, held to the policy's deadline and minimum rate; the caller reads or destroys it. */
+  body: Readable;
   /** Where the answer came from, after redirects. */
   url: string;
 }
@@ -44,7 +46,16 @@ function guardedLookup(url: URL): LookupFunction {
   };
 }
 
-function getOnce(url: URL, checkDns: boolean, options: SourceRequestOptions): Promise<IncomingMessage> {
+/**
+ * One GET. The answer's headers must come before the transfer's deadline (`deadlineAt`, a clock
+ * time; `source_timeout` past it, named by `label`), and the socket may idle at most `timeoutMs`.
+ */
+function getOnce(
+  url: URL,
+  checkDns: boolean,
+  options: SourceRequestOptions,
+  deadline: { at: number; label: string; policy: SourcePolicy },
+): Promise<IncomingMessage> {
   const timeoutMs = options.timeoutMs ?? 300_000;
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
@@ -57,6 +68,12 @@ function getOnce(url: URL, checkDns: boolean, options: SourceRequestOptions): Pr
         new SourceError('source_unreachable', `${url.origin} did not answer within ${timeoutMs} ms`),
       ),
     );
+    const timer = setTimeout(
+      () => request.destroy(transferError({ kind: 'timeout' }, deadline.label, deadline.policy)),
+      Math.max(0, deadline.at - Date.now()),
+    );
+    timer.unref();
+    request.once('close', () => clearTimeout(timer));
     request.once('error', (error) =>
       reject(
         error instanceof SourceError
@@ -64,7 +81,10 @@ function getOnce(url: URL, checkDns: boolean, options: SourceRequestOptions): Pr
           : new SourceError('source_unreachable', `could not fetch ${url.href}: ${error.message}`),
       ),
     );
-    request.once('response', resolve);
+    request.once('response', (response) => {
+      clearTimeout(timer);
+      resolve(response);
+    });
     request.end();
   });
 }
@@ -80,21 +100,31 @@ function headersOf(message: IncomingMessage): Headers {
 
 /**
  * GET under the source policy: every hop (redirects are followed here, at most five) is admitted
- * again, and host names are resolved through `guardedLookup`.
+ * again, and host names are resolved through `guardedLookup`. The whole transfer, from the first
+ * request to the last byte of the body, is held to the policy's deadline, and the body to its
+ * minimum rate (`limitTransfer`).
  */
 export async function requestSource(
   source: string,
   policy: SourcePolicy,
   options: SourceRequestOptions = {},
 ): Promise<SourceResponse> {
+  const startedAt = Date.now();
+  const label = sourceLabel(source);
+  const deadline = { at: startedAt + policy.deadlineMs, label, policy };
   let current = source;
   for (let hop = 0; ; hop += 1) {
     const { url, checkDns } = admitHttp(current, policy);
-    const response = await getOnce(url, checkDns, options);
+    const response = await getOnce(url, checkDns, options, deadline);
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (!REDIRECT_STATUSES.has(status) || location === undefined)
-      return { status, headers: headersOf(response), body: response, url: url.href };
+      return {
+        status,
+        headers: headersOf(response),
+        body: limitTransfer(response, policy, { startedAt, label }),
+        url: url.href,
+      };
     response.destroy();
     if (hop >= MAX_REDIRECTS)
       throw new SourceError('source_unreachable', `${source} redirects more than ${MAX_REDIRECTS} times`);

@@ -1,8 +1,11 @@
 import { pipeline, Readable } from 'node:stream';
 import { requestSource } from './guarded-http';
 import { byteLimit, MAX_TEXT_BYTES } from './line-reader';
-import { SourceError } from './source-error';
+import { SourceError, SourceErrorCode } from './source-error';
 import { SourcePolicy } from './source-policy';
+
+/** Source failures a retry would only repeat. */
+const NOT_RETRIED = new Set<SourceErrorCode>(['source_not_allowed', 'source_timeout', 'source_too_slow']);
 
 /** Statuses a Response cannot carry a body with. */
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
@@ -10,7 +13,8 @@ const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 /**
  * GET under the source policy (every redirect hop checked, see `requestSource`) as a fetch
  * Response whose body stops at `policy.maxBytes`. Retries on 429, 5xx and transport failures with
- * exponential backoff (honouring Retry-After), then fails; a refused source is never retried.
+ * exponential backoff (honouring Retry-After), then fails; a refused source, or one past its
+ * deadline, is never retried.
  */
 export async function fetchWithRetry(
   url: string,
@@ -30,7 +34,8 @@ export async function fetchWithRetry(
     try {
       response = await fetchOnce(url, policy, options.headers, options.timeoutMs ?? 60_000);
     } catch (error) {
-      if (error instanceof SourceError && error.code === 'source_not_allowed') throw error;
+      // A refusal stays one; a deadline passed is not retried into several.
+      if (error instanceof SourceError && NOT_RETRIED.has(error.code)) throw error;
       failure = error as Error;
     }
     const retriable = response === null || response.status === 429 || response.status >= 500;

@@ -5,3 +5,5 @@ export * from './source-policy';
 export * from './address-class';
 export * from './line-reader';
 export * from './guarded-http';
+export * from './transfer-limits';
+export * from './public-source';

@@ -16,6 +16,20 @@ export class SourceError extends Error {
   }
 }
 
+/** Failures a setting decides (a refusal, a limit): callers keep their code and message as they are. */
+const SETTING_CODES: ReadonlySet<SourceErrorCode> = new Set<SourceErrorCode>([
+  'source_not_allowed',
+  'source_too_large',
+  'line_too_long',
+  'source_timeout',
+  'source_too_slow',
+]);
+
+/** A SourceError that a setting decided, which callers pass on rather than fold into another code. */
+export function isSettingFailure(error: unknown): error is SourceError {
+  return error instanceof SourceError && SETTING_CODES.has(error.code);
+}
+
 /** zlib's failures (by code: errors from node:zlib may come from another realm under Jest). */
 export function asSourceError(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;

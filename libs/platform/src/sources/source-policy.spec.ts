@@ -46,6 +46,9 @@ function policy(overrides: Partial<SourcePolicy> = {}): SourcePolicy {
     baseDir: root,
     maxLineBytes: 1024 * 1024,
     maxBytes: 1024 ** 3,
+    deadlineMs: 60_000,
+    minBytesPerSecond: 0,
+    rateWindowMs: 60_000,
     store,
     ...overrides,
   };

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { AppConfig } from '../config/app-config';
 import { classifyIpLiteral } from './address-class';
 import { SourceError } from './source-error';
+import type { TransferLimits } from './transfer-limits';
 
 /** The part of the artifact store a source reader needs: URIs it issued are read through it. */
 export interface SourceStore {
@@ -13,8 +14,11 @@ export interface SourceStore {
   open(key: string): Promise<Readable>;
 }
 
-/** What the server may read and how much (docs/security.md, "Sources: what the server reads"). */
-export interface SourcePolicy {
+/**
+ * What the server may read, how much and how slowly (docs/security.md, "Sources: what the server
+ * reads"); the transfer limits hold http(s) sources.
+ */
+export interface SourcePolicy extends TransferLimits {
   /** Directories (or single files) under which file:// URLs and paths may be read. */
   readonly allowedRoots: readonly string[];
   /** Host names (canonical, lower case) http(s) sources may reach whatever they resolve to. */
@@ -64,6 +68,9 @@ export function sourcePolicyOf(config: AppConfig, store: SourceStore | null): So
     baseDir: config.dataDir,
     maxLineBytes: config.security.sourceMaxLineBytes,
     maxBytes: config.security.sourceMaxBytes,
+    deadlineMs: config.security.sourceDeadlineSeconds * 1000,
+    minBytesPerSecond: config.security.sourceMinBytesPerSecond,
+    rateWindowMs: config.security.sourceRateWindowSeconds * 1000,
     store,
   });
 }

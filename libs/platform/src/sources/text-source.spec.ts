@@ -1,17 +1,27 @@
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
+import { createServer, Server, ServerResponse } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fetchWithRetry } from './http-json';
 import { SourcePolicy } from './source-policy';
-import { readBytes, readLines, readText } from './text-source';
+import { openSource, readBytes, readLines, readText } from './text-source';
 
 let dir: string;
 let server: Server;
 let base: string;
 const hits: string[] = [];
+/** Connections the slow routes keep open, ended after each test. */
+const open = new Set<Socket>();
+
+/** Writes `chunk` every `everyMs` until the client goes away. */
+function drip(response: ServerResponse, chunk: string, everyMs: number): void {
+  open.add(response.socket!);
+  response.writeHead(200);
+  const timer = setInterval(() => response.write(chunk), everyMs);
+  response.once('close', () => clearInterval(timer));
+}
 
 beforeAll(async () => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'text-source-')));
@@ -30,6 +40,11 @@ beforeAll(async () => {
       response.writeHead(301, { location: `http://localhost:${port}/lines` }).end();
     else if (request.url === '/to-metadata')
       response.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    else if (request.url?.startsWith('/trickle')) drip(response, 'x', 100);
+    else if (request.url === '/endless') drip(response, `${'y'.repeat(1023)}\n`, 50);
+    else if (request.url === '/silent') open.add(request.socket);
+    else if (request.url === '/to-trickle') response.writeHead(302, { location: '/trickle' }).end();
+    else if (request.url === '/plenty') response.end(Buffer.alloc(1024 * 1024, 'z\n'));
     else response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -42,6 +57,10 @@ afterAll(async () => {
 });
 
 beforeEach(() => hits.splice(0));
+afterEach(() => {
+  for (const socket of open) socket.destroy();
+  open.clear();
+});
 
 function policy(overrides: Partial<SourcePolicy> = {}): SourcePolicy {
   return {
@@ -50,6 +69,9 @@ function policy(overrides: Partial<SourcePolicy> = {}): SourcePolicy {
     baseDir: dir,
     maxLineBytes: 1024,
     maxBytes: 1024 * 1024,
+    deadlineMs: 60_000,
+    minBytesPerSecond: 0,
+    rateWindowMs: 60_000,
     store: null,
     ...overrides,
   };
@@ -143,5 +165,72 @@ describe('fetchWithRetry', () => {
     // The first retry would come after 2 s: anything under that proves there was none.
     expect(Date.now() - started).toBeLessThan(1900);
     expect(hits).toEqual([]);
+  });
+});
+
+// Finding 13: a source that trickles held a worker for as long as it liked.
+describe('slow http sources', () => {
+  /** 1 KiB/s over half-second windows, and 1.5 s for the whole transfer. */
+  const slow = (overrides: Partial<SourcePolicy> = {}): SourcePolicy =>
+    policy({ deadlineMs: 1500, minBytesPerSecond: 1024, rateWindowMs: 500, ...overrides });
+
+  it('fails a source that sends less than the minimum rate with source_too_slow', async () => {
+    const started = Date.now();
+    await expect(lines(`${base}/trickle?token=secret`, slow())).rejects.toMatchObject({
+      code: 'source_too_slow',
+      message: expect.stringMatching(
+        new RegExp(
+          `^${base}/trickle sent \\d+ bytes in the last 0.5 s, less than 1024 bytes per second \\(SVC_SOURCE_MIN_BYTES_PER_SECOND\\)$`,
+        ),
+      ),
+    });
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('fails a source that sends fast but never ends with source_timeout at the deadline', async () => {
+    const started = Date.now();
+    await expect(
+      lines(`http://user:pass@127.0.0.1:${new URL(base).port}/endless`, slow()),
+    ).rejects.toMatchObject({
+      code: 'source_timeout',
+      message: `${base}/endless did not finish within 1.5 s (SVC_SOURCE_DEADLINE_SECONDS)`,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('counts the deadline from the first request: a silent server, or one behind a redirect', async () => {
+    await expect(readText(`${base}/silent`, slow())).rejects.toMatchObject({
+      code: 'source_timeout',
+      message: `${base}/silent did not finish within 1.5 s (SVC_SOURCE_DEADLINE_SECONDS)`,
+    });
+    await expect(readBytes(`${base}/to-trickle`, slow({ minBytesPerSecond: 0 }))).rejects.toMatchObject({
+      code: 'source_timeout',
+      message: `${base}/to-trickle did not finish within 1.5 s (SVC_SOURCE_DEADLINE_SECONDS)`,
+    });
+  });
+
+  it('does not blame the source for a reader that takes its time', async () => {
+    const stream = await openSource(
+      `${base}/plenty`,
+      slow({ deadlineMs: 10_000, minBytesPerSecond: 100 * 1024 * 1024 }),
+    );
+    let bytes = 0;
+    for await (const chunk of stream) {
+      bytes += (chunk as Buffer).length;
+      // Far slower than the source: its rate, measured while it waits for us, would fail it.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(bytes).toBe(1024 * 1024);
+  });
+
+  it('holds fetchWithRetry to the same limits, without retrying a deadline', async () => {
+    const started = Date.now();
+    await expect(
+      fetchWithRetry(`${base}/silent`, slow({ deadlineMs: 1000 }), { baseDelayMs: 2000 }),
+    ).rejects.toMatchObject({ code: 'source_timeout' });
+    expect(Date.now() - started).toBeLessThan(1900);
+    const response = await fetchWithRetry(`${base}/trickle`, slow());
+    await expect(response.text()).rejects.toMatchObject({ code: 'source_too_slow' });
   });
 });
