@@ -44,17 +44,21 @@ export const generateEvaluationSetOperation = defineOperation<GenerateEvaluation
       ontology: graph,
       includeExtendedEvidence,
     });
-    const carried =
-      payload.exclude_gene_carry_over === false
-        ? new Set<string>()
-        : geneCarryOver({
-            nkProteins: new Set(full.groundTruth.NK.map((t) => t.protein)),
-            old: oldAnnotations,
-            new: newAnnotations,
-            includeExtendedEvidence,
-          });
-    const delta = withoutNkProteins(full, carried);
-    const stats = { ...delta.stats, nk_gene_carry_over: carried.size };
+    // The specification's NK is every protein without experimental terms at t0: carry-over proteins
+    // are counted, and left out only when the caller asks (`exclude_gene_carry_over: true`).
+    const carried = geneCarryOver({
+      nkProteins: new Set(full.groundTruth.NK.map((t) => t.protein)),
+      old: oldAnnotations,
+      new: newAnnotations,
+      includeExtendedEvidence,
+    });
+    const excluded = payload.exclude_gene_carry_over === true;
+    const delta = excluded ? withoutNkProteins(full, carried) : full;
+    const stats = {
+      ...delta.stats,
+      nk_gene_carry_over: carried.size,
+      gene_carry_over_excluded: excluded,
+    };
     const rows: GroundTruthRow[] = [];
     for (const category of ['NK', 'LK', 'PK'] as const)
       for (const t of delta.groundTruth[category])

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { RUN_CAFA_EVALUATION, RunCafaEvaluationPayload } from '@svc/contracts';
 import { baselineScoringFor, CafaEvaluationError, checkLafaFrame, verifyBand } from '@svc/domain';
 import { defineOperation, JobError, missingReference } from '@svc/jobs';
 import { evaluatePredictionSet } from '@svc/persistence';
-import { readText, SourceError, sourcePolicyOf } from '@svc/platform';
+import { isSettingFailure, readText, sourcePolicyOf } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
 import { bindRerankers } from './bind-rerankers';
 import { evaluationArtifacts } from './evaluation-artifacts';
@@ -53,6 +54,8 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         toiSource: payload.toi_file ?? null,
         thStep: payload.th_step ?? 0.01,
         maxTerms: payload.max_terms ?? null,
+        geneCarryOverExcluded:
+          (set.stats as { gene_carry_over_excluded?: unknown } | null)?.gene_carry_over_excluded === true,
       });
       if (!lafa.ok)
         throw new JobError('lafa_frame_mismatch', `not a LAFA-comparable run: ${lafa.problems.join('; ')}`);
@@ -63,11 +66,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
         return await readText(source, sources);
       } catch (error) {
         // A refusal or a limit says which setting decides, under its own code.
-        if (
-          error instanceof SourceError &&
-          (error.code === 'source_not_allowed' || error.code === 'source_too_large')
-        )
-          throw new JobError(error.code, `${what} file: ${error.message}`);
+        if (isSettingFailure(error)) throw new JobError(error.code, `${what} file: ${error.message}`);
         throw new JobError(`${what}_unreadable`, `${what} file ${source}: ${(error as Error).message}`);
       }
     };
@@ -85,7 +84,11 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
     if (rerankers !== null)
       await emit('run_cafa_evaluation.rerankers_bound', null, { reranker_model_ids: rerankers.ids });
     const stage = rerankers !== null ? 'reranker' : (scoring?.name ?? null);
-    const resultId = await evaluations.createResult({
+    // The result row is written only once the evaluation has succeeded, with its metrics, in one
+    // statement: a failed or cancelled run leaves no result for the matrix, showcase or counts.
+    const resultId = randomUUID();
+    const resultRow = {
+      id: resultId,
       evaluation_set_id: set.id,
       prediction_set_id: predictionSet.id,
       embedding_config_id: predictionSet.embedding_config_id,
@@ -105,7 +108,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       // Results are published (benchmark matrix, showcase); their owner may also delete them.
       owner_user_id: job.owner_user_id,
       visibility: 'public',
-    });
+    };
 
     const outputs = evaluationArtifacts(artifacts, resultId);
     let metrics: Record<string, Record<string, Record<string, unknown>>>;
@@ -141,7 +144,9 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
       evaluation_set_id: set.id,
       prediction_set_id: predictionSet.id,
     });
-    await evaluations.updateResult(resultId, {
+    await throwIfCancelled();
+    await evaluations.createResult({
+      ...resultRow,
       metrics,
       artifact_prefix: outputs.prefix,
       artifact_keys: keys,

@@ -137,6 +137,20 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     expect(set.status).toBe(200);
     expect(set.body.stats['nk_proteins']).toBeGreaterThan(0);
     expect(set.body.stats['lk_proteins']).toBeGreaterThan(0);
+    // NK is every protein without experimental terms at t0 (the specification); the gene-level
+    // carry-over is counted, and left out only when asked.
+    expect(set.body.stats['gene_carry_over_excluded']).toBe(false);
+    const trimmed = await runJob('/v1/annotations/evaluation-sets/generate', {
+      old_annotation_set_id: t0,
+      new_annotation_set_id: t1,
+      exclude_gene_carry_over: true,
+    });
+    const trimmedStats = trimmed.result!['stats'] as Record<string, number | boolean>;
+    expect(trimmedStats['gene_carry_over_excluded']).toBe(true);
+    expect(trimmedStats['nk_gene_carry_over']).toBe(set.body.stats['nk_gene_carry_over']);
+    expect(trimmedStats['nk_proteins']).toBe(
+      set.body.stats['nk_proteins']! - (set.body.stats['nk_gene_carry_over'] as number),
+    );
 
     const nk = lines(
       (await api.get<string>(`/v1/annotations/evaluation-sets/${evaluationSetId}/ground-truth-NK.tsv`)).text,
@@ -260,6 +274,33 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
       expect.arrayContaining(['summary.json', 'nk/evaluation_all.tsv', 'nk/ground_truth.tsv']),
     );
     expect(listing.every(([, method]) => method === 8)).toBe(true); // deflate
+  });
+
+  it('a run that fails while evaluating leaves no result row: not listed, not counted', async () => {
+    const results = `/v1/annotations/evaluation-sets/${evaluationSetId}/results`;
+    const before = await api.get<{ id: string }[]>(results);
+    const countBefore = (
+      await api.get<{ result_count: number }>(`/v1/annotations/evaluation-sets/${evaluationSetId}`)
+    ).body.result_count;
+    // A TOI file naming no term of any namespace: the evaluator refuses once it starts on a category.
+    const toi = join(dir, 'toi-nothing.txt');
+    writeFileSync(toi, 'GO:9999999\n');
+    const queued = await api.post<{ id: string }>(`/v1/annotations/evaluation-sets/${evaluationSetId}/run`, {
+      prediction_set_id: predictionSetId,
+      toi_file: toi,
+    });
+    expect(queued.status).toBe(201);
+    const failed = await waitForJobEnd<Job>(api, queued.body.id, 60_000);
+    expect({ status: failed.status, code: failed.error_code }).toEqual({
+      status: 'FAILED',
+      code: 'evaluation_toi_empty_namespace',
+    });
+    const after = await api.get<{ id: string }[]>(results);
+    expect(after.body.map((r) => r.id).sort()).toEqual(before.body.map((r) => r.id).sort());
+    const countAfter = (
+      await api.get<{ result_count: number }>(`/v1/annotations/evaluation-sets/${evaluationSetId}`)
+    ).body.result_count;
+    expect(countAfter).toBe(countBefore);
   });
 
   it('re-rankers: import, bind in a prediction (scores reported), schema mismatch falls back, evaluate with one', async () => {
@@ -441,13 +482,28 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     const mismatchSet = (
       await api.get<{ id: string; job_id: string }[]>('/v1/embeddings/prediction-sets')
     ).body.find((x) => x.job_id === mismatch.id)!.id;
-    expect(
-      (
-        await api.get(
-          `/v1/scoring/prediction-sets/${mismatchSet}/rerank.tsv?reranker_id=${String(stored['id'])}`,
-        )
-      ).status,
-    ).toBe(409);
+    // A feature-schema mismatch is never an error: 200 in KNN order with the rows' own scores, said in headers.
+    const fallback = await api.get<string>(
+      `/v1/scoring/prediction-sets/${mismatchSet}/rerank.tsv?reranker_id=${String(stored['id'])}`,
+    );
+    expect(fallback.status).toBe(200);
+    expect(fallback.headers.get('x-reranker-fallback')).toBe('knn');
+    expect(fallback.headers.get('x-svc-warning')).toMatch(
+      /^reranker\.schema_mismatch: .*KNN distance order kept/,
+    );
+    const knn = (await api.get<string>(`/v1/embeddings/prediction-sets/${mismatchSet}/predictions.tsv`)).text;
+    const knnRows = knn
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t'));
+    const fallbackRows = fallback.text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split('\t'));
+    expect(fallbackRows.map((r) => `${r[0]} ${r[1]}`)).toEqual(knnRows.map((r) => `${r[0]} ${r[1]}`));
+    expect(fallbackRows.every((r) => Number.isFinite(Number(r[3])))).toBe(true);
     expect((await api.delete(`/v1/scoring/rerankers/${String(byReference.body['id'])}`)).status).toBe(200);
   });
 

@@ -1,4 +1,5 @@
-import { Controller, Get, Param, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Param, Res, StreamableFile } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiTags } from '@nestjs/swagger';
 import {
   PredictionSetMetricsQuery,
@@ -39,9 +40,13 @@ export class PredictionSetMetricsController {
     );
   }
 
-  /** Rows re-scored by a re-ranker (`reranker_id`, default the set's bound one), streamed. */
+  /**
+   * Rows re-scored by a re-ranker (`reranker_id`, default the set's bound one), streamed. A re-ranker
+   * of another feature schema falls back to the KNN order with the rows' own scores, and says so in
+   * the `X-Reranker-Fallback: knn` and `X-Svc-Warning` headers.
+   */
   @ApiDoc({
-    summary: "The set's rows re-scored by a re-ranker",
+    summary: "The set's rows re-scored by a re-ranker (KNN order when its feature schema differs)",
     ok: {
       file: 'text/tab-separated-values',
       example:
@@ -53,12 +58,18 @@ export class PredictionSetMetricsController {
   })
   @Get(':id/rerank.tsv')
   @Roles('guest')
-  rerankTsv(
+  async rerankTsv(
     @Param('id') id: string,
     @ValidQuery() query: RerankQuery,
     @CurrentPrincipal() who: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StreamableFile> {
-    return this.rerank.rerankTsv(id, query.reranker_id, viewerOf(who));
+    const { file, fallback } = await this.rerank.rerankTsv(id, query.reranker_id, viewerOf(who));
+    if (fallback !== null) {
+      void reply.header('x-reranker-fallback', 'knn');
+      void reply.header('x-svc-warning', fallback);
+    }
+    return file;
   }
 
   @ApiDoc({

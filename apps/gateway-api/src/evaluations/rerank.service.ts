@@ -21,6 +21,7 @@ import {
   PREDICTIONS_TSV_COLUMNS,
   RerankerRecord,
   RerankerRepository,
+  rowScore,
 } from '@svc/persistence';
 import { requireReadable } from '../common/ownership';
 import { streamTsv } from '../predictions/tsv';
@@ -52,18 +53,25 @@ export class RerankService {
     private readonly ontologies: OntologyRepository,
   ) {}
 
+  /**
+   * The set's rows re-scored by the re-ranker, in the order of its scores per protein's rows as
+   * stored. A re-ranker trained on another feature schema is never an error (the specification):
+   * the rows then keep their KNN order and their own score, and `fallback` says why, as the
+   * prediction path's `reranker.schema_mismatch` warning does.
+   */
   async rerankTsv(
     predictionSetId: string,
     rerankerId: string | undefined,
     viewer: Viewer,
-  ): Promise<StreamableFile> {
+  ): Promise<{ file: StreamableFile; fallback: string | null }> {
     const set = await this.set(predictionSetId, viewer);
-    const reranker = await this.reranker(set, rerankerId);
-    const model = await this.booster(reranker);
+    const reranker = await this.reranker(set, rerankerId, { allowMismatch: true });
+    const mismatch = reranker.feature_schema_sha !== set.feature_schema_sha;
+    const model = mismatch ? null : await this.booster(reranker);
     const rows = this.sets.streamRows(set.id, {});
     async function* chunks() {
       for await (const chunk of rows) {
-        const scores = scoreRows(model, chunk);
+        const scores = model === null ? chunk.map(rowScore) : scoreRows(model, chunk);
         yield chunk.map((r, i) => [
           r['protein_accession'],
           r['go_id'],
@@ -74,11 +82,15 @@ export class RerankService {
         ]);
       }
     }
-    return streamTsv(
+    const file = streamTsv(
       ['protein_accession', 'go_id', 'go_aspect', 'reranker_score', 'distance', 'ref_protein_accession'],
       chunks(),
       `rerank-${set.id}.tsv`,
     );
+    const fallback = mismatch
+      ? `reranker.schema_mismatch: re-ranker ${reranker.id} was trained on feature schema ${reranker.feature_schema_sha}, the prediction set has ${set.feature_schema_sha}; KNN distance order kept (reranker_score is the row's own score)`
+      : null;
+    return { file, fallback };
   }
 
   async rerankerMetrics(
@@ -127,7 +139,11 @@ export class RerankService {
     return requireReadable(viewer, isUuid(id) ? await this.sets.find(id) : null, 'Prediction set');
   }
 
-  private async reranker(set: PredictionSetRecord, id: string | undefined): Promise<RerankerRecord> {
+  private async reranker(
+    set: PredictionSetRecord,
+    id: string | undefined,
+    options: { allowMismatch?: boolean } = {},
+  ): Promise<RerankerRecord> {
     const wanted = id ?? set.reranker_model_id;
     if (wanted === null || wanted === undefined)
       throw new DomainError(
@@ -137,7 +153,7 @@ export class RerankService {
         [{ path: 'reranker_id', message: 'reranker_id is required for this prediction set' }],
       );
     const reranker = await this.rerankers.get(wanted);
-    if (reranker.feature_schema_sha !== set.feature_schema_sha)
+    if (reranker.feature_schema_sha !== set.feature_schema_sha && options.allowMismatch !== true)
       throw new DomainError(
         'conflict',
         `the re-ranker was trained on feature schema ${reranker.feature_schema_sha}, the prediction set has ${set.feature_schema_sha}`,

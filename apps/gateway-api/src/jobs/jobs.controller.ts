@@ -50,7 +50,7 @@ export class JobsController {
     return this.jobs.get(id, who);
   }
 
-  @ApiDoc({ summary: "A job's events, oldest first", ok: [JobEventView] })
+  @ApiDoc({ summary: "A job's events, newest first", ok: [JobEventView] })
   @Get(':id/events')
   @Roles('guest')
   events(

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 import { EXAMPLE_IDS, IdProperty } from '../example-ids';
+import { STORED_SOURCE_TEXT } from '../reference/reference.views';
 
 const STATS_EXAMPLE = {
   delta_proteins: 412,
@@ -13,6 +14,7 @@ const STATS_EXAMPLE = {
   pk_annotations: 1184,
   known_annotations: 2210,
   nk_gene_carry_over: 4,
+  gene_carry_over_excluded: false,
 };
 
 const METRICS_EXAMPLE = {
@@ -72,11 +74,19 @@ export class EvaluationSetView {
   evidence!: string;
   @ApiProperty({
     type: 'object',
+    properties: {
+      gene_carry_over_excluded: {
+        type: 'boolean',
+        description:
+          'Whether the NK proteins carried over at gene level (nk_gene_carry_over of them) were left out (exclude_gene_carry_over)',
+      },
+    },
     additionalProperties: { type: 'number' },
-    description: 'Protein and annotation counts per category (NK, LK, PK, known terms)',
+    description:
+      'Protein and annotation counts per category (NK, LK, PK, known terms), the NK gene carry-over count, and whether it was left out',
     example: STATS_EXAMPLE,
   })
-  stats!: Record<string, number>;
+  stats!: Record<string, number | boolean>;
   @ApiProperty({ format: 'date-time', example: '2025-03-14T09:26:53.589Z' }) created_at!: string;
 }
 
@@ -88,7 +98,13 @@ export class EvaluationSetSummaryView extends EvaluationSetView {
   old_annotation_set_label!: string;
   @ApiProperty({ example: 'goa 2025-01-08', description: 'Source and version of the new annotation set' })
   new_annotation_set_label!: string;
-  @ApiProperty({ example: 3, description: 'Stored evaluation results of the set' }) result_count!: number;
+  @ApiProperty({
+    example: 3,
+    description:
+      "Stored evaluation results of the set that the caller's list of them shows: published ones, " +
+      'and for a researcher also their own; operators and administrators count every result',
+  })
+  result_count!: number;
 }
 
 export class EvaluationSetDeletionView {
@@ -117,9 +133,17 @@ export class EvaluationResultView {
   @ApiPropertyOptional({ nullable: true, type: String, example: 'lafa' }) frame!: string | null;
   @ApiProperty({ example: 0.01, description: 'Threshold step of the evaluator' }) th_step!: number;
   @ApiPropertyOptional({ nullable: true, type: Number }) max_terms!: number | null;
-  @ApiPropertyOptional({ nullable: true, type: String, description: 'The IA file the run used' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: `The IA file the run used. ${STORED_SOURCE_TEXT}`,
+  })
   ia_source!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String, description: 'The terms-of-interest file' })
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: `The terms-of-interest file. ${STORED_SOURCE_TEXT}`,
+  })
   toi_source!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) temporal_window!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) leakage_role!: string | null;

@@ -23,10 +23,12 @@ export class GenerateEvaluationSetPayload {
   @IsBoolean()
   extended_evidence?: boolean;
   @ApiPropertyOptional({
-    default: true,
+    default: false,
     description:
       'Leave out NK proteins whose gene (GAF DB Object Symbol) had experimental terms at t0 under another accession ' +
-      '(gene-level carry-over); their number is in stats.nk_gene_carry_over',
+      '(gene-level carry-over). Off by default: NK is every protein with no experimental term at t0. ' +
+      'Their number is in stats.nk_gene_carry_over either way, and stats.gene_carry_over_excluded says which; ' +
+      'a `frame: lafa` run refuses a set made with it (lafa_frame_mismatch)',
   })
   @IsOptional()
   @IsBoolean()
@@ -77,9 +79,11 @@ export class RunCafaEvaluationPayload {
   @ApiPropertyOptional({
     enum: EVALUATION_FRAMES,
     description:
-      '`lafa`: a LAFA-comparable run; needs `band`, its IA file, its release TOI file, the default th_step and no max_terms (else the job fails with lafa_frame_mismatch)',
+      '`lafa`: a LAFA-comparable run; needs `band`, its IA file, its release TOI file, the default th_step and no max_terms (else the job fails with lafa_frame_mismatch). Empty (the default) or absent: no frame.',
   })
   @IsOptional()
+  // The specification's default is the empty string: it means no frame, like leaving the field out.
+  @Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))
   @IsIn(EVALUATION_FRAMES)
   frame?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(200) temporal_window?: string;

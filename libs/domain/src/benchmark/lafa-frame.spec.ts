@@ -18,6 +18,13 @@ describe('checkLafaFrame', () => {
     },
     { name: 'an unknown band', input: { ...LAFA, band: 'v999' }, problems: ["unknown band 'v999'"] },
     {
+      name: 'an evaluation set without the NK gene carry-over',
+      input: { ...LAFA, geneCarryOverExcluded: true },
+      problems: [
+        'the evaluation set leaves out NK proteins carried over at gene level (exclude_gene_carry_over); LAFA counts every protein without experimental terms at t0 as NK',
+      ],
+    },
+    {
       name: "the other band's IA file",
       input: { ...LAFA, iaSource: '/data/IA-v227.tsv' },
       problems: ["the IA file must be band v226's (IA-v226…), not IA-v227.tsv"],

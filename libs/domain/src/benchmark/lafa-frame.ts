@@ -16,8 +16,14 @@ export function checkLafaFrame(input: {
   toiSource: string | null;
   thStep: number;
   maxTerms: number | null;
+  /** Whether the evaluation set left out NK proteins carried over at gene level. */
+  geneCarryOverExcluded?: boolean;
 }): LafaFrameCheck {
   const problems: string[] = [];
+  if (input.geneCarryOverExcluded === true)
+    problems.push(
+      'the evaluation set leaves out NK proteins carried over at gene level (exclude_gene_carry_over); LAFA counts every protein without experimental terms at t0 as NK',
+    );
   const band = EVALUATION_BAND_REGISTRY.find((b) => b.name === input.band);
   if (input.band === null)
     problems.push(
