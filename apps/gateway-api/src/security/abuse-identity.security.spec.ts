@@ -2,18 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { HttpResult, testConfig } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 import { AddressClient } from './address-client';
-import { createUser, SecurityStack, startSecurityStack } from './security-stack';
+import { createUser, Problem, SecurityStack, startSecurityStack } from './security-stack';
 
 /** Small limits of this suite's own stack, so that each abuse shows in a few requests. */
 const SIGNUP_ADDRESS_LIMIT = 3;
 const LOGIN_MAX_FAILURES = 3;
 const LOGIN_DELAY_SECONDS = 2;
-
-interface Problem {
-  type: string;
-  status: number;
-  detail?: string;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

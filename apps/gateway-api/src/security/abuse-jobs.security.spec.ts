@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { JobRepository, NewJob } from '@svc/persistence';
 import { freePort, HttpResult, waitFor } from '@svc/testing';
-import { createUser, SecurityStack, SignedInUser, startSecurityStack } from './security-stack';
+import { createUser, Problem, SecurityStack, SignedInUser, startSecurityStack } from './security-stack';
 
 interface Job {
   id: string;
@@ -12,13 +12,6 @@ interface Job {
   error_code: string | null;
   error_message: string | null;
   result: Record<string, unknown> | null;
-}
-interface Problem {
-  type: string;
-  status: number;
-  detail?: string;
-  existing_job_id?: string;
-  errors?: { path: string; message: string }[];
 }
 interface Comment {
   author: string | null;

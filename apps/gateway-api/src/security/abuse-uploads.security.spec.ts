@@ -9,31 +9,18 @@ import {
   TestJob,
   WORKSPACE_ROOT,
 } from '@svc/testing';
-import { createUser, SecurityStack, SignedInUser, startSecurityStack } from './security-stack';
-
-interface Problem {
-  type: string;
-  status: number;
-  detail?: string;
-  errors?: { path: string; message: string }[];
-}
+import {
+  createUser,
+  fastaForm,
+  fastaOf,
+  Problem,
+  SecurityStack,
+  SignedInUser,
+  startSecurityStack,
+} from './security-stack';
 
 const MB = 1024 * 1024;
 const BOUNDARY = 'svcabuseboundary';
-
-function fastaOf(count: number, prefix: string): string {
-  return Array.from(
-    { length: count },
-    (_, i) => `>${prefix}_${i} protein ${i}\nMKTAYIAKQRQISFVKSHFSRQ\n`,
-  ).join('');
-}
-
-function fastaForm(fasta: string, fields: Record<string, string> = {}): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  form.set('file', new Blob([fasta], { type: 'text/plain' }), 'upload.fasta');
-  return form;
-}
 
 /** A multipart body written by hand, so that it can be broken in ways FormData never is. */
 function multipartText(parts: { name: string; filename?: string; content: string }[], close = true): string {

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { freePort, HttpClient, testEnv } from '@svc/testing';
 import { CLOSED_WHILE_SENDING, measureLargeBodies, sendLargeBody, startMeasuredApp } from './hostile-load';
-import { createUser, SecurityStack, startSecurityStack } from './security-stack';
+import { createUser, Problem, SecurityStack, startSecurityStack } from './security-stack';
 
 const MB = 1024 * 1024;
-
-interface Problem {
-  type: string;
-  status: number;
-  detail?: string;
-}
 
 function nested(depth: number, leaf = '1'): string {
   return `{"email":${'['.repeat(depth)}${leaf}${']'.repeat(depth)},"password":"x"}`;

@@ -2,17 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { HttpResult, testConfig } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
 import { AddressClient } from './address-client';
-import { createUser, SecurityStack, startSecurityStack } from './security-stack';
+import { createUser, Problem, SecurityStack, startSecurityStack } from './security-stack';
 
 /** Low enough that the per-address login test stays short. */
 const LOGIN_IP_MAX_FAILURES = 12;
 const CREDENTIAL_FAILURES_PER_HOUR = 20;
-
-interface Problem {
-  type: string;
-  status: number;
-  detail?: string;
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

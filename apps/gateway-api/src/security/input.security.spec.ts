@@ -13,14 +13,15 @@ import {
   TestJob,
   WORKSPACE_ROOT,
 } from '@svc/testing';
-import { createUser, SecurityStack, SignedInUser, startSecurityStack } from './security-stack';
-
-interface Problem {
-  type: string;
-  status: number;
-  detail?: string;
-  errors?: { path: string; message: string }[];
-}
+import {
+  createUser,
+  fastaForm,
+  fastaOf,
+  Problem,
+  SecurityStack,
+  SignedInUser,
+  startSecurityStack,
+} from './security-stack';
 
 const PROBLEM_JSON = 'application/problem+json';
 
@@ -39,20 +40,6 @@ function rawStatusLine(baseUrl: string, request: string): Promise<string> {
     socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
     socket.on('error', reject);
   });
-}
-
-function fastaForm(fasta: string, fields: Record<string, string> = {}, filename = 'upload.fasta'): FormData {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  form.set('file', new Blob([fasta], { type: 'text/plain' }), filename);
-  return form;
-}
-
-function fastaOf(count: number, prefix: string): string {
-  return Array.from(
-    { length: count },
-    (_, i) => `>${prefix}_${i} protein ${i}\nMKTAYIAKQRQISFVKSHFSRQ\n`,
-  ).join('');
 }
 
 describe('hostile input never gets a 500 (finding 10, rule 9)', () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JobRepository } from '@svc/persistence';
 import { waitFor } from '@svc/testing';
-import { createUser, SecurityStack, SignedInUser, startSecurityStack } from './security-stack';
+import { createUser, Problem, SecurityStack, SignedInUser, startSecurityStack } from './security-stack';
 
 interface Job {
   id: string;
@@ -13,12 +13,6 @@ interface Job {
   error_code: string | null;
   error_message: string | null;
   result: Record<string, unknown> | null;
-}
-interface Problem {
-  status: number;
-  detail?: string;
-  allowed_queue?: string;
-  errors?: { path: string; message: string }[];
 }
 
 const ping = (extra: Record<string, unknown> = {}) => ({

@@ -37,6 +37,35 @@ export interface SecurityStack {
 
 const ADMIN_PASSWORD = 'bootstrap-secret-1';
 
+/** An application/problem+json body as the hostile-input tests read it (members beyond these by name). */
+export interface Problem {
+  type: string;
+  status: number;
+  detail?: string;
+  errors?: { path: string; message: string }[];
+  [member: string]: unknown;
+}
+
+/** A multipart form with `fasta` as its `file` part and the given text fields. */
+export function fastaForm(
+  fasta: string,
+  fields: Record<string, string> = {},
+  filename = 'upload.fasta',
+): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  form.set('file', new Blob([fasta], { type: 'text/plain' }), filename);
+  return form;
+}
+
+/** `count` short protein records named `<prefix>_<i>`. */
+export function fastaOf(count: number, prefix: string): string {
+  return Array.from(
+    { length: count },
+    (_, i) => `>${prefix}_${i} protein ${i}\nMKTAYIAKQRQISFVKSHFSRQ\n`,
+  ).join('');
+}
+
 export function sessionCookieOf(res: HttpResult): string {
   const header = res.headers.get('set-cookie') ?? '';
   const match = /svc_session=([^;]+)/.exec(header);

@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { createGzip } from 'node:zlib';
 import { AppProcess, HttpClient, spawnApp, testConfig, waitForJobEnd } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
-import { SecurityStack, startSecurityStack } from './security-stack';
+import { Problem, SecurityStack, startSecurityStack } from './security-stack';
 
 interface Job {
   id: string;
@@ -26,13 +26,6 @@ interface Job {
   error_code: string | null;
   error_message: string | null;
   result: Record<string, unknown> | null;
-}
-interface Problem {
-  type: string;
-  status: number;
-  detail?: string;
-  code?: string;
-  errors?: { path: string; message: string }[];
 }
 interface UploadedSource {
   uri: string;
