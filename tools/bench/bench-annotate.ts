@@ -128,10 +128,27 @@ runBench(
         previous_rows_per_100: await rowsOf(previous.job.id),
         speedup_vs_previous_default: Number((previousExtrapolated / defaultSeconds).toFixed(2)),
         peak_rss_mb: peakRssMb(),
+        evaluation_fmax_or_f_micro_w: headlineMetrics(evaluation.job.result?.['metrics']),
       })}\n`,
     );
   },
 );
+
+/** f_micro_w (else fmax) per category and aspect of an evaluation's metrics, to three places. */
+function headlineMetrics(metrics: unknown): Record<string, Record<string, number | null>> {
+  const out: Record<string, Record<string, number | null>> = {};
+  for (const [category, aspects] of Object.entries(
+    (metrics ?? {}) as Record<string, Record<string, Record<string, unknown>>>,
+  )) {
+    const row: Record<string, number | null> = {};
+    for (const [aspect, values] of Object.entries(aspects)) {
+      const value = values['f_micro_w'] ?? values['fmax'];
+      row[aspect] = typeof value === 'number' ? Number(value.toFixed(3)) : null;
+    }
+    out[category] = row;
+  }
+  return out;
+}
 
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);

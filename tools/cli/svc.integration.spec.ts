@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseGafLine } from '@svc/domain';
+import { GafReader } from '@svc/domain';
 import {
   AppProcess,
   createSuiteWorld,
@@ -85,10 +85,24 @@ describe('svc, the command-line client, against the real stack', () => {
       .split('>')
       .slice(1, 3);
     const fasta = join(dir, 'mine.fasta');
-    writeFileSync(fasta, records.map((r, i) => `>query_${i + 1}\n${r.slice(r.indexOf('\n') + 1)}`).join(''));
+    // query_1's header names its taxon (OX=) and gene (GN=), query_2's does not: it takes --taxon,
+    // and its GAF symbol is its identifier.
+    const headers = ['query_1 Protein one OS=Mus musculus OX=10090 GN=Trp53', 'query_2'];
+    writeFileSync(fasta, records.map((r, i) => `>${headers[i]}\n${r.slice(r.indexOf('\n') + 1)}`).join(''));
     const out = join(dir, 'results');
     const run = await svc(
-      ['annotate', fasta, '--out', out, '--format', 'tsv,gaf,json,cafa', '--threshold', '0.1'],
+      [
+        'annotate',
+        fasta,
+        '--out',
+        out,
+        '--format',
+        'tsv,gaf,json,cafa',
+        '--threshold',
+        '0.1',
+        '--taxon',
+        '9606',
+      ],
       config,
     );
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
@@ -99,14 +113,30 @@ describe('svc, the command-line client, against the real stack', () => {
     }
 
     const tsv = readFileSync(join(out, 'predictions.tsv'), 'utf8').trim().split('\n');
-    expect(tsv[0]!.split('\t')).toContain('score');
+    expect(tsv[0]!.split('\t')).toHaveLength(32);
+    expect(tsv[0]!.split('\t')).toContain('distance');
     expect(new Set(tsv.slice(1).map((l) => l.split('\t')[0]))).toEqual(new Set(['query_1', 'query_2']));
 
     const gafLines = readFileSync(join(out, 'predictions.gaf'), 'utf8').trim().split('\n');
-    const parsed = gafLines.map((line, i) => parseGafLine(line, i + 1));
+    const reader = new GafReader();
+    const parsed = gafLines.map((line) => reader.push(line));
     expect(parsed.filter((p) => p.kind === 'error')).toEqual([]);
     const gafRecords = parsed.flatMap((p) => (p.kind === 'record' ? [p.record] : []));
     expect(gafRecords.length).toBeGreaterThan(0);
+    expect(reader.header.properties).toMatchObject({ 'gaf-version': '2.2', 'generated-by': 'SVC' });
+    for (const r of gafRecords) {
+      expect({ id: r.dbObjectId, symbol: r.dbObjectSymbol, taxa: r.taxa }).toEqual({
+        id: r.dbObjectId,
+        symbol: r.dbObjectId === 'query_1' ? 'Trp53' : 'query_2',
+        taxa: [r.dbObjectId === 'query_1' ? '10090' : '9606'],
+      });
+      expect({ db: r.db, assignedBy: r.assignedBy, evidence: r.evidenceCode }).toEqual({
+        db: 'SVC',
+        assignedBy: 'SVC',
+        evidence: 'IEA',
+      });
+      expect(r.dbReference).toBe(r.withFrom === null ? 'SVC_REF:0000002' : 'SVC_REF:0000001');
+    }
 
     const json = JSON.parse(readFileSync(join(out, 'predictions.json'), 'utf8')) as {
       protein: string;
@@ -124,6 +154,11 @@ describe('svc, the command-line client, against the real stack', () => {
   it('exit codes: 2 for usage, 3 when the service refuses, 4 when it cannot be reached', async () => {
     expect((await svc(['annotate'], config)).code).toBe(2);
     expect((await svc(['annotate', 'x.fasta', '--out', dir, '--format', 'docx'], config)).code).toBe(2);
+    const badTaxon = await svc(['annotate', 'x.fasta', '--out', dir, '--taxon', 'human'], config);
+    expect({ code: badTaxon.code, stderr: badTaxon.stderr }).toEqual({
+      code: 2,
+      stderr: expect.stringContaining('--taxon must be an NCBI taxonomy id'),
+    });
     const missing = await svc(['jobs', 'show', randomUUID()], config);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/404/);

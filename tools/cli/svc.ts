@@ -2,6 +2,7 @@
 //
 //   svc login --url URL [--api-key KEY]           store the service and the key (per-user config file)
 //   svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name N] [--save]
+//                [--taxon NCBI_ID]                the taxon of the records without OX= (GAF column 13)
 //   svc jobs list [--status S] [--operation O] | svc jobs show ID | svc jobs cancel ID
 //   svc evaluate --obo O --gt GT --pred P [...]    the CAFA evaluator on files (tools/evaluate)
 //
@@ -25,6 +26,7 @@ import { CliUsageError, main as evaluateMain, USAGE as EVALUATE_USAGE } from '..
 
 export const USAGE = `usage: svc login --url URL [--api-key KEY]
        svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name NAME] [--save]
+                    [--taxon NCBI_ID]
        svc jobs list [--status S] [--operation O] [--limit N] | svc jobs show ID | svc jobs cancel ID
        svc evaluate --obo O --gt GT --pred P [...]
 options for every command: --url URL --api-key KEY --config FILE`;
@@ -115,6 +117,7 @@ async function annotate(args: string[]): Promise<void> {
       threshold: { type: 'string' },
       name: { type: 'string' },
       save: { type: 'boolean', default: false },
+      taxon: { type: 'string' },
     },
   });
   const [fasta] = positionals;
@@ -127,6 +130,8 @@ async function annotate(args: string[]): Promise<void> {
   const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1))
     throw new UsageError('--threshold must be in [0, 1]');
+  if (values.taxon !== undefined && !/^[1-9]\d*$/.test(values.taxon))
+    throw new UsageError('--taxon must be an NCBI taxonomy id, a positive integer (e.g. 9606)');
   const client = clientOf(values);
   const name = values.name ?? basename(fasta).replace(/\.[^.]+$/, '');
 
@@ -134,6 +139,7 @@ async function annotate(args: string[]): Promise<void> {
     fasta: readFileSync(fasta, 'utf8'),
     name,
     saveHistory: values.save,
+    ...(values.taxon !== undefined ? { taxon: Number(values.taxon) } : {}),
   });
   process.stderr.write(`query set ${answer.query_set_id}; following ${answer.links.dashboard}\n`);
   const embedded = await client.waitForJob(answer.embedding_job_id, { onProgress: progress('embeddings') });

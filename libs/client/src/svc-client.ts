@@ -137,10 +137,19 @@ export class SvcClient {
     }
   }
 
-  /** POST /v1/annotate: a FASTA in, the ids and links of the run out. */
-  async annotate(input: { fasta: string; name?: string; saveHistory?: boolean }): Promise<AnnotateAnswer> {
+  /**
+   * POST /v1/annotate: a FASTA in, the ids and links of the run out. `taxon` is the NCBI taxonomy id
+   * of the records whose header has no OX= (the taxon of their GAF lines).
+   */
+  async annotate(input: {
+    fasta: string;
+    name?: string;
+    saveHistory?: boolean;
+    taxon?: number;
+  }): Promise<AnnotateAnswer> {
     const form = new FormData();
     if (input.name !== undefined) form.set('name', input.name);
+    if (input.taxon !== undefined) form.set('taxon', String(input.taxon));
     form.set('file', new Blob([input.fasta], { type: 'text/plain' }), `${input.name ?? 'proteins'}.fasta`);
     const path = `/v1/annotate?save_history=${input.saveHistory === true}`;
     return this.parse(path, await this.request('POST', path, form));

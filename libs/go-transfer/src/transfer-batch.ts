@@ -1,5 +1,5 @@
 import {
-  embeddingSimilarity,
+  distanceOfScore,
   isSelfHit,
   selectNeighbours,
   splitIsoform,
@@ -60,8 +60,11 @@ interface PendingRow {
   /** Null for a term the homology path scores by the prior alone. */
   ref: { accession: string; sequenceId: number } | null;
   term: TransferredTerm;
-  /** The row's score in [0, 1] (docs/prediction.md, "Score"). */
-  score: number;
+  /**
+   * The distance the row stores, whose max(0, 1 - distance) is its score (docs/prediction.md,
+   * "Score"): the neighbour's cosine distance, or 1 - the calibrated score of a homology row.
+   */
+  distance: number;
   /** Features of the search that made the row (the homology path's votes, prior and hit). */
   features?: Record<string, unknown>;
   /** The donor is the query's own accession or an isoform of it (only when self is not excluded). */
@@ -129,7 +132,7 @@ async function homologySearch(
     },
     ref: t.ref,
     term: t.term,
-    score: t.score,
+    distance: distanceOfScore(t.score),
     features: t.features,
     selfHit: t.selfHit,
   }));
@@ -204,7 +207,7 @@ async function vectorSearch(
           query: { accession: q.accession, sequenceId: q.sequence_id, taxonomyId: q.taxonomy_id ?? null },
           ref: { accession: ref.accession, sequenceId: ref.sequenceId },
           term,
-          score: embeddingSimilarity(term.distance),
+          distance: term.distance,
           selfHit:
             !excludeSelf &&
             isSelfHit({
@@ -233,18 +236,17 @@ async function featurise(
   const pools = repos.referencePools;
   const homology = HOMOLOGY_BACKENDS.includes(settings.search_backend);
   const neighbourhood = options['compute_reranker_features'] !== false;
-  const rows: PredictionRow[] = pending.map(({ query, ref, term, score, features, selfHit }) => ({
+  const rows: PredictionRow[] = pending.map(({ query, ref, term, distance, features, selfHit }) => ({
     protein_accession: query.accession,
     go_term_id: term.goTermId,
     go_id: term.goId,
     aspect: term.aspect,
-    distance: term.distance,
+    distance,
     ref_protein_accession: ref?.accession ?? null,
     qualifier: term.qualifier,
     evidence_code: term.evidenceCode === '' ? null : term.evidenceCode,
     vote_count: term.voteCount,
     k_position: ref === null ? null : term.kPosition,
-    score,
     ...(neighbourhood
       ? {
           go_term_frequency: term.goTermFrequency,

@@ -15,6 +15,8 @@ import { AddOwnership1764900000000 } from './migrations/1764900000000-add-owners
 import { AddPredictionScore1765000000000 } from './migrations/1765000000000-add-prediction-score';
 import { CreateDatasetNameClaim1765100000000 } from './migrations/1765100000000-create-dataset-name-claim';
 import { ExperimentRunNamePerOwner1765200000000 } from './migrations/1765200000000-experiment-run-name-per-owner';
+import { ScoreInDistance1765300000000 } from './migrations/1765300000000-score-in-distance';
+import { QuerySetEntryGeneName1765400000000 } from './migrations/1765400000000-query-set-entry-gene-name';
 
 export const MIGRATIONS = [
   CreateJobs1763800000000,
@@ -32,6 +34,8 @@ export const MIGRATIONS = [
   AddPredictionScore1765000000000,
   CreateDatasetNameClaim1765100000000,
   ExperimentRunNamePerOwner1765200000000,
+  ScoreInDistance1765300000000,
+  QuerySetEntryGeneName1765400000000,
 ];
 
 export interface DataSourceOptions {

@@ -250,21 +250,27 @@ export function proteinEntry(
   return { ...fields, sequence: sequence === null ? null : { sequence, hash: md5Hex(sequence) } };
 }
 
-/** Creates an owner-only query set of these (accession, sequence) entries; gives its id. */
+/**
+ * Creates an owner-only query set of these (accession, sequence, taxon if any, gene name if any)
+ * entries; gives its id.
+ */
 export async function insertQuerySet(
   db: DataSource,
   name: string,
-  entries: ReadonlyArray<readonly [accession: string, sequence: string]>,
+  entries: ReadonlyArray<
+    readonly [accession: string, sequence: string, taxonomyId?: number, geneName?: string]
+  >,
 ): Promise<string> {
   const created = await new QuerySetRepository(db).create({
     name,
     description: null,
-    entries: entries.map(([accession, sequence]) => ({
+    entries: entries.map(([accession, sequence, taxonomyId, geneName]) => ({
       accession,
       sequence,
       hash: md5Hex(sequence),
       species: null,
-      taxonomyId: null,
+      taxonomyId: taxonomyId ?? null,
+      geneName: geneName ?? null,
     })),
     ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
   });

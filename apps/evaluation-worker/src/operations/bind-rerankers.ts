@@ -10,7 +10,7 @@ const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', 
 /**
  * The re-rankers of an evaluation: `reranker_model_id` scores every row; `rerankers` picks a model
  * per category and aspect (and wins where it names one). Rows no model covers keep the scoring
- * config's score (or 1 - d/2). Null when the payload names no re-ranker.
+ * config's score (or the row's, max(0, 1 - distance)). Null when the payload names no re-ranker.
  */
 export async function bindRerankers(
   repos: Repositories,

@@ -10,8 +10,8 @@ import { evaluationArtifacts } from './evaluation-artifacts';
 
 /**
  * CAFA evaluation of a prediction set on an evaluation set's delta proteins, per category (NK, LK,
- * PK with its known terms) and aspect. Scores come from the scoring config when given, else
- * 1 - d/2. IA from the payload, else the snapshot's `ia_url`, else none (no `_w` keys, a warning
+ * PK with its known terms) and aspect. Scores come from the scoring config when given, else the
+ * row's score, max(0, 1 - distance). IA from the payload, else the snapshot's `ia_url`, else none (no `_w` keys, a warning
  * event). Evaluator outputs go to `eval_artifacts/<result_id>/` in the artifact store.
  */
 export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPayload>({

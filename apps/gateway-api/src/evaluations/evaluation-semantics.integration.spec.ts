@@ -62,7 +62,8 @@ const lines = (text: string): string[][] =>
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 /** The one-split booster of distanceStumpModel: left leaf 2 up to distance 0.3, else -1. */
 const stumpScore = (distance: number): number => (distance <= 0.3 ? sigmoid(2) : sigmoid(-1));
-const similarity = (distance: number): number => 1 - distance / 2;
+/** A row's own score, the specification's max(0, 1 - distance). */
+const ownScore = (distance: number): number => Math.max(0, 1 - distance);
 
 describe('evaluation semantics: baseline attach rule, LAFA frame, AUPRC', () => {
   let world: SuiteWorld;
@@ -285,17 +286,17 @@ describe('evaluation semantics: baseline attach rule, LAFA frame, AUPRC', () => 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('deviation 1: a per-category re-ranker selection gets no baseline scoring; the other rows keep 1 - d/2', async () => {
+  it('deviation 1: a per-category re-ranker selection gets no baseline scoring; the other rows keep their own score', async () => {
     const job = await runEvaluation({ rerankers: { nk: { mfo: rerankerId } } });
     const result = await resultOf(job);
     expect(result.stage).toBe('reranker');
     expect(result.scoring_config_id).toBeNull();
     expect(await eventsOf(job)).not.toContain('run_cafa_evaluation.baseline_attached');
-    // NK molecular-function rows are the booster's; every other row is 1 - d/2, not the votes.
+    // NK molecular-function rows are the booster's; every other row its own score, not the votes.
     expectMetricsOf(
       result.metrics,
       expectedEvaluations((row, category) =>
-        category === 'NK' && row.aspect === 'F' ? stumpScore(row.distance) : similarity(row.distance),
+        category === 'NK' && row.aspect === 'F' ? stumpScore(row.distance) : ownScore(row.distance),
       ),
     );
   });

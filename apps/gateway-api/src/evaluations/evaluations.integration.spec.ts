@@ -206,17 +206,17 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
     expect(Object.keys(result.metrics).sort()).toEqual(expect.arrayContaining(['LK', 'NK']));
 
     // Independent recomputation from the files a user can download: the OBO, the NK ground truth
-    // and the prediction rows' score (the default DIAMOND set's blend), best per pair.
+    // and the prediction rows' score, max(0, 1 - distance) (the default DIAMOND set's blend), best per pair.
     const rows = lines(
       (await api.get<string>(`/v1/embeddings/prediction-sets/${predictionSetId}/predictions.tsv`)).text,
     );
     const header = rows.shift()!;
-    const [p, g, sc] = ['protein_accession', 'go_id', 'score'].map((c) => header.indexOf(c));
-    expect(sc).toBeGreaterThan(0);
+    const [p, g, d] = ['protein_accession', 'go_id', 'distance'].map((c) => header.indexOf(c));
+    expect(header).toHaveLength(32);
     const best = new Map<string, number>();
     for (const r of rows) {
       const key = `${r[p!]}\t${r[g!]}`;
-      best.set(key, Math.max(best.get(key) ?? 0, Number(r[sc!])));
+      best.set(key, Math.max(best.get(key) ?? 0, Math.max(0, 1 - Number(r[d!]))));
     }
     const nk = lines(
       (await api.get<string>(`/v1/annotations/evaluation-sets/${evaluationSetId}/ground-truth-NK.tsv`)).text,

@@ -6,6 +6,7 @@ import { CurrentPrincipal, Principal, Roles, ValidQuery } from '@svc/platform';
 import { ApiDoc } from '../http/api-doc';
 import { MultipartBody } from '../http/multipart-body';
 import { FastaUploadPolicy } from '../reference/fasta-upload-policy';
+import { TAXON_FIELD } from '../reference/reference.service';
 import { AnnotateService } from './annotate.service';
 
 @ApiTags('annotate')
@@ -17,8 +18,9 @@ export class AnnotateController {
   ) {}
 
   /**
-   * multipart/form-data: `file` (FASTA), `name`. Guests may annotate with save_history=false under the
-   * daily sequence quota of their address; save_history=true needs a researcher account.
+   * multipart/form-data: `file` (FASTA), `name`, `taxon` (the NCBI taxonomy id of the records without
+   * OX=). Guests may annotate with save_history=false under the daily sequence quota of their address;
+   * save_history=true needs a researcher account.
    */
   @ApiDoc({
     summary: 'One-click annotation: upload a FASTA, embed it and queue its GO-term prediction',
@@ -30,7 +32,7 @@ export class AnnotateController {
   @Roles('guest')
   @MultipartBody({
     files: { file: 'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
-    fields: { name: 'A name for the query set (default: the file name)' },
+    fields: { name: 'A name for the query set (default: the file name)', taxon: TAXON_FIELD },
     required: ['file'],
   })
   async create(
@@ -40,11 +42,12 @@ export class AnnotateController {
   ): Promise<AnnotateView> {
     // What the body cannot change is refused before it is read.
     this.annotate.checkSaveHistory(query.save_history ?? false, who);
-    const form = await this.uploads.receive(request, who, { purpose: 'annotate', fields: ['name'] });
+    const form = await this.uploads.receive(request, who, { purpose: 'annotate', fields: ['name', 'taxon'] });
     const name = form.fields['name']?.trim() || form.filename || 'annotation';
     return this.annotate.annotate({
       name: name.slice(0, 200),
       fasta: form.fasta,
+      taxon: form.fields['taxon'] ?? null,
       saveHistory: query.save_history ?? false,
       principal: who,
     });

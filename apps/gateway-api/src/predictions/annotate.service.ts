@@ -64,6 +64,8 @@ export class AnnotateService {
   async annotate(input: {
     name: string;
     fasta: FastaResult;
+    /** The upload's `taxon` field: the taxon of the records without OX= (422 unless an NCBI id). */
+    taxon?: string | null;
     saveHistory: boolean;
     principal: Principal | undefined;
   }): Promise<AnnotateResponse> {
@@ -75,6 +77,7 @@ export class AnnotateService {
       name: input.name,
       description: input.saveHistory ? 'one-click annotation' : 'one-click annotation (not saved to history)',
       fasta: input.fasta,
+      taxon: input.taxon ?? null,
     });
     // A prediction over an empty reference pool would answer nothing: say what an operator must run.
     // The prediction aligns with DIAMOND (the default backend), so the pool is the annotated proteins

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DataSource } from 'typeorm';
-import { predictionGafLine } from '@svc/domain';
+import { GafReader, predictionGafLine } from '@svc/domain';
 import {
   createDataSource,
   PredictionExportReader,
@@ -152,6 +152,19 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
 
     const gaf = await download('predictions.gaf?min_score=0.2');
     const date = /\tIEA\t[^\n]*?\t(\d{8})\t/.exec(gaf)?.[1] ?? '';
+    const reader = new GafReader();
+    const parsed = gaf
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => reader.push(line));
+    expect(parsed.filter((p) => p.kind === 'error')).toEqual([]);
+    expect(reader.header.properties).toMatchObject({
+      'gaf-version': '2.2',
+      'generated-by': 'SVC',
+      'date-generated': expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      'prediction-set': setId,
+      'min-score': '0.2',
+    });
     expect(gaf.split('\n').filter((l) => l.length > 0 && !l.startsWith('!'))).toEqual(
       proteins.flatMap((p) =>
         p.terms
@@ -163,7 +176,6 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
               aspect: t.row['go_aspect'] as 'F' | 'P' | 'C',
               taxonId: (t.row['query_taxonomy_id'] as string | null) ?? null,
               donor: (t.row['ref_protein_accession'] as string | null) ?? null,
-              predictionSetId: setId,
               date,
             }),
           ),
@@ -310,7 +322,7 @@ function referenceJson(proteins: { protein: string; terms: Best[] }[]): string {
 
 /** Rows whose printing differs between PostgreSQL and JavaScript unless the reader converts it. */
 function printingRows(terms: { go_term_id: number; go_id: string }[]): PredictionRow[] {
-  const base = (protein: string, term: number, distance: number, score: number | null): PredictionRow => ({
+  const base = (protein: string, term: number, distance: number): PredictionRow => ({
     protein_accession: protein,
     go_term_id: terms[term]!.go_term_id,
     go_id: terms[term]!.go_id,
@@ -320,15 +332,15 @@ function printingRows(terms: { go_term_id: number; go_id: string }[]): Predictio
     qualifier: 'enables',
     vote_count: 1,
     k_position: 1,
-    score,
   });
   return [
-    { ...base('ZZEDGE1', 0, 0.00005, 0.00003), identity_nw: 0.000012, ref_protein_accession: 'P12345' },
-    { ...base('ZZEDGE1', 0, 0.00001, 0.00003), features: { identity: 0.0000071 } },
-    { ...base('ZZEDGE1', 1, 1.5e-9, 1e-8), qualifier: 'enables\tand\nmore', evidence_code: 'IEA' },
-    { ...base('ZZEDGE1', 2, 0, null), alignment_score_nw: 1e16, taxonomic_lca: 'a\r\nb' },
-    { ...base('ZZEDGE2', 0, 0.3, -0), neighbor_distance_std: -0, vote_count: 3 },
-    { ...base('ZZEDGE2', 3, 0.3, 0.4), aspect: 'C', query_taxonomy_id: '9606' },
-    { ...base('ZZEDGE2', 4, 0.2, 0.4), aspect: 'P', features: { identity: null }, identity_sw: 0.5 },
+    { ...base('ZZEDGE1', 0, 0.00005), identity_nw: 0.000012, ref_protein_accession: 'P12345' },
+    { ...base('ZZEDGE1', 0, 0.00001), features: { identity: 0.0000071 } },
+    { ...base('ZZEDGE1', 1, 1.5e-9), qualifier: 'enables\tand\nmore', evidence_code: 'IEA' },
+    { ...base('ZZEDGE1', 2, 0), alignment_score_nw: 1e16, taxonomic_lca: 'a\r\nb' },
+    // Scores near 0 (distances near 1) and at 0 (a distance past 1): max(0, 1 - distance).
+    { ...base('ZZEDGE2', 0, 0.99997), neighbor_distance_std: -0, vote_count: 3 },
+    { ...base('ZZEDGE2', 3, 1.25), aspect: 'C', query_taxonomy_id: '9606' },
+    { ...base('ZZEDGE2', 4, 0.6), aspect: 'P', features: { identity: null }, identity_sw: 0.5 },
   ];
 }

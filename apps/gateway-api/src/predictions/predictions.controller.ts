@@ -20,22 +20,30 @@ import {
   QueuedJobView,
   ResolvePredictionQuery,
 } from '@svc/contracts';
+import { predictionGafHeader, predictionGafLine } from '@svc/domain';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
 import { ApiDoc, QueueDoc } from '../http/api-doc';
 import { PredictionsService } from './predictions.service';
 
 const PREDICTIONS_TSV_EXAMPLE =
-  'protein_accession\tgo_id\tgo_name\tgo_aspect\tdistance\tref_protein_accession\tqualifier\tevidence_code\tidentity_nw\tsimilarity_nw\talignment_score_nw\tgaps_pct_nw\talignment_length_nw\tidentity_sw\tsimilarity_sw\talignment_score_sw\tgaps_pct_sw\talignment_length_sw\tlength_query\tlength_ref\tquery_taxonomy_id\tref_taxonomy_id\ttaxonomic_lca\ttaxonomic_distance\ttaxonomic_common_ancestors\ttaxonomic_relation\tvote_count\tk_position\tgo_term_frequency\tref_annotation_density\tneighbor_distance_std\tneighbor_vote_fraction\tscore\n' +
-  'P69905\tGO:0005344\toxygen carrier activity\tF\t0.18\tP68871\tenables\tIDA\t43.7\t61.2\t310\t2.1\t142\t45.1\t63.4\t318\t1.4\t140\t142\t147\t9606\t9606\t9606\t0\t32\tsame\t3\t1\t57\t12\t0.04\t0.6\t0.91\n' +
-  'P69905\tGO:0005833\themoglobin complex\tC\t0.18\tP68871\tpart_of\tIDA\t43.7\t61.2\t310\t2.1\t142\t45.1\t63.4\t318\t1.4\t140\t142\t147\t9606\t9606\t9606\t0\t32\tsame\t3\t1\t44\t12\t0.04\t0.6\t0.89\n';
+  'protein_accession\tgo_id\tgo_name\tgo_aspect\tdistance\tref_protein_accession\tqualifier\tevidence_code\tidentity_nw\tsimilarity_nw\talignment_score_nw\tgaps_pct_nw\talignment_length_nw\tidentity_sw\tsimilarity_sw\talignment_score_sw\tgaps_pct_sw\talignment_length_sw\tlength_query\tlength_ref\tquery_taxonomy_id\tref_taxonomy_id\ttaxonomic_lca\ttaxonomic_distance\ttaxonomic_common_ancestors\ttaxonomic_relation\tvote_count\tk_position\tgo_term_frequency\tref_annotation_density\tneighbor_distance_std\tneighbor_vote_fraction\n' +
+  'P69905\tGO:0005344\toxygen carrier activity\tF\t0.09\tP68871\tenables\tIDA\t43.7\t61.2\t310\t2.1\t142\t45.1\t63.4\t318\t1.4\t140\t142\t147\t9606\t9606\t9606\t0\t32\tsame\t3\t1\t57\t12\t0.04\t0.6\n' +
+  'P69905\tGO:0005833\themoglobin complex\tC\t0.11\tP68871\tpart_of\tIDA\t43.7\t61.2\t310\t2.1\t142\t45.1\t63.4\t318\t1.4\t140\t142\t147\t9606\t9606\t9606\t0\t32\tsame\t3\t1\t44\t12\t0.04\t0.6\n';
 
 const CAFA_TSV_EXAMPLE =
   'P69905\tGO:0005344\t0.910000\nP69905\tGO:0005833\t0.890000\nP68871\tGO:0019825\t0.874000\n';
 
 const PREDICTIONS_GAF_EXAMPLE =
-  '!gaf-version: 2.2\n!generated-by: SVC protein function service\n!date-generated: 2025-01-15\n' +
-  `UniProtKB\tP69905\tP69905\tenables\tGO:0005344\tSVC:${EXAMPLE_IDS.predictionSet}\tIEA\tUniProtKB:P68871\tF\t\t\tprotein\ttaxon:9606\t20250115\tSVC\t\t\n`;
+  predictionGafHeader({ predictionSetId: EXAMPLE_IDS.predictionSet, generated: '2025-01-15', minScore: 0.3 })
+    .map((line) => `${line}\n`)
+    .join('') +
+  [
+    { protein: 'P69905', goId: 'GO:0005344', aspect: 'F' as const, donor: 'P68871' },
+    { protein: 'P69905', goId: 'GO:0005737', aspect: 'C' as const, donor: null },
+  ]
+    .map((t) => `${predictionGafLine({ ...t, taxonId: '9606', date: '20250115' })}\n`)
+    .join('');
 
 const PREDICTIONS_ZIP_EXAMPLE =
   'PK\u0003\u0004... (ZIP entries: predictions.tsv, predictions-cafa.tsv, predictions.gaf, predictions.json)';
@@ -159,7 +167,7 @@ export class PredictionsController {
   }
 
   @ApiDoc({
-    summary: 'Download the prediction rows as TSV (32 columns and the score)',
+    summary: 'Download the prediction rows as TSV (the 32 columns; a row scores max(0, 1 - distance))',
     ok: { file: 'text/tab-separated-values', example: PREDICTIONS_TSV_EXAMPLE },
   })
   @Get('prediction-sets/:id/predictions.tsv')

@@ -228,13 +228,13 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     expect(batches).toHaveLength(3);
   });
 
-  it('predictions.tsv has the 32 columns and the score, and the rows an independent nearest-neighbour transfer gives', async () => {
+  it('predictions.tsv has the specification’s 32 columns, and the rows an independent nearest-neighbour transfer gives', async () => {
     const tsv = await api.get<string>(`/v1/embeddings/prediction-sets/${predictionSetId}/predictions.tsv`);
     expect(tsv.status).toBe(200);
     expect(tsv.headers.get('content-type')).toContain('text/tab-separated-values');
     const { header, rows } = parseTsv(tsv.text);
-    expect(header).toHaveLength(33);
-    expect(header[32]).toBe('score');
+    expect(header).toHaveLength(32);
+    expect(header[31]).toBe('neighbor_vote_fraction');
     expect(header.slice(0, 8)).toEqual([
       'protein_accession',
       'go_id',
@@ -322,7 +322,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     );
   });
 
-  it('the CAFA download keeps the best score per pair, the rows’ score (1 - d/2 for an embedding search)', async () => {
+  it('the CAFA download keeps the best score per pair, the specification’s max(0, 1 - distance)', async () => {
     const tsv = await api.get<string>(
       `/v1/embeddings/prediction-sets/${predictionSetId}/predictions-cafa.tsv`,
     );
@@ -337,8 +337,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     const best = new Map<string, number>();
     for (const r of full.rows) {
       const key = `${r['protein_accession']} ${r['go_id']}`;
-      expect(Number(r['score'])).toBeCloseTo(1 - Number(r['distance']) / 2, 5);
-      best.set(key, Math.max(best.get(key) ?? 0, Number(r['score'])));
+      best.set(key, Math.max(best.get(key) ?? 0, Math.max(0, 1 - Number(r['distance']))));
     }
     expect(lines).toHaveLength(best.size);
     for (const [protein, goId, score] of lines) {

@@ -140,7 +140,8 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * GAF 2.2 of the set: one line per (protein, term) scoring at least `min_score`, best first
-   * (`predictionGafLine`: IEA, the donor in With/From; GAF has no score column).
+   * (`predictionGafLine`: IEA, the method's SVC_REF reference, the donor in With/From, the query's
+   * taxon; the set is named in the header; GAF has no score column).
    */
   async gaf(id: string, query: StandardExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
@@ -223,11 +224,11 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
           .map((t) =>
             predictionGafLine({
               protein,
+              symbol: t.geneName,
               goId: t.goId,
               aspect: t.aspect as 'F' | 'P' | 'C',
               taxonId: t.queryTaxonomyId,
               donor: t.donor,
-              predictionSetId: id,
               date,
             }),
           )

@@ -13,7 +13,7 @@ import { viewerOf } from '../common/viewer';
 import { ApiDoc } from '../http/api-doc';
 import { MultipartBody } from '../http/multipart-body';
 import { FastaUploadPolicy } from './fasta-upload-policy';
-import { ReferenceService } from './reference.service';
+import { ReferenceService, TAXON_FIELD } from './reference.service';
 
 @ApiTags('query-sets')
 @Controller('query-sets')
@@ -23,26 +23,34 @@ export class QuerySetsController {
     private readonly uploads: FastaUploadPolicy,
   ) {}
 
-  /** multipart/form-data: `file` (FASTA, up to SVC_FASTA_UPLOAD_LIMIT_BYTES), `name`, `description`. The set joins the caller's history. */
+  /**
+   * multipart/form-data: `file` (FASTA, up to SVC_FASTA_UPLOAD_LIMIT_BYTES), `name`, `description`,
+   * `taxon` (the NCBI taxonomy id of the records without OX=). The set joins the caller's history.
+   */
   @ApiDoc({ summary: 'Upload a FASTA file as a query set', ok: QuerySetCreatedView })
   @Post()
   @HttpCode(201)
   @Roles('researcher')
   @MultipartBody({
     files: { file: 'FASTA file (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
-    fields: { name: 'Query set name (default: the file name)', description: 'Free text' },
+    fields: {
+      name: 'Query set name (default: the file name)',
+      description: 'Free text',
+      taxon: TAXON_FIELD,
+    },
     required: ['file'],
   })
   async upload(@Req() request: FastifyRequest, @CurrentPrincipal() who: Principal) {
     const form = await this.uploads.receive(request, who, {
       purpose: 'query_set',
-      fields: ['name', 'description'],
+      fields: ['name', 'description', 'taxon'],
     });
     const name = form.fields['name']?.trim() || form.filename || 'query set';
     return this.reference.uploadQuerySet({
       name: name.slice(0, 200),
       description: form.fields['description']?.trim() || null,
       fasta: form.fasta,
+      taxon: form.fields['taxon'] ?? null,
       ownership: this.reference.ownershipFor(who),
     });
   }

@@ -37,6 +37,7 @@ interface Entry {
   sequence_id: number;
   species: string | null;
   taxonomy_id: number | null;
+  gene_name: string | null;
   length: number;
   sequence_hash: string;
 }
@@ -158,7 +159,7 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
       first = res.body;
     });
 
-    it('the detail keeps header identifiers, species, taxonomy ids, lengths and MD5 hashes', async () => {
+    it('the detail keeps header identifiers, species, taxonomy ids, gene names, lengths and MD5 hashes', async () => {
       const res = await api.get<Detail>(`/v1/query-sets/${first.id}`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -168,10 +169,11 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
         entry_count: 5,
       });
       expect(
-        res.body.entries.map(({ accession, species, taxonomy_id, length, sequence_hash }) => ({
+        res.body.entries.map(({ accession, species, taxonomy_id, gene_name, length, sequence_hash }) => ({
           accession,
           species,
           taxonomy_id,
+          gene_name,
           length,
           sequence_hash,
         })),
@@ -180,22 +182,39 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
           accession: 'P12345',
           species: 'Homo sapiens',
           taxonomy_id: 9606,
+          gene_name: 'ABC',
           length: 130,
           sequence_hash: md5(s1),
         },
-        { accession: 'query1', species: null, taxonomy_id: null, length: 75, sequence_hash: md5(s2) },
+        {
+          accession: 'query1',
+          species: null,
+          taxonomy_id: null,
+          gene_name: null,
+          length: 75,
+          sequence_hash: md5(s2),
+        },
         {
           accession: 'Q8XYZ9',
           species: 'Mus musculus',
           taxonomy_id: 10090,
+          gene_name: null,
           length: 130,
           sequence_hash: md5(s1),
         },
-        { accession: 'query2', species: null, taxonomy_id: null, length: 42, sequence_hash: md5(s3) },
+        {
+          accession: 'query2',
+          species: null,
+          taxonomy_id: null,
+          gene_name: null,
+          length: 42,
+          sequence_hash: md5(s3),
+        },
         {
           accession: 'query3',
           species: 'Escherichia coli',
           taxonomy_id: null,
+          gene_name: null,
           length: 61,
           sequence_hash: md5(s4),
         },
@@ -370,7 +389,7 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
         'validation-error',
       );
       expect(misnamed.errors).toEqual([
-        { path: 'fasta', message: 'not a part of this form (takes file, name, description)' },
+        { path: 'fasta', message: 'not a part of this form (takes file, name, description, taxon)' },
       ]);
       expect(await listNames()).not.toContain(name);
     });
@@ -407,6 +426,87 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
         { path: 'file:1', message: 'line 1: expected a header line starting with >' },
       ]);
     }, 30_000);
+  });
+
+  describe('the GN= tag', () => {
+    it('is the entry’s gene name, at most 200 characters and free of control characters, else none', async () => {
+      const fasta = [
+        '>sp|P04637|P53_HUMAN Cellular tumor antigen p53 OS=Homo sapiens OX=9606 GN=TP53 PE=1 SV=4',
+        randomSequence(30),
+        '>plain1 Protein one GN=abc-1',
+        randomSequence(31),
+        `>longest GN=${'G'.repeat(200)} PE=1`,
+        randomSequence(32),
+        // Too long, or holding a tab, for the symbol column of a GAF line: the record stays, unnamed.
+        `>too_long GN=${'G'.repeat(201)}`,
+        randomSequence(33),
+        '>tabbed GN=AB\tC',
+        randomSequence(34),
+        '>empty GN= PE=1',
+        randomSequence(35),
+        '',
+      ].join('\n');
+      const res = await upload<Created>(fasta, { name: `genes ${randomUUID()}` });
+      expect(res.status).toBe(201);
+      const detail = await api.get<Detail>(`/v1/query-sets/${res.body.id}`);
+      expect(detail.body.entries.map((e) => [e.accession, e.gene_name])).toEqual([
+        ['P04637', 'TP53'],
+        ['plain1', 'abc-1'],
+        ['longest', 'G'.repeat(200)],
+        ['too_long', null],
+        ['tabbed', null],
+        ['empty', null],
+      ]);
+      expect((await api.delete(`/v1/query-sets/${res.body.id}`)).status).toBe(200);
+    });
+  });
+
+  describe('the `taxon` field', () => {
+    it('is the taxon of the records whose header has no OX= (OX= wins)', async () => {
+      const fasta = [
+        '>sp|P12345|ABC_YEAST Alpha OS=Saccharomyces cerevisiae OX=4932 GN=ABC1',
+        randomSequence(30),
+        '>yeast1 no tags',
+        randomSequence(31),
+        '>yeast2 OS=Saccharomyces cerevisiae (strain ATCC 204508 / S288c)',
+        randomSequence(32),
+        '>bad_ox OX=yeast',
+        randomSequence(33),
+        '',
+      ].join('\n');
+      const res = await upload<Created>(fasta, { name: `taxon ${randomUUID()}`, taxon: ' 559292 ' });
+      expect(res.status).toBe(201);
+      const detail = await api.get<Detail>(`/v1/query-sets/${res.body.id}`);
+      expect(detail.body.entries.map((e) => [e.accession, e.taxonomy_id])).toEqual([
+        ['P12345', 4932],
+        ['yeast1', 559292],
+        ['yeast2', 559292],
+        ['bad_ox', 559292],
+      ]);
+      // An empty field is no taxon, as a browser sends an empty input.
+      const empty = await upload<Created>('>plain1\nMKTAYIAKQR\n', {
+        name: `no taxon ${randomUUID()}`,
+        taxon: '',
+      });
+      expect(empty.status).toBe(201);
+      const plain = await api.get<Detail>(`/v1/query-sets/${empty.body.id}`);
+      expect(plain.body.entries.map((e) => e.taxonomy_id)).toEqual([null]);
+      for (const id of [res.body.id, empty.body.id])
+        expect((await api.delete(`/v1/query-sets/${id}`)).status).toBe(200);
+    });
+
+    it.each(['human', '0', '-9606', '9606.5', 'taxon:9606', '2147483648'])(
+      'taxon=%j gives 422 naming the field and creates nothing',
+      async (taxon) => {
+        const name = `bad taxon ${randomUUID()}`;
+        const res = await upload<Problem>('>q1\nMKTAYIAKQR\n', { name, taxon });
+        const problem = expectProblem(res, 422, 'validation-error');
+        expect(problem.errors).toEqual([
+          { path: 'taxon', message: 'taxon must be an NCBI taxonomy id: a positive integer, e.g. 9606' },
+        ]);
+        expect(await listNames()).not.toContain(name);
+      },
+    );
   });
 
   it(`the shared tiny/sequences.fasta uploads every record`, async () => {

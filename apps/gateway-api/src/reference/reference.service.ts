@@ -1,6 +1,15 @@
 import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DomainError, FieldError, isUuid, ListProteinsQuery, notFound } from '@svc/contracts';
-import { FastaResult, listScope, md5Hex, parseFasta, parseSpeciesTags, Viewer } from '@svc/domain';
+import {
+  FastaResult,
+  listScope,
+  md5Hex,
+  parseFasta,
+  parseGeneNameTag,
+  parseNcbiTaxonId,
+  parseSpeciesTags,
+  Viewer,
+} from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import { Principal } from '@svc/platform';
 import {
@@ -22,12 +31,52 @@ const MAX_DEPTH_DEFAULT = 3;
 // Names are shown in lists and descriptions on detail pages; neither needs more.
 const QUERY_SET_NAME_MAX_LENGTH = 200;
 const QUERY_SET_DESCRIPTION_MAX_LENGTH = 2000;
+// A gene symbol is short; the bound keeps column 3 of a GAF line (the symbol) readable.
+const QUERY_GENE_NAME_MAX_LENGTH = 200;
+// The FASTA reader already refuses a header with a control character other than tab; a tab in a
+// gene name would still split a GAF column.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A checked query-set upload, ready to store. */
 export interface QuerySetUpload {
   name: string;
   description: string | null;
   entries: QuerySetEntryInput[];
+}
+
+/** The OpenAPI description of the `taxon` form field of a FASTA upload. */
+export const TAXON_FIELD =
+  'NCBI taxonomy id (a positive integer, e.g. 9606) of the records whose FASTA header has no OX=; ' +
+  'the taxon of their GAF lines (422 if it is not one)';
+
+/**
+ * The upload's `taxon` field: the NCBI taxonomy id of the records whose header has no OX=; null when
+ * the form has none. A value that is not a positive integer id is a problem of the upload.
+ */
+function uploadTaxon(text: string | null | undefined): { taxon: number | null; problems: FieldError[] } {
+  if (text === null || text === undefined || text.trim() === '') return { taxon: null, problems: [] };
+  const taxon = parseNcbiTaxonId(text);
+  if (taxon !== null) return { taxon, problems: [] };
+  return {
+    taxon: null,
+    problems: [
+      { path: 'taxon', message: 'taxon must be an NCBI taxonomy id: a positive integer, e.g. 9606' },
+    ],
+  };
+}
+
+/**
+ * A record's gene name: its header's GN=, the symbol (column 3) of its GAF lines. Like an OX= that
+ * is no taxon id, a GN= the service does not keep (longer than QUERY_GENE_NAME_MAX_LENGTH, or holding
+ * a control character such as a tab) is ignored rather than refused: the record is still a query,
+ * and its GAF lines repeat its identifier.
+ */
+function queryGeneName(description: string): string | null {
+  const gene = parseGeneNameTag(description);
+  return gene !== null && gene.length <= QUERY_GENE_NAME_MAX_LENGTH && !CONTROL_CHARACTER.test(gene)
+    ? gene
+    : null;
 }
 
 function tooLong(path: string, value: string | null, max: number): FieldError[] {
@@ -170,24 +219,30 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
     name: string;
     description: string | null;
     fasta: string | FastaResult;
+    taxon?: string | null;
     ownership: NewOwnership;
   }) {
     return this.saveQuerySetUpload(this.prepareQuerySetUpload(input), input.ownership);
   }
 
   /**
-   * Parses and checks an upload without storing anything: every FASTA problem and an over-long name
-   * or description are listed in one 422. Callers that charge a quota do so between this and the save.
+   * Parses and checks an upload without storing anything: every FASTA problem, an over-long name or
+   * description and a `taxon` that is no NCBI taxonomy id are listed in one 422. Callers that charge a
+   * quota do so between this and the save. A record's taxon is its header's OX=, else `taxon`; its
+   * gene name is its header's GN= (queryGeneName).
    */
   prepareQuerySetUpload(input: {
     name: string;
     description: string | null;
     fasta: string | FastaResult;
+    taxon?: string | null;
   }): QuerySetUpload {
     const parsed = typeof input.fasta === 'string' ? parseFasta(input.fasta) : input.fasta;
+    const given = uploadTaxon(input.taxon);
     const problems: FieldError[] = [
       ...tooLong('name', input.name, QUERY_SET_NAME_MAX_LENGTH),
       ...tooLong('description', input.description, QUERY_SET_DESCRIPTION_MAX_LENGTH),
+      ...given.problems,
       ...parsed.problems.map((p) => ({ path: `file:${p.lineNumber}`, message: p.message })),
     ];
     if (problems.length > 0) {
@@ -203,13 +258,14 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
     }
     const entries = parsed.records.map((record): QuerySetEntryInput => {
       const tags = parseSpeciesTags(record.description);
-      const taxon = tags.taxonomyId !== null ? Number(tags.taxonomyId) : null;
+      const own = tags.taxonomyId !== null ? parseNcbiTaxonId(tags.taxonomyId) : null;
       return {
         accession: record.identifier,
         sequence: record.sequence,
         hash: md5Hex(record.sequence),
         species: tags.organism,
-        taxonomyId: taxon !== null && Number.isSafeInteger(taxon) ? taxon : null,
+        taxonomyId: own ?? given.taxon,
+        geneName: queryGeneName(record.description),
       };
     });
     return { name: input.name, description: input.description, entries };

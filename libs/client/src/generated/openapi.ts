@@ -1059,7 +1059,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download the prediction rows as TSV (32 columns and the score) */
+        /** Download the prediction rows as TSV (the 32 columns; a row scores max(0, 1 - distance)) */
         get: operations["PredictionsController_predictionsTsv"];
         put?: never;
         post?: never;
@@ -4071,6 +4071,11 @@ export interface components {
              * @example 2025-11-20T14:03:27.512034Z
              */
             created_at: string;
+            /**
+             * @description The gene name from the FASTA header's GN= (null without one, or when it is longer than 200 characters or holds a control character); column 3 (DB Object Symbol) of its GAF lines
+             * @example HBA1
+             */
+            gene_name?: string | null;
             /** @example 5012 */
             id: number;
             /**
@@ -5275,6 +5280,8 @@ export interface operations {
                     file: string;
                     /** @description A name for the query set (default: the file name) */
                     name?: string;
+                    /** @description NCBI taxonomy id (a positive integer, e.g. 9606) of the records whose FASTA header has no OX=; the taxon of their GAF lines (422 if it is not one) */
+                    taxon?: string;
                 };
             };
         };
@@ -9315,9 +9322,18 @@ export interface operations {
                 content: {
                     /**
                      * @example !gaf-version: 2.2
-                     *     !generated-by: SVC protein function service
+                     *     !generated-by: SVC
                      *     !date-generated: 2025-01-15
-                     *     UniProtKB	P69905	P69905	enables	GO:0005344	SVC:3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b	IEA	UniProtKB:P68871	F			protein	taxon:9606	20250115	SVC
+                     *     !assigned-by: SVC = the Protein Function Annotation Service (svc-protein-function); also DB of a query that is not a UniProtKB accession
+                     *     !homology-reference: SVC_REF:0000001 = GO terms transferred from homologous annotated reference proteins (IEA); With/From names the donor
+                     *     !prior-reference: SVC_REF:0000002 = GO terms from the term prior of the reference annotation set alone (IEA); no donor, With/From empty
+                     *     !prediction-set: 3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b
+                     *     !min-score: 0.3
+                     *     ! Predicted GO terms, best score first per protein; the scores are in predictions-cafa.tsv and
+                     *     ! predictions.json of the same set. Taxon: OX= of the FASTA header, else the taxon given with
+                     *     ! the upload, else taxon:32644 (NCBI "unidentified").
+                     *     UniProtKB	P69905	P69905	enables	GO:0005344	SVC_REF:0000001	IEA	UniProtKB:P68871	F			protein	taxon:9606	20250115	SVC
+                     *     UniProtKB	P69905	P69905	located_in	GO:0005737	SVC_REF:0000002	IEA		C			protein	taxon:9606	20250115	SVC
                      */
                     "text/plain": string;
                 };
@@ -9448,9 +9464,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example protein_accession	go_id	go_name	go_aspect	distance	ref_protein_accession	qualifier	evidence_code	identity_nw	similarity_nw	alignment_score_nw	gaps_pct_nw	alignment_length_nw	identity_sw	similarity_sw	alignment_score_sw	gaps_pct_sw	alignment_length_sw	length_query	length_ref	query_taxonomy_id	ref_taxonomy_id	taxonomic_lca	taxonomic_distance	taxonomic_common_ancestors	taxonomic_relation	vote_count	k_position	go_term_frequency	ref_annotation_density	neighbor_distance_std	neighbor_vote_fraction	score
-                     *     P69905	GO:0005344	oxygen carrier activity	F	0.18	P68871	enables	IDA	43.7	61.2	310	2.1	142	45.1	63.4	318	1.4	140	142	147	9606	9606	9606	0	32	same	3	1	57	12	0.04	0.6	0.91
-                     *     P69905	GO:0005833	hemoglobin complex	C	0.18	P68871	part_of	IDA	43.7	61.2	310	2.1	142	45.1	63.4	318	1.4	140	142	147	9606	9606	9606	0	32	same	3	1	44	12	0.04	0.6	0.89
+                     * @example protein_accession	go_id	go_name	go_aspect	distance	ref_protein_accession	qualifier	evidence_code	identity_nw	similarity_nw	alignment_score_nw	gaps_pct_nw	alignment_length_nw	identity_sw	similarity_sw	alignment_score_sw	gaps_pct_sw	alignment_length_sw	length_query	length_ref	query_taxonomy_id	ref_taxonomy_id	taxonomic_lca	taxonomic_distance	taxonomic_common_ancestors	taxonomic_relation	vote_count	k_position	go_term_frequency	ref_annotation_density	neighbor_distance_std	neighbor_vote_fraction
+                     *     P69905	GO:0005344	oxygen carrier activity	F	0.09	P68871	enables	IDA	43.7	61.2	310	2.1	142	45.1	63.4	318	1.4	140	142	147	9606	9606	9606	0	32	same	3	1	57	12	0.04	0.6
+                     *     P69905	GO:0005833	hemoglobin complex	C	0.11	P68871	part_of	IDA	43.7	61.2	310	2.1	142	45.1	63.4	318	1.4	140	142	147	9606	9606	9606	0	32	same	3	1	44	12	0.04	0.6
                      */
                     "text/tab-separated-values": string;
                 };
@@ -11371,6 +11387,8 @@ export interface operations {
                     file: string;
                     /** @description Query set name (default: the file name) */
                     name?: string;
+                    /** @description NCBI taxonomy id (a positive integer, e.g. 9606) of the records whose FASTA header has no OX=; the taxon of their GAF lines (422 if it is not one) */
+                    taxon?: string;
                 };
             };
         };

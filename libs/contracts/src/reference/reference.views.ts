@@ -262,6 +262,15 @@ export class QuerySetEntryView {
   @ApiProperty({ example: 1042 }) sequence_id!: number;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'Homo sapiens' }) species!: string | null;
   @ApiPropertyOptional({ nullable: true, type: Number, example: 9606 }) taxonomy_id!: number | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'HBA1',
+    description:
+      "The gene name from the FASTA header's GN= (null without one, or when it is longer than 200 " +
+      'characters or holds a control character); column 3 (DB Object Symbol) of its GAF lines',
+  })
+  gene_name!: string | null;
   @ApiProperty({ example: 142, description: 'Residues' }) length!: number;
   @ApiProperty({ example: '0b5c4f1b0b1b1d0a4c6f0a9b5e0c1d2e', description: 'MD5 of the sequence' })
   sequence_hash!: string;

@@ -10,7 +10,7 @@ export interface ScoringSelection {
 /**
  * The baseline scoring config to attach to an evaluation, by name, or null. Only a payload that
  * selects nothing gets it: with a re-ranker (one model, or a per-category selection, however
- * partial) the rows a model does not cover fall back to 1 - d/2, and the result must not claim a
+ * partial) the rows a model does not cover fall back to the row's score, and the result must not claim a
  * scoring config that did not score it.
  */
 export function baselineScoringFor(input: {

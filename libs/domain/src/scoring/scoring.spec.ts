@@ -1,11 +1,13 @@
 import {
+  SCORING_PRESETS,
+  ScoringSignals,
+  ScoringWeights,
+  distanceOfScore,
   embeddingSimilarity,
   evidenceWeight,
   normalizeWeights,
-  SCORING_PRESETS,
+  scoreOfDistance,
   scorePrediction,
-  ScoringSignals,
-  ScoringWeights,
   taxonomicProximity,
 } from './scoring';
 
@@ -87,5 +89,18 @@ describe('signals', () => {
   ])('taxonomicProximity(%p) = %p', (d, p) => expect(taxonomicProximity(d)).toBe(p));
   it('every preset is valid', () => {
     for (const preset of SCORING_PRESETS) expect('weights' in normalizeWeights(preset.weights)).toBe(true);
+  });
+});
+
+describe('scoreOfDistance and distanceOfScore', () => {
+  it('is the specification’s max(0, 1 - distance), in [0, 1]', () => {
+    expect([0, 0.25, 1, 1.5, 2].map(scoreOfDistance)).toEqual([1, 0.75, 0, 0, 0]);
+    expect(scoreOfDistance(-0.5)).toBe(1);
+  });
+
+  it('gives a blend row the distance whose score is its own', () => {
+    for (const score of [0, 0.01, 0.5, 0.591, 1])
+      expect(scoreOfDistance(distanceOfScore(score))).toBeCloseTo(score, 12);
+    expect(distanceOfScore(1.5)).toBe(0);
   });
 });

@@ -76,6 +76,20 @@ export function taxonomicProximity(distance: number | null): number | null {
   return distance === null ? null : 1 / (1 + distance);
 }
 
+/**
+ * A prediction row's score: max(0, 1 - distance), the specification's one score (the CAFA download,
+ * the evaluator's input, the `prediction_score` signal). An embedding row's distance is the cosine
+ * distance of its neighbour; a homology-blend row's distance is 1 - its calibrated score.
+ */
+export function scoreOfDistance(distance: number): number {
+  return Math.min(1, Math.max(0, 1 - distance));
+}
+
+/** The distance a row stores to carry a score in [0, 1]: 1 - score (the blend's distance). */
+export function distanceOfScore(score: number): number {
+  return 1 - Math.min(1, Math.max(0, score));
+}
+
 /** Cosine distance d in [0, 2] as a similarity in [0, 1] (DESIGN.md §3). */
 export function embeddingSimilarity(distance: number): number {
   return Math.min(1, Math.max(0, 1 - distance / 2));
@@ -110,7 +124,7 @@ export const SCORING_PRESETS: readonly {
   {
     name: 'default',
     description:
-      "The prediction's own score: the homology blend with the term prior for DIAMOND sets, 1 - d/2 for embedding sets",
+      "The prediction's own score, max(0, 1 - distance): the calibrated homology blend for DIAMOND sets (their distance is 1 - that score), the cosine distance's for embedding sets",
     weights: { prediction_score: 1 },
   },
   {

@@ -1,5 +1,5 @@
 import { EMPTY_UNIPROT_ENTRY } from './uniprot-entry';
-import { parseSpeciesTags, parseUniProtFastaHeader } from './uniprot-fasta-header';
+import { parseGeneNameTag, parseSpeciesTags, parseUniProtFastaHeader } from './uniprot-fasta-header';
 
 describe('parseUniProtFastaHeader', () => {
   it('reads an isoform header', () => {
@@ -203,5 +203,20 @@ describe('parseSpeciesTags', () => {
     { description: 'Protein\tOS=Homo sapiens\tOX=9606', organism: 'Homo sapiens', taxonomyId: '9606' },
   ])('$description', ({ description, organism, taxonomyId }) => {
     expect(parseSpeciesTags(description)).toEqual({ organism, taxonomyId });
+  });
+});
+
+describe('parseGeneNameTag', () => {
+  it.each([
+    { description: 'Cellular tumor antigen p53 OS=Homo sapiens OX=9606 GN=TP53 PE=1 SV=4', geneName: 'TP53' },
+    { description: 'Protein X GN=ABC', geneName: 'ABC' },
+    { description: 'GN=rpsD OS=Escherichia coli', geneName: 'rpsD' },
+    { description: 'Protein X OS=Homo sapiens OX=9606', geneName: null },
+    { description: 'Protein X GN= PE=1', geneName: null },
+    { description: 'GN=ABC GN=DEF', geneName: 'ABC' },
+    { description: 'XGN=ABC', geneName: null },
+    { description: '', geneName: null },
+  ])('$description', ({ description, geneName }) => {
+    expect(parseGeneNameTag(description)).toBe(geneName);
   });
 });

@@ -45,6 +45,11 @@ export function parseSpeciesTags(description: string): {
   return { organism: nonEmpty(values.OS), taxonomyId };
 }
 
+/** GN= (the gene name) from a FASTA description, as written; null when there is none or it is empty. */
+export function parseGeneNameTag(description: string): string | null {
+  return nonEmpty(readTags(description).values.GN);
+}
+
 /**
  * Reads a UniProt FASTA header (with or without the leading '>'):
  * 'sp|P12345-2|ABC_HUMAN Isoform 2 of Protein X OS=Homo sapiens OX=9606 GN=ABC PE=1 SV=2'.

@@ -16,10 +16,17 @@ const rows: PredictionRow[] = [
     qualifier: 'enables\tsomething "quoted"',
     vote_count: 2,
     k_position: 1,
-    score: 0.00005,
+    neighbor_vote_fraction: 0.00005,
     features: { identity: 0.9, self_hit: true },
   },
-  { protein_accession: 'P12346', go_term_id: 8, go_id: 'GO:0008150', aspect: 'P', distance: 0, score: null },
+  {
+    protein_accession: 'P12346',
+    go_term_id: 8,
+    go_id: 'GO:0008150',
+    aspect: 'P',
+    distance: 0,
+    neighbor_vote_fraction: null,
+  },
 ];
 
 describe('columnar prediction write messages', () => {
@@ -30,7 +37,7 @@ describe('columnar prediction write messages', () => {
     const column = (name: string) => values[PREDICTION_ROW_COLUMN_NAMES.indexOf(name)]!;
     expect(column('protein_accession')).toEqual(['P12345', 'P12346']);
     expect(column('qualifier')).toEqual(['enables\tsomething "quoted"', null]);
-    expect(column('score')).toEqual([0.00005, null]);
+    expect(column('neighbor_vote_fraction')).toEqual([0.00005, null]);
     expect(column('ref_protein_accession')).toEqual(['Q99999', null]);
     expect(column('features').map((f) => JSON.parse(String(f)) as unknown)).toEqual([
       { identity: 0.9, self_hit: true },

@@ -34,7 +34,6 @@ export const PREDICTION_ROW_COLUMNS = [
   { name: 'ref_annotation_density', type: 'int' },
   { name: 'neighbor_distance_std', type: 'real' },
   { name: 'neighbor_vote_fraction', type: 'real' },
-  { name: 'score', type: 'real' },
   { name: 'features', type: 'jsonb' },
 ] as const;
 
@@ -95,7 +94,13 @@ export function decodePredictionColumns(
   return { values: parsed as unknown[][] };
 }
 
-/** The 32 columns of predictions.tsv (DESIGN.md §3), then the row's score (docs/prediction.md, "Score"). */
+/**
+ * A row's score in SQL over the prediction alias `p`: max(0, 1 - distance), the specification's
+ * formula (docs/prediction.md, "Score"); a homology-blend row stores 1 - its calibrated score.
+ */
+export const ROW_SCORE_SQL = 'GREATEST(0, LEAST(1, 1 - p.distance::float8))';
+
+/** The 32 columns of predictions.tsv (DESIGN.md §3). */
 export const PREDICTIONS_TSV_COLUMNS = [
   'protein_accession',
   'go_id',
@@ -118,5 +123,4 @@ export const PREDICTIONS_TSV_COLUMNS = [
   'ref_annotation_density',
   'neighbor_distance_std',
   'neighbor_vote_fraction',
-  'score',
 ] as const;

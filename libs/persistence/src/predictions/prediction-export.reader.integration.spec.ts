@@ -4,11 +4,13 @@ import { TermRef } from '../reference/ontology.repository';
 import { PREDICTIONS_TSV_COLUMNS, PredictionRow } from './prediction-columns';
 import { BestTermRow, PredictionExportReader, TsvTextRow } from './prediction-export.reader';
 import { PredictionSetRepository, TsvFilters } from './prediction-set.repository';
+import { QuerySetRepository } from '../reference/query-set.repository';
 import { useRunDatabase } from '../repository-test-support';
 import {
   deleteFixtures,
   goRelease,
   insertAnnotationSet,
+  insertQuerySet,
   insertSnapshot,
   predictionRow,
   predictionSetFields,
@@ -28,6 +30,7 @@ const [A, B, C] = [`${tag}A`, `${tag}B`, `${tag}C`];
 let terms: Map<string, TermRef>;
 let configId: string;
 let annotationSetId: string;
+let snapshotId: string;
 let setId: string;
 
 /** A row of the set; a term the snapshot does not hold gives a row with no name. */
@@ -54,38 +57,37 @@ beforeAll(async () => {
     ]),
   );
   terms = snapshot.terms;
+  snapshotId = snapshot.id;
   annotationSetId = await insertAnnotationSet(db, snapshot.id);
   configId = await saveEmbeddingConfig(db, { model_name: `kmer-${tag}` });
   setId = await sets.create(
     predictionSetFields({ configId, annotationSetId, snapshotId: snapshot.id }, { query_count: 3 }),
   );
   await sets.writeRows(setId, [
-    // A: term 1 twice at one score (the nearer row wins), term 2 without a stored score (1 - d/2)
-    // at a distance PostgreSQL prints with an exponent, and a prior-only row of a term the snapshot lacks.
-    row(A, 'GO:0000001', 0.5, { score: 0.75, identity_sw: 0.5 }),
-    row(A, 'GO:0000001', 0.25, {
-      score: 0.75,
+    // A: term 1 twice (the nearer row, the better score, wins), term 2 at a distance PostgreSQL prints
+    // with an exponent, and a prior-only row of a term the snapshot lacks. A row's score is
+    // max(0, 1 - distance).
+    row(A, 'GO:0000001', 0.25, { identity_sw: 0.5 }),
+    row(A, 'GO:0000001', 0.5, {
       identity_sw: 0.25,
       ref_protein_accession: 'R2',
       features: { identity: 0.875 },
     }),
     row(A, 'GO:0000002', 2 ** -16, { k_position: 2, neighbor_vote_fraction: 0.5 }),
     row(A, 'GO:0000009', 1, {
-      score: 0,
       ref_protein_accession: null,
       k_position: null,
       vote_count: 0,
       evidence_code: null,
     }),
     // B: two terms of one score and distance (GO id, then row id, order them).
-    row(B, 'GO:0000001', 0.125, {
-      score: 0.5,
+    row(B, 'GO:0000001', 0.5, {
       ref_protein_accession: 'R3',
       evidence_code: 'IDA',
       query_taxonomy_id: '10090',
     }),
-    row(B, 'GO:0000002', 0.125, { score: 0.5, ref_protein_accession: 'R3' }),
-    row(C, 'GO:0000001', 0.375, { score: 0.25, identity_sw: 0.625 }),
+    row(B, 'GO:0000002', 0.5, { ref_protein_accession: 'R3' }),
+    row(C, 'GO:0000001', 0.75, { identity_sw: 0.625 }),
   ]);
 });
 
@@ -116,21 +118,14 @@ describe('PredictionExportReader', () => {
     const [rows, ...more] = await collect(reader.tsvRows(setId, {}));
     expect(more).toEqual([]);
     expect(rows!.every((r) => r.length === PREDICTIONS_TSV_COLUMNS.length)).toBe(true);
-    expect(
-      rows!.map((r) => [
-        cell(r, 'protein_accession'),
-        cell(r, 'go_id'),
-        cell(r, 'distance'),
-        cell(r, 'score'),
-      ]),
-    ).toEqual([
-      [A, 'GO:0000002', '0.0000152587890625', '0.9999923706054688'],
-      [A, 'GO:0000001', '0.25', '0.75'],
-      [A, 'GO:0000001', '0.5', '0.75'],
-      [A, 'GO:0000009', '1', '0'],
-      [B, 'GO:0000001', '0.125', '0.5'],
-      [B, 'GO:0000002', '0.125', '0.5'],
-      [C, 'GO:0000001', '0.375', '0.25'],
+    expect(rows!.map((r) => [cell(r, 'protein_accession'), cell(r, 'go_id'), cell(r, 'distance')])).toEqual([
+      [A, 'GO:0000002', '0.0000152587890625'],
+      [A, 'GO:0000001', '0.25'],
+      [A, 'GO:0000001', '0.5'],
+      [A, 'GO:0000009', '1'],
+      [B, 'GO:0000001', '0.5'],
+      [B, 'GO:0000002', '0.5'],
+      [C, 'GO:0000001', '0.75'],
     ]);
     const [first, , , prior] = rows!;
     expect([cell(first!, 'go_name'), cell(first!, 'go_aspect'), cell(first!, 'k_position')]).toEqual([
@@ -190,6 +185,7 @@ describe('PredictionExportReader', () => {
       score,
       aspect: terms.get(goId)?.aspect ?? 'C',
       queryTaxonomyId: null,
+      geneName: null,
       donor: 'R1',
       goName: `name of ${goId}`,
       identity: null,
@@ -201,9 +197,9 @@ describe('PredictionExportReader', () => {
       {
         protein: A,
         terms: [
-          term('GO:0000002', 0.9999923706054688),
-          // Equal scores: the nearer row, whose identity is the feature's.
-          term('GO:0000001', 0.75, { donor: 'R2', identity: 0.875 }),
+          term('GO:0000002', 0.9999847412109375),
+          // The nearer row, the better score; no identity feature: its Smith-Waterman identity.
+          term('GO:0000001', 0.75, { identity: 0.5 }),
           term('GO:0000009', 0, { aspect: 'C', donor: null, goName: null, evidenceCode: null }),
         ],
       },
@@ -221,14 +217,52 @@ describe('PredictionExportReader', () => {
     expect(
       (await best({ aspect: 'F' })).map((p) => [p.protein, p.terms.map((t) => [t.goId, t.identity])]),
     ).toEqual([
-      [A, [['GO:0000001', 0.875]]],
+      [A, [['GO:0000001', 0.5]]],
       [B, [['GO:0000001', null]]],
       [C, [['GO:0000001', 0.625]]],
     ]);
-    expect((await best({ maxDistance: 0.25 })).map((p) => [p.protein, p.terms.map((t) => t.goId)])).toEqual([
+    expect((await best({ maxDistance: 0.5 })).map((p) => [p.protein, p.terms.map((t) => t.goId)])).toEqual([
       [A, ['GO:0000002', 'GO:0000001']],
       [B, ['GO:0000001', 'GO:0000002']],
     ]);
+    expect((await best({ maxDistance: 0.25 })).map((p) => [p.protein, p.terms.map((t) => t.goId)])).toEqual([
+      [A, ['GO:0000002', 'GO:0000001']],
+    ]);
     expect(await best({ accession: `${tag}none` })).toEqual([]);
+  });
+
+  it('bestTerms takes the taxon of the query-set entry (OX=, else the upload’s taxon), else the row’s, and the entry’s gene name', async () => {
+    const residues = (n: number) => `M${'ACDEFGHIKLMNPQRSTVWY'[n]}${tag}`;
+    // A has a taxon on its entry only (a set predicted without the taxonomy features), B on its row
+    // only, C is not an entry of the query set. A's header had GN=, B's did not.
+    const querySetId = await insertQuerySet(db, `taxa-${tag}`, [
+      [A, residues(1), 4932, 'CDC28'],
+      [B, residues(2)],
+    ]);
+    try {
+      const withQueries = await sets.create(
+        predictionSetFields(
+          { configId, annotationSetId, snapshotId },
+          { query_set_id: querySetId, query_count: 3 },
+        ),
+      );
+      await sets.writeRows(withQueries, [
+        row(A, 'GO:0000001', 0.5),
+        row(B, 'GO:0000001', 0.5, { query_taxonomy_id: '10090' }),
+        row(C, 'GO:0000001', 0.5, { query_taxonomy_id: '9606' }),
+        row(C, 'GO:0000002', 0.75),
+      ]);
+      const taxa: [string, string, string | null, string | null][] = [];
+      for await (const { protein, terms: best } of reader.bestTerms(withQueries, {}))
+        for (const t of best) taxa.push([protein, t.goId, t.queryTaxonomyId, t.geneName]);
+      expect(taxa).toEqual([
+        [A, 'GO:0000001', '4932', 'CDC28'],
+        [B, 'GO:0000001', '10090', null],
+        [C, 'GO:0000001', '9606', null],
+        [C, 'GO:0000002', null, null],
+      ]);
+    } finally {
+      await new QuerySetRepository(db).delete(querySetId);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { Db, jsNumberText, queryOne, queryTextRows } from '../sql';
-import { PREDICTION_ROW_COLUMNS, PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
+import { PREDICTION_ROW_COLUMNS, PREDICTIONS_TSV_COLUMNS, ROW_SCORE_SQL } from './prediction-columns';
 import { ROW_FILTER, rowFilterParams } from './prediction-filters';
 import type { TsvFilters } from './prediction-set.repository';
 
@@ -11,7 +11,16 @@ export interface BestTermRow {
   goId: string;
   score: number;
   aspect: string;
+  /**
+   * The query's NCBI taxon: its query-set entry's (OX= of its FASTA header, else the taxon given with
+   * the upload), else the row's own `query_taxonomy_id` (a set over reference proteins).
+   */
   queryTaxonomyId: string | null;
+  /**
+   * The query's gene name: its query-set entry's (GN= of its FASTA header), else null (no GN=, or a
+   * set over reference proteins). The DB Object Symbol of its GAF lines.
+   */
+  geneName: string | null;
   donor: string | null;
   goName: string | null;
   identity: number | null;
@@ -23,12 +32,8 @@ const BATCH_ROWS = 20_000;
 
 const FILTER = `${ROW_FILTER} AND ($5::text IS NULL OR p.protein_accession > $5)`;
 
-/** Rows stored before the score column carry the score they were evaluated with, 1 - d/2. */
-const SCORE = 'COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2)))';
-
 const NUMERIC = new Set<string>([
   'distance',
-  'score',
   ...PREDICTION_ROW_COLUMNS.filter((c) => c.type === 'real' || c.type === 'int').map((c) => c.name),
 ]);
 
@@ -37,11 +42,10 @@ function columnSelect(column: (typeof PREDICTIONS_TSV_COLUMNS)[number]): string 
   if (column === 'go_name') return 't.name';
   if (column === 'go_aspect') return 'p.aspect';
   if (column === 'distance') return 'p.distance::float8';
-  if (column === 'score') return SCORE;
   return `p.${column}`;
 }
 
-/** predictions.tsv's 32 columns and the score as a select list. */
+/** predictions.tsv's 32 columns as a select list. */
 const TSV_SELECT = PREDICTIONS_TSV_COLUMNS.map(columnSelect).join(', ');
 
 const NUMERIC_INDEXES = PREDICTIONS_TSV_COLUMNS.flatMap((c, i) => (NUMERIC.has(c) ? [i] : []));
@@ -102,7 +106,9 @@ export class PredictionExportReader {
 
   /**
    * Each protein with its best row per term: the highest score, the first by distance and row id
-   * among equal scores; best first, then by GO id.
+   * among equal scores; best first, then by GO id. The taxon comes from the query-set entry when the
+   * set has one, so it does not depend on the taxonomy features having been computed; the gene name
+   * only from the entry.
    */
   async *bestTerms(
     id: string,
@@ -112,14 +118,16 @@ export class PredictionExportReader {
     for await (const batch of this.batches(id, filters, batchRows)) {
       const rows = await queryTextRows(
         this.db,
-        `SELECT b.protein_accession, b.go_id, b.score, b.aspect, b.query_taxonomy_id, b.ref_protein_accession,
-                t.name, b.identity, b.evidence_code
+        `SELECT b.protein_accession, b.go_id, b.score, b.aspect, COALESCE(e.taxonomy_id::text, b.query_taxonomy_id),
+                b.ref_protein_accession, t.name, b.identity, b.evidence_code, e.gene_name
            FROM (SELECT DISTINCT ON (p.protein_accession, p.go_id) p.protein_accession, p.go_id, p.go_term_id,
-                        ${SCORE} AS score, p.aspect, p.query_taxonomy_id, p.ref_protein_accession, p.evidence_code,
+                        ${ROW_SCORE_SQL} AS score, p.aspect, p.query_taxonomy_id, p.ref_protein_accession, p.evidence_code,
                         COALESCE(p.features ->> 'identity', p.identity_sw::text) AS identity
                    FROM prediction p WHERE ${batch.where}
                   ORDER BY p.protein_accession, p.go_id, score DESC, p.distance, p.id) b
            LEFT JOIN go_term t ON t.id = b.go_term_id
+           LEFT JOIN prediction_set s ON s.id = $1
+           LEFT JOIN query_set_entry e ON e.query_set_id = s.query_set_id AND e.accession = b.protein_accession
           ORDER BY b.protein_accession, b.score DESC, b.go_id COLLATE "C"`,
         batch.params,
       );
@@ -140,6 +148,7 @@ export class PredictionExportReader {
           goName: r[6] ?? null,
           identity: r[7] === null || r[7] === undefined ? null : Number(r[7]),
           evidenceCode: r[8] ?? null,
+          geneName: r[9] ?? null,
         });
       }
       if (protein !== null) yield { protein, terms };

@@ -56,22 +56,21 @@ function prediction(
 }
 
 /**
- * Six rows, scores and distances exact in float32. QA: term 1 twice (the better first, a tie in
- * distance broken by row id) and term 2 with no stored score (1 - d/2 = 0.625). QB: terms 3 and 4
- * and a prior-only row of term 2 (no donor, no rank).
+ * Six rows, distances exact in float32; a row's score is max(0, 1 - distance). QA: term 1 twice (the
+ * better first) and term 2. QB: terms 3 and 4 at one distance (row id orders them) and a prior-only
+ * row of term 2 (no donor, no rank).
  */
 const ROWS = (): PredictionRow[] => [
-  prediction(QA, 'GO:0000001', 0.25, { score: 0.75, identity_sw: 0.5, features: { self_hit: true } }),
-  prediction(QA, 'GO:0000002', 0.75, { ref_protein_accession: 'R2', k_position: 2 }),
-  prediction(QA, 'GO:0000001', 0.25, { score: 0.25, ref_protein_accession: 'R2', k_position: 2 }),
-  prediction(QB, 'GO:0000003', 0.125, { score: 0.5, ref_protein_accession: 'R3' }),
-  prediction(QB, 'GO:0000002', 1, {
-    score: 0.25,
+  prediction(QA, 'GO:0000001', 0.25, { identity_sw: 0.5, features: { self_hit: true } }),
+  prediction(QA, 'GO:0000002', 0.375, { ref_protein_accession: 'R2', k_position: 2 }),
+  prediction(QA, 'GO:0000001', 0.75, { ref_protein_accession: 'R2', k_position: 2 }),
+  prediction(QB, 'GO:0000003', 0.5, { ref_protein_accession: 'R3' }),
+  prediction(QB, 'GO:0000002', 0.75, {
     ref_protein_accession: null,
     k_position: null,
     vote_count: 0,
   }),
-  prediction(QB, 'GO:0000004', 0.5, { score: 0.5, ref_protein_accession: 'R3' }),
+  prediction(QB, 'GO:0000004', 0.5, { ref_protein_accession: 'R3' }),
 ];
 
 useRunDatabase(
@@ -203,14 +202,14 @@ describe('PredictionSetRepository', () => {
     expect(whole).toHaveLength(1);
     const rows = whole[0]!;
     const key = (r: Record<string, unknown>) =>
-      `${String(r['protein_accession'])} ${String(r['go_id'])} ${String(r['score'])}`;
+      `${String(r['protein_accession'])} ${String(r['go_id'])} ${String(r['distance'])}`;
     expect(rows.map(key)).toEqual([
-      `${QA} GO:0000001 0.75`,
       `${QA} GO:0000001 0.25`,
-      `${QA} GO:0000002 0.625`,
+      `${QA} GO:0000002 0.375`,
+      `${QA} GO:0000001 0.75`,
       `${QB} GO:0000003 0.5`,
       `${QB} GO:0000004 0.5`,
-      `${QB} GO:0000002 0.25`,
+      `${QB} GO:0000002 0.75`,
     ]);
     expect(Number(rows[0]!['row_id'])).toBeLessThan(Number(rows[1]!['row_id']));
     expect(rows[0]).toMatchObject({
@@ -224,7 +223,7 @@ describe('PredictionSetRepository', () => {
       vote_count: 1,
       k_position: 1,
     });
-    expect(rows[5]).toMatchObject({ ref_protein_accession: null, k_position: null, distance: 1 });
+    expect(rows[5]).toMatchObject({ ref_protein_accession: null, k_position: null, distance: 0.75 });
 
     const ones = await read({}, 1);
     expect(ones).toHaveLength(6);
@@ -233,7 +232,7 @@ describe('PredictionSetRepository', () => {
 
     expect((await read({ accession: QB }, 1000)).flat().map(key)).toEqual(rows.slice(3).map(key));
     const pick = (...indexes: number[]) => rows.filter((_, i) => indexes.includes(i)).map(key);
-    expect((await read({ aspect: 'F' }, 1000)).flat().map(key)).toEqual(pick(0, 1, 4));
+    expect((await read({ aspect: 'F' }, 1000)).flat().map(key)).toEqual(pick(0, 2, 4));
     expect((await read({ maxDistance: 0.5 }, 1000)).flat().map(key)).toEqual(pick(0, 1, 3, 4));
     expect(await read({ accession: `${tag}-none` }, 1000)).toEqual([]);
 
@@ -243,6 +242,15 @@ describe('PredictionSetRepository', () => {
       Array(6).fill(['distance', 'go_id', 'protein_accession', 'row_id', 'score']),
     );
     expect(scoreOnly.map(key)).toEqual(rows.map(key));
+    // The score is the specification's max(0, 1 - distance).
+    expect(scoreOnly.map((r) => [r['go_id'], r['score']])).toEqual([
+      ['GO:0000001', 0.75],
+      ['GO:0000002', 0.625],
+      ['GO:0000001', 0.25],
+      ['GO:0000003', 0.5],
+      ['GO:0000004', 0.5],
+      ['GO:0000002', 0.25],
+    ]);
   });
 
   it('allRows gives every row in streamRows’ order', async () => {
@@ -290,7 +298,7 @@ describe('PredictionSetRepository', () => {
         {
           protein_accession: QB,
           go_count: 3,
-          min_distance: 0.125,
+          min_distance: 0.5,
           best_score: 0.5,
           annotation_count: 0,
           match_count: 0,
@@ -323,8 +331,8 @@ describe('PredictionSetRepository', () => {
     const rows = await sets.proteinPredictions(setId, QA);
     expect(rows.map((r) => [r['go_id'], r['score'], r['distance'], r['self_hit']])).toEqual([
       ['GO:0000001', 0.75, 0.25, true],
-      ['GO:0000002', 0.625, 0.75, false],
-      ['GO:0000001', 0.25, 0.25, false],
+      ['GO:0000002', 0.625, 0.375, false],
+      ['GO:0000001', 0.25, 0.75, false],
     ]);
     expect(rows[1]).toMatchObject({
       go_name: 'name of GO:0000002',

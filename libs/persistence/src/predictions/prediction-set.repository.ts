@@ -4,7 +4,12 @@ import { ListScope, Visibility } from '@svc/domain';
 import { bulkInsert, bulkInsertColumns } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
-import { PREDICTION_ROW_COLUMNS, PredictionRow, PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
+import {
+  PREDICTION_ROW_COLUMNS,
+  PredictionRow,
+  PREDICTIONS_TSV_COLUMNS,
+  ROW_SCORE_SQL,
+} from './prediction-columns';
 import { ROW_FILTER, rowFilterParams } from './prediction-filters';
 
 export interface PredictionSetRecord {
@@ -197,7 +202,7 @@ export class PredictionSetRepository {
     const items = await queryRows(
       this.db,
       `SELECT p.protein_accession, count(*)::int AS go_count, min(p.distance)::float8 AS min_distance,
-              max(COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2)))) AS best_score,
+              max(${ROW_SCORE_SQL}) AS best_score,
               (SELECT count(DISTINCT a.go_term_id)::int FROM protein_go_annotation a
                 WHERE a.annotation_set_id = $2 AND a.protein_accession = p.protein_accession AND NOT a.is_not) AS annotation_count,
               count(*) FILTER (WHERE EXISTS (SELECT 1 FROM protein_go_annotation a WHERE a.annotation_set_id = $2
@@ -224,7 +229,7 @@ export class PredictionSetRepository {
     await this.get(id);
     return queryRows(
       this.db,
-      `SELECT ${tsvSelect()}, COALESCE((p.features ->> 'self_hit')::boolean, false) AS self_hit
+      `SELECT ${tsvSelect()}, ${SCORE_SELECT}, COALESCE((p.features ->> 'self_hit')::boolean, false) AS self_hit
          FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
         WHERE p.prediction_set_id = $1 AND p.protein_accession = $2 ORDER BY score DESC, p.distance, p.go_id`,
       [id, accession],
@@ -327,8 +332,8 @@ export class PredictionSetRepository {
   }
 }
 
-/** Rows stored before the score column carry the score they were evaluated with, 1 - d/2. */
-const SCORE_SELECT = 'COALESCE(p.score::float8, GREATEST(0, LEAST(1, 1 - p.distance::float8 / 2))) AS score';
+/** The row's score, max(0, 1 - distance) (docs/prediction.md, "Score"). */
+const SCORE_SELECT = `${ROW_SCORE_SQL} AS score`;
 
 /**
  * The psql `\copy` of a set's predictions.tsv columns in the downloads' order, to standard output:
@@ -349,7 +354,6 @@ function tsvSelect(): string {
     if (c === 'go_name') return 't.name AS go_name';
     if (c === 'go_aspect') return 'p.aspect AS go_aspect';
     if (c === 'distance') return 'p.distance::float8 AS distance';
-    if (c === 'score') return SCORE_SELECT;
     return `p.${c}`;
   }).join(', ');
 }

@@ -250,6 +250,7 @@ describe('ReferencePoolRepository', () => {
             hash: md5Hex(SEQUENCES.RC),
             species: null,
             taxonomyId: 10090,
+            geneName: null,
           },
           {
             accession: 'q1',
@@ -257,6 +258,7 @@ describe('ReferencePoolRepository', () => {
             hash: md5Hex(`MQ${tag}`),
             species: null,
             taxonomyId: null,
+            geneName: null,
           },
         ],
         ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },

@@ -3,15 +3,15 @@ import {
   evidenceWeight,
   scorePrediction,
   ScoringWeights,
+  scoreOfDistance,
   taxonomicProximity,
 } from '@svc/domain';
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
-/** The row's score: the stored one, or 1 - d/2 for rows stored before the score column. */
+/** The row's score: max(0, 1 - distance) (docs/prediction.md, "Score"). */
 export function rowScore(r: Record<string, unknown>): number {
-  const stored = num(r['score']);
-  return stored !== null && Number.isFinite(stored) ? stored : embeddingSimilarity(Number(r['distance']));
+  return scoreOfDistance(Number(r['distance']));
 }
 
 /** The scoring signals of one stored prediction row. */

@@ -27,7 +27,15 @@ function entry(
   sequence: string,
   extra: Partial<QuerySetEntryInput> = {},
 ): QuerySetEntryInput {
-  return { accession, sequence, hash: md5Hex(sequence), species: null, taxonomyId: null, ...extra };
+  return {
+    accession,
+    sequence,
+    hash: md5Hex(sequence),
+    species: null,
+    taxonomyId: null,
+    geneName: null,
+    ...extra,
+  };
 }
 
 const mine = (ownerUserId: string | null, visibility: Visibility, expiresInDays: number | null = null) => ({
@@ -50,7 +58,7 @@ describe('QuerySetRepository', () => {
       name: `set-${randomUUID()}`,
       description: 'three queries',
       entries: [
-        entry('q2', shared, { species: 'Homo sapiens', taxonomyId: 9606 }),
+        entry('q2', shared, { species: 'Homo sapiens', taxonomyId: 9606, geneName: 'TP53' }),
         entry('q1', other),
         entry('q3', shared),
         entry('q4', known),
@@ -78,12 +86,19 @@ describe('QuerySetRepository', () => {
     });
     const entries = detail['entries'] as Record<string, unknown>[];
     expect(
-      entries.map((e) => [e['accession'], e['length'], e['sequence_hash'], e['species'], e['taxonomy_id']]),
+      entries.map((e) => [
+        e['accession'],
+        e['length'],
+        e['sequence_hash'],
+        e['species'],
+        e['taxonomy_id'],
+        e['gene_name'],
+      ]),
     ).toEqual([
-      ['q2', 30, md5Hex(shared), 'Homo sapiens', 9606],
-      ['q1', 45, md5Hex(other), null, null],
-      ['q3', 30, md5Hex(shared), null, null],
-      ['q4', 20, md5Hex(known), null, null],
+      ['q2', 30, md5Hex(shared), 'Homo sapiens', 9606, 'TP53'],
+      ['q1', 45, md5Hex(other), null, null, null],
+      ['q3', 30, md5Hex(shared), null, null, null],
+      ['q4', 20, md5Hex(known), null, null, null],
     ]);
     expect(entries[0]!['sequence_id']).toBe(entries[2]!['sequence_id']);
     expect(entries[3]!['sequence_id']).toBe(before.get(md5Hex(known)));

@@ -13,6 +13,8 @@ export interface QuerySetEntryInput {
   hash: string;
   species: string | null;
   taxonomyId: number | null;
+  /** The header's GN=, the symbol of the entry's GAF lines; null when it has none. */
+  geneName: string | null;
 }
 
 const OWNER_COLUMNS = `q.owner_user_id, q.visibility, ${isoColumn('q.expires_at', 'expires_at')}`;
@@ -62,8 +64,16 @@ export class QuerySetRepository {
           { name: 'sequence_id', type: 'int' },
           { name: 'species', type: 'text' },
           { name: 'taxonomy_id', type: 'int' },
+          { name: 'gene_name', type: 'text' },
         ],
-        rows: input.entries.map((e) => [set!.id, e.accession, ids.get(e.hash), e.species, e.taxonomyId]),
+        rows: input.entries.map((e) => [
+          set!.id,
+          e.accession,
+          ids.get(e.hash),
+          e.species,
+          e.taxonomyId,
+          e.geneName,
+        ]),
       });
       return {
         id: set!.id,
@@ -97,7 +107,8 @@ export class QuerySetRepository {
     if (set === null) throw notFound('Query set');
     const entries = await queryRows(
       this.db,
-      `SELECT e.id, e.accession, e.sequence_id, e.species, e.taxonomy_id, length(s.sequence) AS length, s.sequence_hash,
+      `SELECT e.id, e.accession, e.sequence_id, e.species, e.taxonomy_id, e.gene_name, length(s.sequence) AS length,
+              s.sequence_hash,
               ${isoColumn('e.created_at', 'created_at')}
          FROM query_set_entry e JOIN sequence s ON s.id = e.sequence_id WHERE e.query_set_id = $1 ORDER BY e.id`,
       [id],

@@ -85,6 +85,19 @@ describe('loadConfig defaults', () => {
     expect(config.allowedOrigins).toContain('http://localhost:3000');
     expect(warnings).toEqual([]);
   });
+  it('bounds uploads as the design says: FASTA 50 MB (guests 1 MiB), sequences of 40,000 residues', () => {
+    const { config } = load(REQUIRED);
+    expect(config.security).toMatchObject({
+      fastaUploadLimitBytes: 50 * 1024 * 1024,
+      guestUploadLimitBytes: 1024 * 1024,
+      fastaMaxSequenceLength: 40_000,
+      uploadConcurrency: 2,
+      querySetsPerOwner: 500,
+    });
+    expect(
+      load({ ...REQUIRED, SVC_FASTA_UPLOAD_LIMIT_BYTES: '1048576' }).config.security.fastaUploadLimitBytes,
+    ).toBe(1024 * 1024);
+  });
 });
 
 describe('loadConfig precedence', () => {
