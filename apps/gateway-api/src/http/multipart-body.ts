@@ -7,15 +7,20 @@ import { ApiBody, ApiConsumes } from '@nestjs/swagger';
  */
 export function MultipartBody(input: {
   files: Record<string, string>;
-  fields?: Record<string, string>;
+  /** A text field's description, or its description and an example (what "Try it out" fills in). */
+  fields?: Record<string, string | { description: string; example: string }>;
   required: readonly string[];
 }): MethodDecorator {
-  const properties: Record<string, { type: 'string'; format?: 'binary'; description: string }> = {};
+  const properties: Record<
+    string,
+    { type: 'string'; format?: 'binary'; description: string; example?: string }
+  > = {};
   for (const [name, description] of Object.entries(input.files)) {
     properties[name] = { type: 'string', format: 'binary', description };
   }
-  for (const [name, description] of Object.entries(input.fields ?? {})) {
-    properties[name] = { type: 'string', description };
+  for (const [name, field] of Object.entries(input.fields ?? {})) {
+    properties[name] =
+      typeof field === 'string' ? { type: 'string', description: field } : { type: 'string', ...field };
   }
   return applyDecorators(
     ApiConsumes('multipart/form-data'),

@@ -32,7 +32,10 @@ export class AnnotateController {
   @Roles('guest')
   @MultipartBody({
     files: { file: 'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
-    fields: { name: 'A name for the query set (default: the file name)', taxon: TAXON_FIELD },
+    fields: {
+      name: 'A name for the query set (default: the file name)',
+      taxon: { description: TAXON_FIELD, example: '9606' },
+    },
     required: ['file'],
   })
   async create(

@@ -36,7 +36,7 @@ export class QuerySetsController {
     fields: {
       name: 'Query set name (default: the file name)',
       description: 'Free text',
-      taxon: TAXON_FIELD,
+      taxon: { description: TAXON_FIELD, example: '9606' },
     },
     required: ['file'],
   })

@@ -5280,7 +5280,10 @@ export interface operations {
                     file: string;
                     /** @description A name for the query set (default: the file name) */
                     name?: string;
-                    /** @description NCBI taxonomy id (a positive integer, e.g. 9606) of the records whose FASTA header has no OX=; the taxon of their GAF lines (422 if it is not one) */
+                    /**
+                     * @description NCBI taxonomy id (a positive integer, e.g. 9606) of the records whose FASTA header has no OX=; the taxon of their GAF lines (422 if it is not one)
+                     * @example 9606
+                     */
                     taxon?: string;
                 };
             };
@@ -11387,7 +11390,10 @@ export interface operations {
                     file: string;
                     /** @description Query set name (default: the file name) */
                     name?: string;
-                    /** @description NCBI taxonomy id (a positive integer, e.g. 9606) of the records whose FASTA header has no OX=; the taxon of their GAF lines (422 if it is not one) */
+                    /**
+                     * @description NCBI taxonomy id (a positive integer, e.g. 9606) of the records whose FASTA header has no OX=; the taxon of their GAF lines (422 if it is not one)
+                     * @example 9606
+                     */
                     taxon?: string;
                 };
             };
