@@ -30,6 +30,7 @@ interface AnnotateBody {
 interface PredictedTerm {
   go_id: string;
   distance: number;
+  score: number;
   ref_protein_accession: string;
   self_hit: boolean;
 }
@@ -148,7 +149,7 @@ describe('annotation mode and finding results: the query as its own donor, links
     annotated = { body, predictionJob, predictionSetId: resolved.body.id };
   });
 
-  it('annotate mode: a known reference uploaded under its UniProt header receives its own experimental annotations at distance 0, flagged self_hit', async () => {
+  it('annotate mode: a known reference uploaded under its UniProt header receives its own experimental annotations from itself, flagged self_hit', async () => {
     const detail = await api.get<SetDetail>(`/v1/embeddings/prediction-sets/${annotated.predictionSetId}`);
     expect(detail.body.exclude_self).toBe(false);
     const terms = await api.get<PredictedTerm[]>(
@@ -159,7 +160,8 @@ describe('annotation mode and finding results: the query as its own donor, links
     expect(own.map((t) => t.go_id).sort()).toEqual(expect.arrayContaining(reference.terms));
     for (const t of own) {
       expect(t.self_hit).toBe(true);
-      expect(t.distance).toBeCloseTo(0, 5);
+      // The blend's distance carries the row's score (1 - score): the donor is the query itself.
+      expect(t.distance).toBeCloseTo(1 - t.score, 5);
     }
     expect(
       terms.body.filter((t) => t.ref_protein_accession !== reference.accession).every((t) => !t.self_hit),
