@@ -3,6 +3,7 @@ export * from './wait-for';
 export * from './http-client';
 export * from './spawn-app';
 export * from './free-port';
+export * from './local-http-server';
 export * from './remove-queues';
 export * from './suite-world';
 export * from './s3-server';

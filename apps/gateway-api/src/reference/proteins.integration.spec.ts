@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +11,9 @@ import {
   freePort,
   HttpClient,
   HttpResult,
+  LocalHttpServer,
   spawnApp,
+  startLocalHttpServer,
   SuiteWorld,
   testConfig,
   waitFor,
@@ -195,25 +197,18 @@ class FakeUniProt {
   readonly requests: Recorded[] = [];
   /** Injected failures, each used once, by the first request it matches. */
   readonly faults: Fault[] = [];
-  private server: Server | null = null;
+  private server: LocalHttpServer | null = null;
   private baseUrl = '';
 
   async start(port: number): Promise<string> {
-    this.baseUrl = `http://127.0.0.1:${port}`;
-    this.server = createServer((req, res) => this.handle(req, res));
-    await new Promise<void>((ready, fail) => {
-      this.server!.once('error', fail);
-      this.server!.listen(port, '127.0.0.1', ready);
-    });
+    this.server = await startLocalHttpServer((req, res) => this.handle(req, res), port);
+    this.baseUrl = this.server.url;
     return this.baseUrl;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
+    await this.server?.stop();
     this.server = null;
-    if (server === null) return;
-    server.closeAllConnections();
-    await new Promise<void>((done) => server.close(() => done()));
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JobRepository, NewJob } from '@svc/persistence';
-import { freePort, HttpResult, waitFor } from '@svc/testing';
+import { HttpResult, LocalHttpServer, startLocalHttpServer, waitFor } from '@svc/testing';
 import { createUser, Problem, SecurityStack, SignedInUser, startSecurityStack } from './security-stack';
 
 interface Job {
@@ -28,26 +28,18 @@ const UNIPROT_ROWS = 3000;
  */
 class FakeUniProt {
   readonly requests: URL[] = [];
-  private server: Server | null = null;
+  private server: LocalHttpServer | null = null;
   private baseUrl = '';
 
   async start(): Promise<string> {
-    const port = await freePort();
-    this.baseUrl = `http://127.0.0.1:${port}`;
-    this.server = createServer((req, res) => this.handle(req, res));
-    await new Promise<void>((ready, fail) => {
-      this.server!.once('error', fail);
-      this.server!.listen(port, '127.0.0.1', ready);
-    });
+    this.server = await startLocalHttpServer((req, res) => this.handle(req, res));
+    this.baseUrl = this.server.url;
     return this.baseUrl;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
+    await this.server?.stop();
     this.server = null;
-    if (server === null) return;
-    server.closeAllConnections();
-    await new Promise<void>((done) => server.close(() => done()));
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
