@@ -35,23 +35,39 @@ export function sendLargeBody(
   path: string,
   options: { size: number; chunked: boolean; headers?: Record<string, string> },
 ): Promise<number> {
-  const target = new URL(path, url);
   const body = jsonOfSize(options.size);
   const chunkBytes = 256 * 1024;
+  let sent = 0;
+  const next = (): Buffer | null => {
+    if (sent >= body.length) return null;
+    const slice = body.subarray(sent, sent + chunkBytes);
+    sent += slice.length;
+    return slice;
+  };
+  const headers = {
+    'content-type': 'application/json',
+    ...(options.chunked ? {} : { 'content-length': String(options.size) }),
+    ...options.headers,
+  };
+  // With a declared length the gateway can refuse before any byte is sent: give its answer time.
+  return postUntilAnswered(new URL(path, url), headers, next, options.chunked ? 0 : 1000);
+}
+
+/**
+ * POSTs the chunks `next` gives (null: the end), headers first and the body after `delayMs`, and
+ * resolves with the status as soon as the server answers, however much was sent by then;
+ * CLOSED_WHILE_SENDING when the server closed the connection before its answer was read.
+ */
+function postUntilAnswered(
+  target: URL,
+  headers: Record<string, string>,
+  next: () => Buffer | null,
+  delayMs: number,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = httpRequest(
-      {
-        method: 'POST',
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        headers: {
-          'content-type': 'application/json',
-          ...(options.chunked ? {} : { 'content-length': String(options.size) }),
-          ...options.headers,
-        },
-      },
+      { method: 'POST', host: target.hostname, port: target.port, path: target.pathname, headers },
       (res) => {
         answered = true;
         res.resume();
@@ -65,21 +81,21 @@ export function sendLargeBody(
       if (error.code === 'EPIPE' || error.code === 'ECONNRESET') resolve(CLOSED_WHILE_SENDING);
       else reject(error);
     });
-    let sent = 0;
     const write = (): void => {
-      while (!answered && sent < body.length) {
-        const slice = body.subarray(sent, sent + chunkBytes);
-        sent += slice.length;
-        if (!req.write(slice)) {
+      while (!answered) {
+        const chunk = next();
+        if (chunk === null) {
+          req.end();
+          return;
+        }
+        if (!req.write(chunk)) {
           req.once('drain', write);
           return;
         }
       }
-      if (!answered) req.end();
     };
     req.flushHeaders();
-    // With a declared length the gateway can refuse before any byte is sent: give its answer time.
-    setTimeout(write, options.chunked ? 0 : 1000);
+    setTimeout(write, delayMs);
   });
 }
 
@@ -199,69 +215,32 @@ export function sendLargeUpload(
   const partBytes = (i: number) => head(i).length + options.size + 2;
   const total =
     Array.from({ length: options.parts }, (_, i) => partBytes(i)).reduce((a, b) => a + b, 0) + tail.length;
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    const req = httpRequest(
-      {
-        method: 'POST',
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        headers: {
-          'content-type': `multipart/form-data; boundary=${UPLOAD_BOUNDARY}`,
-          ...(options.chunked ? {} : { 'content-length': String(total) }),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        answered = true;
-        res.resume();
-        resolve(res.statusCode ?? 0);
-        req.destroy();
-      },
-    );
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      if (answered) return;
-      answered = true;
-      if (error.code === 'EPIPE' || error.code === 'ECONNRESET') resolve(CLOSED_WHILE_SENDING);
-      else reject(error);
-    });
-    // The parts as a queue of buffers: each part's head, its sequence chunks, then the closing boundary.
-    let part = 0;
-    let sentOfPart = -1;
-    const next = (): Buffer | null => {
-      if (part >= options.parts) return null;
-      if (sentOfPart < 0) {
-        sentOfPart = 0;
-        return head(part);
-      }
-      if (sentOfPart < options.size) {
-        const slice = SEQUENCE_CHUNK.subarray(0, Math.min(SEQUENCE_CHUNK.length, options.size - sentOfPart));
-        sentOfPart += slice.length;
-        return slice;
-      }
-      part += 1;
-      sentOfPart = -1;
-      return part < options.parts
-        ? Buffer.from('\r\n')
-        : Buffer.concat([Buffer.from('\r\n'), tail.subarray(2)]);
-    };
-    const write = (): void => {
-      while (!answered) {
-        const chunk = next();
-        if (chunk === null) {
-          req.end();
-          return;
-        }
-        if (!req.write(chunk)) {
-          req.once('drain', write);
-          return;
-        }
-      }
-    };
-    req.flushHeaders();
-    setTimeout(write, options.chunked ? 0 : 200);
-  });
+  // The parts as a queue of buffers: each part's head, its sequence chunks, then the closing boundary.
+  let part = 0;
+  let sentOfPart = -1;
+  const next = (): Buffer | null => {
+    if (part >= options.parts) return null;
+    if (sentOfPart < 0) {
+      sentOfPart = 0;
+      return head(part);
+    }
+    if (sentOfPart < options.size) {
+      const slice = SEQUENCE_CHUNK.subarray(0, Math.min(SEQUENCE_CHUNK.length, options.size - sentOfPart));
+      sentOfPart += slice.length;
+      return slice;
+    }
+    part += 1;
+    sentOfPart = -1;
+    return part < options.parts
+      ? Buffer.from('\r\n')
+      : Buffer.concat([Buffer.from('\r\n'), tail.subarray(2)]);
+  };
+  const headers = {
+    'content-type': `multipart/form-data; boundary=${UPLOAD_BOUNDARY}`,
+    ...(options.chunked ? {} : { 'content-length': String(total) }),
+    ...options.headers,
+  };
+  return postUntilAnswered(target, headers, next, options.chunked ? 0 : 200);
 }
 
 /** Nearest-rank percentile of a sorted list. */
