@@ -153,7 +153,12 @@ export class JobsService {
     // Daily quotas: the job (researchers 100 a day by default, operators unlimited, administrators
     // exempt) and the sequences it embeds or predicts, its follow-up's included, whatever the route.
     const charges: DailyCharge[] = [{ resource: 'jobs', amount: 1 }];
-    if (extras.sequencesCharged !== true)
+    // Counting the query set costs a query: only for callers with a sequence quota.
+    const metered =
+      principal !== undefined &&
+      principal.kind !== 'gate_disabled' &&
+      this.auth.limits.dailyLimit(SEQUENCE_QUOTA, principal.role) !== null;
+    if (extras.sequencesCharged !== true && metered)
       charges.push({ resource: SEQUENCE_QUOTA, amount: await this.sequencesOf(spec, plainPayload, meta) });
     await this.consumeAll(principal, charges);
     const ownership = ownershipForNew({ viewer: viewerOf(principal), saveHistory: extras.saveHistory });
