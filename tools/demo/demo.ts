@@ -1,6 +1,6 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, openAsBlob, openSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, openAsBlob, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { convertTsvToGaf } from '../data/tsv-to-gaf';
 
@@ -99,6 +99,20 @@ class Api {
       throw new DemoError(`uploading ${basename(file)} answered ${response.status}: ${text}`);
     return (JSON.parse(text) as { uri: string }).uri;
   }
+}
+
+/**
+ * The holdout's GO subset under a data-version of its own (`releases/2022-07-01/mini-subset`): the
+ * shared subset carries the full release's, and a release is its content, so loading it under that
+ * name would block the real release on the same service (`ontology_version_conflict`).
+ */
+export function subsetRelease(source: string, target: string, holdout: string): string {
+  const text = readFileSync(source, 'utf8').replace(
+    /^data-version:[ \t]*(\S+)[ \t]*$/m,
+    (_, version: string) => `data-version: ${version}/${holdout}-subset`,
+  );
+  writeFileSync(target, text);
+  return target;
 }
 
 /** One line redrawn in place: `[#####-----]  50%  step 3/9  loading annotations (t0)  12/40`. */
@@ -302,7 +316,7 @@ async function main(): Promise<void> {
     process.stdout.write(`seeding the ${holdout} holdout from ${data}\n`);
 
     const snapshot = await runJob(api, bar, 1, `GO release ${RELEASE}`, '/v1/annotations/snapshots/load', {
-      obo_url: await api.upload(join(data, RELEASE)),
+      obo_url: await api.upload(subsetRelease(join(data, RELEASE), join(work, RELEASE), holdout)),
     });
     const snapshotId = snapshot.result!['ontology_snapshot_id'] as string;
     const loadSet = async (step: number, file: string, label: string): Promise<string> => {

@@ -17,6 +17,7 @@ import { CreateDatasetNameClaim1765100000000 } from './migrations/1765100000000-
 import { ExperimentRunNamePerOwner1765200000000 } from './migrations/1765200000000-experiment-run-name-per-owner';
 import { ScoreInDistance1765300000000 } from './migrations/1765300000000-score-in-distance';
 import { QuerySetEntryGeneName1765400000000 } from './migrations/1765400000000-query-set-entry-gene-name';
+import { OntologyContentHash1765500000000 } from './migrations/1765500000000-ontology-content-hash';
 
 export const MIGRATIONS = [
   CreateJobs1763800000000,
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   ExperimentRunNamePerOwner1765200000000,
   ScoreInDistance1765300000000,
   QuerySetEntryGeneName1765400000000,
+  OntologyContentHash1765500000000,
 ];
 
 export interface DataSourceOptions {

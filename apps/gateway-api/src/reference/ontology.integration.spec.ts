@@ -12,6 +12,7 @@ const RELEASES = [
   'go-basic.godb-3.16.0.2022-07-01.obo.gz',
   'go-basic.godb-3.20.0.built-2024-09-23.obo.gz',
 ];
+const RELEASE_2022 = 'go-basic.godb-3.16.0.2022-07-01.obo.gz';
 
 /** Counts taken straight from the file text, independently of the service's parser. */
 function countRelease(text: string): { version: string; terms: number; edges: number; altIds: number } {
@@ -107,6 +108,40 @@ describe('GO releases through load_ontology_snapshot', () => {
       [expected.version],
     );
     expect(n).toBe(1);
+  });
+
+  it("refuses a subset carrying a loaded release's data-version, naming both, and stores nothing", async () => {
+    const release = await runJob('/v1/annotations/snapshots/load', {
+      obo_url: join(DATA, 'go', RELEASE_2022),
+    });
+    const stored = release.result!;
+    expect(stored['content_sha256']).toMatch(/^[0-9a-f]{64}$/);
+    // The shared tiny holdout's subset says `data-version: releases/2022-07-01`, as the release does.
+    const subset = await runJob('/v1/annotations/snapshots/load', {
+      obo_url: join(DATA, 'tiny/go-subset.2022-07-01.obo'),
+    });
+    expect(subset).toMatchObject({ status: 'FAILED', error_code: 'ontology_version_conflict', result: null });
+    expect(subset.error_message).toContain(`data-version releases/2022-07-01 is loaded already`);
+    expect(subset.error_message).toContain(`snapshot ${String(stored['ontology_snapshot_id'])}`);
+    expect(subset.error_message).toContain(`${String(stored['term_count'])} terms`);
+    expect(subset.error_message).toMatch(/this file has other content \(716 terms/);
+    const [{ n }] = await gateway.infra.db.query(
+      `SELECT count(*)::int AS n FROM ontology_snapshot WHERE obo_version = 'releases/2022-07-01'`,
+    );
+    expect(n).toBe(1);
+  });
+
+  it('hashes a release stored before content hashes from its stored terms, as the file hashes', async () => {
+    const path = join(DATA, 'go', RELEASE_2022);
+    const first = await runJob('/v1/annotations/snapshots/load', { obo_url: path });
+    const id = first.result!['ontology_snapshot_id'] as string;
+    await gateway.infra.db.query(`UPDATE ontology_snapshot SET content_sha256 = NULL WHERE id = $1`, [id]);
+    const again = await runJob('/v1/annotations/snapshots/load', { obo_url: path });
+    expect(again.result).toMatchObject({
+      ontology_snapshot_id: id,
+      created: false,
+      content_sha256: first.result!['content_sha256'],
+    });
   });
 
   it('lists snapshots newest first with counts; 404 for unknown ids', async () => {

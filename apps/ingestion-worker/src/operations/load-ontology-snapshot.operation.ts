@@ -1,6 +1,7 @@
 import { LOAD_ONTOLOGY_SNAPSHOT, LoadOntologySnapshotPayload } from '@svc/contracts';
 import { OboParser } from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
+import { OntologyVersionConflict, type SavedSnapshot } from '@svc/persistence';
 import { readLines, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 
@@ -17,7 +18,22 @@ function firstDuplicateTermId(terms: readonly { id: string }[]): string | null {
   return null;
 }
 
-/** Streams an OBO release into a snapshot; a release already loaded (same data-version) is reused. */
+/** The answer to a file that reuses a loaded release's data-version with other content. */
+function versionConflict(conflict: OntologyVersionConflict, terms: number): JobError {
+  const { stored, contentSha256 } = conflict;
+  return new JobError(
+    'ontology_version_conflict',
+    `data-version ${stored.obo_version} is loaded already (snapshot ${stored.id}, ${stored.term_count} terms, ` +
+      `content sha256 ${stored.content_sha256.slice(0, 12)}…) and this file has other content ` +
+      `(${terms} terms, content sha256 ${contentSha256.slice(0, 12)}…); a release is its content: ` +
+      'give a subset or an edited copy a data-version of its own',
+  );
+}
+
+/**
+ * Streams an OBO release into a snapshot. A release already loaded (same data-version, same content)
+ * is reused; the same data-version with other content fails `ontology_version_conflict`.
+ */
 export const loadOntologySnapshotOperation = defineOperation<LoadOntologySnapshotPayload>({
   spec: LOAD_ONTOLOGY_SNAPSHOT,
   async execute({ payload, emit, repos, config, artifacts, throwIfCancelled }) {
@@ -48,10 +64,17 @@ export const loadOntologySnapshotOperation = defineOperation<LoadOntologySnapsho
       obo_version: version,
     });
     await throwIfCancelled();
-    const saved = await repos.ontologies.saveSnapshot(document, version, payload.obo_url);
+    let saved: SavedSnapshot;
+    try {
+      saved = await repos.ontologies.saveSnapshot(document, version, payload.obo_url);
+    } catch (error) {
+      if (error instanceof OntologyVersionConflict) throw versionConflict(error, document.terms.length);
+      throw error;
+    }
     const result = {
       ontology_snapshot_id: saved.snapshot.id,
       obo_version: version,
+      content_sha256: saved.snapshot.content_sha256,
       created: saved.created,
       term_count: saved.snapshot.term_count,
       relationship_count: saved.snapshot.relationship_count,

@@ -2942,7 +2942,7 @@ export interface components {
              * @description Why a FAILED job failed: one of the stable codes listed in docs/job-errors.md
              * @enum {string|null}
              */
-            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "forbidden_payload" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ping_failed" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "source_too_slow" | "source_timeout" | "corrupt_source" | null;
+            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "forbidden_payload" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ontology_mismatch" | "ontology_version_conflict" | "ping_failed" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "source_too_slow" | "source_timeout" | "corrupt_source" | null;
             error_message: string | null;
             /**
              * Format: date-time
@@ -3042,6 +3042,11 @@ export interface components {
             n: number;
         };
         OntologySnapshotView: {
+            /**
+             * @description SHA-256 of the stored content (terms, alt ids, edges; not file order or comments): a release is its data-version and this hash, and another file under the same data-version is refused. Null on a snapshot loaded before hashes existed until its version is loaded again.
+             * @example 9f2c1d0e5b7a4c3d8e6f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d
+             */
+            content_sha256?: string | null;
             /** @example 1.2 */
             format_version?: string | null;
             /**

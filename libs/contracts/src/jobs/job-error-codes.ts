@@ -59,6 +59,9 @@ export const JOB_ERROR_CODES = {
   invalid_versions: 'the requested versions do not form snapshot pairs',
   lafa_frame_mismatch: 'an evaluation frame does not match the prediction set',
   no_query_embeddings: 'no query has an embedding for the config',
+  ontology_mismatch:
+    "more of the annotation file's GO ids are unknown or obsolete in the snapshot than the load tolerates",
+  ontology_version_conflict: "the ontology file's data-version is loaded already with other content",
   ping_failed: 'the ping operation was asked to fail',
   reranker_incomplete: "the re-ranker's files are incomplete",
   reranker_unusable: "the re-ranker's model cannot be read or is not a LightGBM model",

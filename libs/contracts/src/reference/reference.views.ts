@@ -171,6 +171,16 @@ export class OntologySnapshotView {
   @ApiPropertyOptional({ nullable: true, type: String, example: '1.2' }) format_version!: string | null;
   @ApiProperty({ example: 48021 }) term_count!: number;
   @ApiProperty({ example: 91543 }) relationship_count!: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: '9f2c1d0e5b7a4c3d8e6f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d',
+    description:
+      'SHA-256 of the stored content (terms, alt ids, edges; not file order or comments): a release is its ' +
+      'data-version and this hash, and another file under the same data-version is refused. Null on a ' +
+      'snapshot loaded before hashes existed until its version is loaded again.',
+  })
+  content_sha256!: string | null;
 }
 
 export class SubgraphNodeView {

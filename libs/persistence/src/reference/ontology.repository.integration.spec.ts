@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { OboDocument, OboTerm, RelationType } from '@svc/domain';
+import { oboContentSha256, type OboDocument, type OboTerm, type RelationType } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { OntologyRepository } from './ontology.repository';
+import { OntologyRepository, OntologyVersionConflict } from './ontology.repository';
 import { domainError, useRunDatabase } from '../repository-test-support';
 
 // OntologyRepository against the run's PostgreSQL: a release is stored once, all or nothing, and
@@ -90,19 +90,46 @@ describe('OntologyRepository', () => {
       format_version: '1.2',
       term_count: 6,
       relationship_count: 4,
+      content_sha256: oboContentSha256(RELEASE),
     });
     expect(await ontologies.findById(snapshotId)).toEqual(snapshot);
     expect(await ontologies.getById(snapshotId)).toEqual(snapshot);
   });
 
-  it('saveSnapshot reports skipped relationships and kept alt ids, and is idempotent by version', async () => {
+  it('saveSnapshot reports skipped relationships and kept alt ids, and is idempotent by version and content', async () => {
     const v = version();
     const first = await ontologies.saveSnapshot(RELEASE, v, 'file:///a.obo');
     expect(first).toMatchObject({ created: true, skipped_relationships: 1, alt_ids: 2 });
 
-    const again = await ontologies.saveSnapshot(obo([term('GO:0000001', 'F')]), v, 'file:///b.obo');
+    const again = await ontologies.saveSnapshot(RELEASE, v, 'file:///b.obo');
     expect(again).toEqual({ snapshot: first.snapshot, created: false, skipped_relationships: 0, alt_ids: 0 });
     expect(await ontologies.liveTermAspects(first.snapshot.id)).toHaveLength(5);
+  });
+
+  it('saveSnapshot refuses other content under a stored data-version and stores nothing', async () => {
+    const v = version();
+    const first = await ontologies.saveSnapshot(RELEASE, v, 'file:///a.obo');
+    const subset = obo([term('GO:0000001', 'F')]);
+    const refusal = await ontologies.saveSnapshot(subset, v, 'file:///subset.obo').catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(OntologyVersionConflict);
+    expect(refusal).toMatchObject({
+      stored: { id: first.snapshot.id, term_count: 6, content_sha256: oboContentSha256(RELEASE) },
+      contentSha256: oboContentSha256(subset),
+    });
+    expect((await ontologies.list()).filter((s) => s.obo_version === v)).toHaveLength(1);
+  });
+
+  it('saveSnapshot hashes a snapshot stored before content hashes from its stored content', async () => {
+    const v = version();
+    const first = await ontologies.saveSnapshot(RELEASE, v, 'file:///a.obo');
+    await db.query(`UPDATE ontology_snapshot SET content_sha256 = NULL WHERE id = $1`, [first.snapshot.id]);
+    const again = await ontologies.saveSnapshot(RELEASE, v, 'file:///a.obo');
+    expect(again).toMatchObject({ created: false, snapshot: { id: first.snapshot.id } });
+    expect((await ontologies.getById(first.snapshot.id)).content_sha256).toBe(oboContentSha256(RELEASE));
+    await db.query(`UPDATE ontology_snapshot SET content_sha256 = NULL WHERE id = $1`, [first.snapshot.id]);
+    await expect(ontologies.saveSnapshot(obo([term('GO:0000001', 'F')]), v, 'file:///b.obo')).rejects.toThrow(
+      OntologyVersionConflict,
+    );
   });
 
   it('saveSnapshot serialises concurrent loads of one release: one creates, the other gets it', async () => {

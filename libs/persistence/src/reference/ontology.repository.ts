@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
-import type { OboDocument } from '@svc/domain';
+import { oboContentSha256, type OboDocument } from '@svc/domain';
 import { bulkInsert } from '../bulk';
 import { Db, isoColumn, queryOne, queryRows, takeTurns } from '../sql';
 import { loadOboDocument } from '../evaluations/ontology-document';
@@ -14,6 +14,8 @@ export interface SnapshotView {
   format_version: string | null;
   term_count: number;
   relationship_count: number;
+  /** `oboContentSha256` of the stored content; null until a load of its version computed it. */
+  content_sha256: string | null;
 }
 
 const SNAPSHOT_COLUMNS = [
@@ -25,6 +27,7 @@ const SNAPSHOT_COLUMNS = [
   'format_version',
   'term_count',
   'relationship_count',
+  'content_sha256',
 ].join(', ');
 
 export interface SavedSnapshot {
@@ -32,6 +35,17 @@ export interface SavedSnapshot {
   created: boolean;
   skipped_relationships: number;
   alt_ids: number;
+}
+
+/** A file whose `data-version` is stored already with other content: nothing was stored. */
+export class OntologyVersionConflict extends Error {
+  constructor(
+    readonly stored: SnapshotView & { content_sha256: string },
+    readonly contentSha256: string,
+  ) {
+    super(`data-version ${stored.obo_version} is stored with other content`);
+    this.name = 'OntologyVersionConflict';
+  }
 }
 
 export interface TermRef {
@@ -104,20 +118,33 @@ export class OntologyRepository {
 
   /**
    * Stores a parsed release in one transaction: the snapshot, every term, alt ids and relationships.
-   * Idempotent by `data-version`: a release loaded before is returned as it is. Relationships whose
-   * parent is not a term of the file are skipped and counted.
+   * A release is its version and its content: a file whose `data-version` and content hash match a
+   * stored snapshot returns that snapshot (`created: false`); one whose version is stored with other
+   * content stores nothing and throws `OntologyVersionConflict`. A snapshot stored before hashes
+   * existed gets its hash from its stored content here. Relationships whose parent is not a term of
+   * the file are skipped and counted.
    */
   async saveSnapshot(document: OboDocument, oboVersion: string, oboUrl: string): Promise<SavedSnapshot> {
+    const contentSha256 = oboContentSha256(document);
     return this.db.transaction(async (tx) => {
       // Serialise concurrent loads of the same release.
       await takeTurns(tx, `ontology:${oboVersion}`);
       const existing = await this.findByVersion(oboVersion, tx);
-      if (existing !== null)
-        return { snapshot: existing, created: false, skipped_relationships: 0, alt_ids: 0 };
+      if (existing !== null) {
+        const stored = existing.content_sha256 ?? (await this.backfillContentHash(tx, existing.id));
+        if (stored !== contentSha256)
+          throw new OntologyVersionConflict({ ...existing, content_sha256: stored }, contentSha256);
+        return {
+          snapshot: { ...existing, content_sha256: stored },
+          created: false,
+          skipped_relationships: 0,
+          alt_ids: 0,
+        };
+      }
       const created = await queryOne<{ id: string }>(
         tx,
-        `INSERT INTO ontology_snapshot (obo_version, obo_url, format_version) VALUES ($1, $2, $3) RETURNING id`,
-        [oboVersion, oboUrl, document.header.formatVersion],
+        `INSERT INTO ontology_snapshot (obo_version, obo_url, format_version, content_sha256) VALUES ($1, $2, $3, $4) RETURNING id`,
+        [oboVersion, oboUrl, document.header.formatVersion, contentSha256],
       );
       const snapshotId = created!.id;
       const terms = await bulkInsert<{ id: number; go_id: string }>(tx, {
@@ -180,6 +207,13 @@ export class OntologyRepository {
       );
       return { snapshot: snapshot!, created: true, skipped_relationships: skipped, alt_ids: altRows.length };
     });
+  }
+
+  /** Hashes a snapshot stored before content hashes existed, from its stored content, and keeps it. */
+  private async backfillContentHash(tx: Db, snapshotId: string): Promise<string> {
+    const digest = oboContentSha256(await loadOboDocument(tx, snapshotId));
+    await tx.query(`UPDATE ontology_snapshot SET content_sha256 = $2 WHERE id = $1`, [snapshotId, digest]);
+    return digest;
   }
 
   /** The snapshot's terms that are not obsolete, with their aspect. */
