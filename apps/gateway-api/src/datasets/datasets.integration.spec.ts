@@ -86,8 +86,15 @@ describe('research dataset export from the tiny holdout, end to end through the 
     const [header, ...body] = readFileSync(t0, 'utf8').split('\n');
     const v1 = join(dir, 'annotations.v1.gene2go-2021-09-01.tsv');
     writeFileSync(v1, [header, ...body.filter((l) => !heldBack.includes(l.split('\t')[0]!))].join('\n'));
+    // Every version against the 2024 release: the 2022 files name terms it made obsolete.
     const load = (tsv: string, version: string): Promise<string> =>
-      loadTsvAnnotations(api, { snapshotId, tsv, gaf: join(dir, `v${version}.gaf`), sourceVersion: version });
+      loadTsvAnnotations(api, {
+        snapshotId,
+        tsv,
+        gaf: join(dir, `v${version}.gaf`),
+        sourceVersion: version,
+        tolerateUnresolved: true,
+      });
     await load(v1, '1');
     await load(t0, '2');
     await load(join(TINY, 'annotations.t1.gene2go-2024-09-20.tsv'), '3');

@@ -171,6 +171,60 @@ describe('annotation sets: GAF and QuickGO loads, co-occurrence, InterPro mappin
     expect(detail.body.go_annotation_count).toBe(mine.length);
   });
 
+  it('fails ontology_mismatch when a file names too many GO ids the snapshot lacks, naming the release it needs', async () => {
+    // The tiny GAF with one record in ten naming a term the 2022 subset lacks (GO:0140999, created
+    // later), as a file made with a later release would.
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mismatch-'));
+    const gaf = join(dir, 'mini-t1.gaf');
+    const body = readFileSync(TINY_GAF, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith('!'));
+    const edited = body.map((l, i) => {
+      if (i % 10 !== 0) return l;
+      const cols = l.split('\t');
+      cols[4] = 'GO:0140999';
+      return cols.join('\t');
+    });
+    writeFileSync(gaf, ['!gaf-version: 2.1', '!date-generated: 2024-09-20', ...edited, ''].join('\n'));
+    const before = await setCount();
+    const unresolved = Math.ceil(body.length / 10);
+    const refused = await runJob('/v1/annotations/sets/load-goa', {
+      ontology_snapshot_id: tinySnapshot,
+      gaf_url: gaf,
+      source_version: `mismatch-${randomUUID()}`,
+    });
+    expect(refused).toMatchObject({ status: 'FAILED', error_code: 'ontology_mismatch', result: null });
+    expect(refused.error_message).toContain(
+      `${unresolved} of ${body.length} records (${((100 * unresolved) / body.length).toFixed(1)} %)`,
+    );
+    expect(refused.error_message).toContain('ontology snapshot releases/2022-07-01/tiny-subset');
+    expect(refused.error_message).toContain('first unknown: GO:0140999');
+    expect(refused.error_message).toContain('the load tolerates 5.0 % (max_unresolved_ratio)');
+    expect(refused.error_message).toContain('mostly unknown ids: the file is newer than this release');
+    expect(refused.error_message).toContain('The file was generated on 2024-09-20: load the GO release');
+    expect(await setCount()).toBe(before);
+
+    // Under an explicit tolerance it loads, and the set and the job say what was left out.
+    const tolerated = await runJob('/v1/annotations/sets/load-goa', {
+      ontology_snapshot_id: tinySnapshot,
+      gaf_url: gaf,
+      source_version: `mismatch-${randomUUID()}`,
+      max_unresolved_ratio: 0.2,
+    });
+    expect(tolerated.status).toBe('SUCCEEDED');
+    expect(tolerated.result).toMatchObject({
+      records: body.length,
+      unknown_go_ids: unresolved,
+      unresolved_share: Number((unresolved / body.length).toFixed(4)),
+      annotation_count: body.length - unresolved,
+      malformed_lines: 0,
+    });
+    const set = await api.get<{ stats: Record<string, unknown> }>(
+      `/v1/annotations/sets/${tolerated.result!['annotation_set_id'] as string}`,
+    );
+    expect(set.body.stats).toMatchObject({ unknown_go_ids: unresolved, obsolete_go_ids: 0 });
+  });
+
   it('reports malformed lines with line numbers; fails above the error ratio and leaves nothing behind', async () => {
     const before = await setCount();
     const errors = join(DATA, 'fixtures/ontobio/errors.gaf');
@@ -188,6 +242,8 @@ describe('annotation sets: GAF and QuickGO loads, co-occurrence, InterPro mappin
       gaf_url: errors,
       source_version: 'errors-tolerated',
       max_error_ratio: 1,
+      // The fixture's made-up GO ids are not in the release either.
+      max_unresolved_ratio: 1,
     });
     expect(tolerant.status).toBe('SUCCEEDED');
     const samples = tolerant.result!['malformed_line_samples'] as { line: number }[];
@@ -198,7 +254,7 @@ describe('annotation sets: GAF and QuickGO loads, co-occurrence, InterPro mappin
       gaf_url: join(DATA, 'fixtures/goatools/goa_human_illegal.gaf'),
       source_version: 'goatools',
     });
-    expect(illegal.status).toBe('SUCCEEDED');
+    expect(illegal.error_message).toBeNull();
     expect((illegal.result!['malformed_line_samples'] as { line: number }[]).map((s) => s.line)).toEqual([
       60, 79,
     ]);
@@ -213,10 +269,12 @@ describe('annotation sets: GAF and QuickGO loads, co-occurrence, InterPro mappin
         ontology_snapshot_id: fullSnapshot,
         gaf_url: join(DATA, file),
         source_version: file,
+        // Files of other years: fig1a.gaf (2019) names 20 ids the 2022 release made obsolete.
+        max_unresolved_ratio: 1,
       });
-      expect({ file, status: job.status, malformed: job.result?.['malformed_lines'] }).toEqual({
+      expect({ file, error: job.error_message, malformed: job.result?.['malformed_lines'] }).toEqual({
         file,
-        status: 'SUCCEEDED',
+        error: null,
         malformed: 0,
       });
     }

@@ -3,11 +3,12 @@ import { GafReader } from '@svc/domain';
 import { defineOperation, JobError, recordProgress } from '@svc/jobs';
 import { AnnotationRow } from '@svc/persistence';
 import { readLines, sourcePolicyOf } from '@svc/platform';
-import { LineProblems, resolverForSnapshot } from './annotation-resolver';
+import { LineProblems, releaseHint, resolverForSnapshot } from './annotation-resolver';
 import { sourceFailure } from './source-failure';
 
 const BATCH = 5000;
 const DEFAULT_MAX_ERROR_RATIO = 0.05;
+const DEFAULT_MAX_UNRESOLVED_RATIO = 0.05;
 
 function gafDate(yyyymmdd: string): string | null {
   return /^\d{8}$/.test(yyyymmdd)
@@ -17,8 +18,9 @@ function gafDate(yyyymmdd: string): string | null {
 
 /**
  * Streams a GAF 2.1/2.2 file into a new annotation set, in batches, inside one transaction: the set
- * and all its rows commit together or not at all. Unknown and obsolete GO ids are counted and skipped;
- * malformed lines are reported with their line numbers, and the job fails only above the error ratio.
+ * and all its rows commit together or not at all. Unknown and obsolete GO ids are counted and skipped,
+ * and the job fails `ontology_mismatch` above their tolerated share; malformed lines are reported with
+ * their line numbers, and the job fails only above the error ratio.
  */
 export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPayload>({
   spec: LOAD_GOA_ANNOTATIONS,
@@ -28,6 +30,7 @@ export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPay
     const problems = new LineProblems();
     const reader = new GafReader();
     let records = 0;
+    let newestAnnotation: string | null = null;
     const { value, set } = await repos.annotations.withinLoad(
       {
         source: 'goa',
@@ -50,6 +53,9 @@ export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPay
             if (parsed.kind !== 'record') continue;
             records += 1;
             const r = parsed.record;
+            const annotationDate = gafDate(r.date);
+            if (annotationDate !== null && (newestAnnotation === null || annotationDate > newestAnnotation))
+              newestAnnotation = annotationDate;
             const term = resolver.resolve(r.goId);
             if (term === null) continue;
             batch.push({
@@ -65,7 +71,7 @@ export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPay
               dbReference: r.dbReference,
               withFrom: r.withFrom,
               taxonId: r.taxa[0] ?? null,
-              annotationDate: gafDate(r.date),
+              annotationDate,
               assignedBy: r.assignedBy,
               annotationExtension: r.annotationExtension,
               geneProductFormId: r.geneProductFormId,
@@ -100,12 +106,18 @@ export const loadGoaAnnotationsOperation = defineOperation<LoadGoaAnnotationsPay
               .join('; ')})`,
           );
         }
+        resolver.checkAgainst(
+          snapshot,
+          records,
+          payload.max_unresolved_ratio ?? DEFAULT_MAX_UNRESOLVED_RATIO,
+          releaseHint(reader.header.properties, newestAnnotation),
+        );
         const stats = {
           gaf_version: reader.header.version,
           lines: lineNumber,
           records,
           malformed_lines: problems.count,
-          ...resolver.stats(),
+          ...resolver.stats(records),
         };
         return { value: stats, stats };
       },

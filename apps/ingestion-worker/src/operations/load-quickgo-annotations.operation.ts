@@ -138,7 +138,14 @@ export const loadQuickGoAnnotationsOperation = defineOperation<LoadQuickGoAnnota
           signal.throwIfAborted();
           page += 1;
         } while (page <= totalPages && (payload.max_pages === undefined || page <= payload.max_pages));
-        const stats = { pages: page - 1, received, malformed: problems.count, ...resolver.stats() };
+        const records = received - problems.count;
+        resolver.checkAgainst(
+          snapshot,
+          records,
+          payload.max_unresolved_ratio ?? 0.05,
+          'QuickGO serves the current GO release',
+        );
+        const stats = { pages: page - 1, received, malformed: problems.count, ...resolver.stats(records) };
         return { value: stats, stats };
       },
     );

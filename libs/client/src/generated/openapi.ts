@@ -3004,6 +3004,11 @@ export interface components {
              * @default 0.05
              */
             max_error_ratio: number;
+            /**
+             * @description Fail (`ontology_mismatch`) when more than this share of records name GO ids the snapshot does not have live (unknown or obsolete): the file was made against another release
+             * @default 0.05
+             */
+            max_unresolved_ratio: number;
             /** Format: uuid */
             ontology_snapshot_id: string;
             source_version: string;
@@ -3019,6 +3024,11 @@ export interface components {
             go_evidence?: string;
             /** @description Stop after this many pages */
             max_pages?: number;
+            /**
+             * @description Fail (`ontology_mismatch`) when more than this share of records name GO ids the snapshot does not have live (unknown or obsolete): the file was made against another release
+             * @default 0.05
+             */
+            max_unresolved_ratio: number;
             /** Format: uuid */
             ontology_snapshot_id: string;
             /** @default 100 */

@@ -34,6 +34,14 @@ export class LoadGoaAnnotationsPayload {
     description: 'Fail when more than this share of lines is malformed',
   })
   max_error_ratio?: number;
+  @OptionalNumber({
+    min: 0,
+    max: 1,
+    default: 0.05,
+    description:
+      'Fail (`ontology_mismatch`) when more than this share of records name GO ids the snapshot does not have live (unknown or obsolete): the file was made against another release',
+  })
+  max_unresolved_ratio?: number;
 }
 
 export class LoadQuickGoAnnotationsPayload {
@@ -53,6 +61,14 @@ export class LoadQuickGoAnnotationsPayload {
   go_evidence?: string;
   @OptionalInteger({ min: 1, max: 200, default: 100 }) page_size?: number;
   @OptionalInteger({ min: 1, max: 100_000, description: 'Stop after this many pages' }) max_pages?: number;
+  @OptionalNumber({
+    min: 0,
+    max: 1,
+    default: 0.05,
+    description:
+      'Fail (`ontology_mismatch`) when more than this share of records name GO ids the snapshot does not have live (unknown or obsolete): the file was made against another release',
+  })
+  max_unresolved_ratio?: number;
 }
 
 export class InsertProteinsPayload {
