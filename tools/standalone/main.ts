@@ -1,6 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
 import { ConfigError, shutdownProcessTracing, startupLogFormat, writeProcessLine } from '@svc/platform';
+import { DataFolderInUseError } from './data-lock';
 import { startStandalone } from './standalone';
 
 // `SVC_MODE=standalone npm start` (or `npm start` with nothing configured) runs this: the whole
@@ -29,8 +30,10 @@ startStandalone().then(
     process.once('SIGINT', () => stop('SIGINT'));
   },
   (error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : String((error as Error).stack ?? error);
+    const isExplained = error instanceof ConfigError || error instanceof DataFolderInUseError;
+    const message = isExplained ? error.message : String((error as Error).stack ?? error);
     writeProcessLine('standalone', 'error', `failed to start: ${message}`, startupLogFormat());
-    process.exit(error instanceof ConfigError ? 78 : 1);
+    // 78 tells npm start not to restart: another try meets the same settings or the same open folder.
+    process.exit(isExplained ? 78 : 1);
   },
 );

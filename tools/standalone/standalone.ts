@@ -1,7 +1,8 @@
 import { EmbeddedPostgres } from '@svc/persistence';
-import { AppConfig, createLogger, loadConfig, Logger } from '@svc/platform';
+import { AppConfig, createLogger, loadConfig, Logger, PasswordHasher } from '@svc/platform';
 import { createGateway } from '../../apps/gateway-api/src/app.factory';
 import { openStandaloneDatabase, standalonePaths } from './database';
+import { ensureFirstRunAdmin, FIRST_RUN_ADMIN, firstRunAdminNotice } from './first-run-admin';
 import { startInProcessApp, WORKERS } from './in-process-app';
 
 export interface Standalone {
@@ -12,12 +13,20 @@ export interface Standalone {
   close(): Promise<void>;
 }
 
+export interface StandaloneOptions {
+  /** Where notices for the person at the terminal go (standard error by default). */
+  terminal?: NodeJS.WritableStream;
+}
+
 /**
  * The whole service in this process: the embedded PostgreSQL (PGlite over the wire protocol), the
  * in-process queues, auth-service, every worker and the gateway, each with the same code and
  * configuration as in the services mode except for the run mode.
  */
-export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Promise<Standalone> {
+export async function startStandalone(
+  env: NodeJS.ProcessEnv = process.env,
+  options: StandaloneOptions = {},
+): Promise<Standalone> {
   const base = loadConfig({ env: { ...env, SVC_MODE: 'standalone' } });
   const dataDir = base.standaloneDataDir;
   const paths = standalonePaths(dataDir);
@@ -59,11 +68,31 @@ export async function startStandalone(env: NodeJS.ProcessEnv = process.env): Pro
     const queued = await gateway.infra.repos.jobs.queuedJobs();
     for (const job of queued) await gateway.infra.broker.publishJob(job.queue_name, { job_id: job.id });
     if (queued.length > 0) logger.info('queued jobs published again', { jobs: queued.length });
+    const firstRun = await ensureFirstRunAdmin({
+      db: gateway.infra.db,
+      config,
+      passwords: new PasswordHasher(),
+    });
+    if (firstRun.outcome === 'created')
+      logger.info('first-run administrator created', {
+        email: firstRun.admin.email,
+        username: firstRun.admin.username,
+      });
+    if (firstRun.outcome === 'address_taken')
+      logger.warn('no active administrator', {
+        hint: `${FIRST_RUN_ADMIN.email} exists but is not an active administrator; add one with npm run user:add -- --standalone --email ADDRESS --role admin (README: Laptop)`,
+      });
     logger.info('standalone ready', {
       url: gateway.url,
       data_dir: dataDir,
       artifacts_dir: config.artifactsDir,
     });
+    // Plain text whatever the log format: it is for the person at the terminal, and it holds a
+    // password, so it stays out of the log lines (as the bootstrap of auth-service does).
+    if (firstRun.outcome === 'created')
+      (options.terminal ?? process.stderr).write(
+        firstRunAdminNotice({ admin: firstRun.admin, url: gateway.url }),
+      );
     return { url: gateway.url, dataDir, database, config, close };
   } catch (error) {
     await close();

@@ -1,8 +1,20 @@
 import { PASSWORD_MIN_LENGTH } from '@svc/contracts';
 import { AddUserOptions, ParsedArgs, parseAddUserArgs, passwordProblem, usernameFromEmail } from './add-user';
+import { UserDatabaseChoice } from './user-database';
 
 describe('parseAddUserArgs', () => {
-  const add = (options: AddUserOptions): ParsedArgs => ({ kind: 'add', options });
+  const BY_MODE: UserDatabaseChoice = { kind: 'by-mode' };
+  const add = (options: AddUserOptions, database: UserDatabaseChoice = BY_MODE): ParsedArgs => ({
+    kind: 'add',
+    options,
+    database,
+  });
+  const ada: AddUserOptions = {
+    email: 'ada@example.org',
+    role: 'admin',
+    username: 'ada',
+    displayName: 'ada',
+  };
   const error = (message: string): ParsedArgs => ({ kind: 'error', message });
 
   it.each<[string, string[], ParsedArgs]>([
@@ -25,6 +37,36 @@ describe('parseAddUserArgs', () => {
       'characters a username may not hold are dropped from the derived one',
       ['--email', 'o+brien@example.org', '--role', 'researcher'],
       add({ email: 'o+brien@example.org', role: 'researcher', username: 'obrien', displayName: 'obrien' }),
+    ],
+    [
+      '--standalone alone: the data folder of the configuration',
+      ['--standalone', '--email', 'ada@example.org', '--role', 'admin'],
+      add(ada, { kind: 'standalone', dataDir: null }),
+    ],
+    [
+      '--standalone last',
+      ['--email', 'ada@example.org', '--role', 'admin', '--standalone'],
+      add(ada, { kind: 'standalone', dataDir: null }),
+    ],
+    [
+      '--standalone DIR',
+      ['--email', 'ada@example.org', '--standalone', 'var/other', '--role', 'admin'],
+      add(ada, { kind: 'standalone', dataDir: 'var/other' }),
+    ],
+    [
+      '--standalone=DIR',
+      ['--standalone=/data/svc', '--email', 'ada@example.org', '--role', 'admin'],
+      add(ada, { kind: 'standalone', dataDir: '/data/svc' }),
+    ],
+    [
+      '--standalone= names no folder',
+      ['--standalone=', '--email', 'ada@example.org', '--role', 'admin'],
+      error('--standalone= needs a folder (or give --standalone alone)'),
+    ],
+    [
+      'repeated --standalone',
+      ['--standalone', '--standalone', 'x', '--email', 'ada@example.org', '--role', 'admin'],
+      error('--standalone is given twice'),
     ],
     ['--help', ['--email', 'x@example.org', '--help'], { kind: 'help' }],
     ['-h', ['-h'], { kind: 'help' }],

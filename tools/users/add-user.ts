@@ -1,24 +1,38 @@
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { isEmail } from 'class-validator';
 import { DomainError, PASSWORD_MIN_LENGTH, Role, ROLES, UserView } from '@svc/contracts';
-import { AuditRepository, createDataSource, DataSource, UserRepository } from '@svc/persistence';
+import { UserRepository } from '@svc/persistence';
 import { ConfigError, loadConfig, PasswordHasher } from '@svc/platform';
+import { DataFolderInUseError } from '../standalone/data-lock';
+import { readSetting } from '../start/run-mode';
+import { createActiveUser } from './create-active-user';
+import {
+  openUserDatabase,
+  resolveUserDatabase,
+  UserDatabaseChoice,
+  UserDatabaseError,
+} from './user-database';
 
 /**
- * `npm run user:add -- --email X --role operator [--username U] [--display-name D]`: creates an active
- * account without the sign-up and approval round trip. The password is asked twice on the terminal
+ * `npm run user:add -- --email X --role operator [--username U] [--display-name D] [--standalone [DIR]]`:
+ * creates an active account without the sign-up and approval round trip, in the database of the mode
+ * `npm start` would pick, or in a standalone data folder. The password is asked twice on the terminal
  * with echo off, or read as one line from standard input when that is not a terminal.
  *
  * Exit codes: 0 created, 1 failed (e.g. the e-mail is already registered), 2 invalid arguments.
  */
 
-export const USAGE = `usage: npm run user:add -- --email ADDRESS --role ROLE [--username NAME] [--display-name TEXT]
+export const USAGE = `usage: npm run user:add -- --email ADDRESS --role ROLE [--username NAME] [--display-name TEXT] [--standalone [DIR]]
 
   --email          the account's e-mail address (also its sign-in name)
   --role           one of ${ROLES.join(', ')}
   --username       3-40 letters, digits, dot, dash or underscore; default: from the e-mail address
   --display-name   default: the username
+  --standalone     add the account to the standalone data folder DIR (default: SVC_STANDALONE_DATA_DIR,
+                   else var/standalone), also while the standalone service runs; without this flag the
+                   mode npm start would pick decides (SVC_MODE, SVC_DB_URL, ports 5432 and 5672)
 
 The password is prompted for twice with echo off; when standard input is not a terminal, its first
 line is the password (for example: printf '%s\\n' "$PASSWORD" | npm run user:add -- ...).`;
@@ -42,16 +56,32 @@ export interface AddUserOptions {
 }
 
 export type ParsedArgs =
-  { kind: 'help' } | { kind: 'add'; options: AddUserOptions } | { kind: 'error'; message: string };
+  | { kind: 'help' }
+  | { kind: 'add'; options: AddUserOptions; database: UserDatabaseChoice }
+  | { kind: 'error'; message: string };
 
 /** Parses and validates the command line (`--flag value` or `--flag=value`); no I/O. */
 export function parseAddUserArgs(argv: readonly string[]): ParsedArgs {
   const given: Partial<Record<(typeof FLAGS)[keyof typeof FLAGS], string>> = {};
+  // undefined: not given; null: given without a folder.
+  let standalone: string | null | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     const eq = arg.indexOf('=');
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (flag === '--standalone') {
+      if (standalone !== undefined) return { kind: 'error', message: '--standalone is given twice' };
+      // The folder is optional: a following flag is not one.
+      const next = argv[i + 1];
+      const dir =
+        eq > 0 ? arg.slice(eq + 1).trim() : next !== undefined && !next.startsWith('-') ? next.trim() : null;
+      if (dir === '')
+        return { kind: 'error', message: '--standalone= needs a folder (or give --standalone alone)' };
+      if (eq < 0 && dir !== null) i++;
+      standalone = dir;
+      continue;
+    }
     if (!(flag in FLAGS)) return { kind: 'error', message: `unknown argument '${arg}'` };
     const key = FLAGS[flag as keyof typeof FLAGS];
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
@@ -84,7 +114,11 @@ export function parseAddUserArgs(argv: readonly string[]): ParsedArgs {
   if (displayName.length < 1 || displayName.length > DISPLAY_NAME_MAX_LENGTH) {
     return { kind: 'error', message: `--display-name must be 1-${DISPLAY_NAME_MAX_LENGTH} characters` };
   }
-  return { kind: 'add', options: { email, role: role as Role, username, displayName } };
+  return {
+    kind: 'add',
+    options: { email, role: role as Role, username, displayName },
+    database: standalone === undefined ? { kind: 'by-mode' } : { kind: 'standalone', dataDir: standalone },
+  };
 }
 
 /** The part of the address before the `@`, with characters a username may not hold removed. */
@@ -162,40 +196,26 @@ async function readPassword(): Promise<string> {
   return password;
 }
 
-/** The user row and its audit entry, in one transaction. */
-async function createActiveUser(
-  db: DataSource,
-  options: AddUserOptions,
-  passwordHash: string,
-): Promise<UserView> {
-  return db.transaction(async (manager) => {
-    const user = await new UserRepository(manager).create({
-      email: options.email,
-      username: options.username,
-      displayName: options.displayName,
-      passwordHash,
-      role: options.role,
-      status: 'active',
-      intendedUse: null,
-    });
-    await new AuditRepository(manager).record(null, 'signup', user.id, { via: 'cli', role: options.role });
-    return user;
+async function addUser(options: AddUserOptions, choice: UserDatabaseChoice): Promise<UserView> {
+  const target = await resolveUserDatabase({
+    choice,
+    setting: (name) => readSetting(name, process.env, join(process.cwd(), '.env')),
+    standaloneDataDir: () =>
+      loadConfig({ env: { ...process.env, SVC_MODE: 'standalone' } }).standaloneDataDir,
   });
-}
-
-async function addUser(options: AddUserOptions): Promise<UserView> {
-  const config = loadConfig();
-  const db = createDataSource({ url: config.dbUrl, poolSize: 1, applicationName: 'user-add' });
-  await db.initialize();
+  if (target.mode === 'error') throw new CliError(target.message, 1);
+  const { db, description, close } = await openUserDatabase(target);
+  if (description !== null) process.stderr.write(`user:add: ${description}\n`);
   try {
     // Fail before asking for a password when the address is taken (the unique index still decides).
     if ((await new UserRepository(db).findByEmail(options.email)) !== null) {
       throw new DomainError('conflict', 'that e-mail address is already registered');
     }
     const password = await readPassword();
-    return await createActiveUser(db, options, await new PasswordHasher().hash(password));
+    const passwordHash = await new PasswordHasher().hash(password);
+    return await createActiveUser(db, options, passwordHash, { via: 'cli', role: options.role });
   } finally {
-    await db.destroy();
+    await close();
   }
 }
 
@@ -210,7 +230,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   try {
-    const user = await addUser(parsed.options);
+    const user = await addUser(parsed.options, parsed.database);
     const { id, email, username, role, status } = user;
     process.stdout.write(`${JSON.stringify({ id, email, username, role, status })}\n`);
     return 0;
@@ -226,7 +246,13 @@ function describeFailure(error: unknown, options: AddUserOptions): string {
       ? `the username '${options.username}' is taken; choose another with --username`
       : `${options.email} is already registered`;
   }
-  if (error instanceof ConfigError || error instanceof CliError) return error.message;
+  if (
+    error instanceof ConfigError ||
+    error instanceof CliError ||
+    error instanceof UserDatabaseError ||
+    error instanceof DataFolderInUseError
+  )
+    return error.message;
   return String((error as Error).stack ?? error);
 }
 

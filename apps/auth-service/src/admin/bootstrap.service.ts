@@ -4,6 +4,11 @@ import { AuditRepository, UserRepository } from '@svc/persistence';
 import { writeProcessLine } from '@svc/platform';
 import { AUTH_CONTEXT, AuthContext } from '../auth-context';
 
+/** A generated administrator password: 18 random bytes, 24 URL-safe characters. */
+export function generateAdminPassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
 /**
  * First-start administrator: when SVC_BOOTSTRAP_ADMIN_EMAIL is set and no active administrator
  * exists, creates one (password from SVC_BOOTSTRAP_ADMIN_PASSWORD, or generated and printed once to
@@ -23,7 +28,7 @@ export class BootstrapService {
     if ((await this.users.countAdmins()) > 0 || (await this.users.findByEmail(email)) !== null)
       return 'exists';
     const given = this.ctx.infra.config.bootstrapAdminPassword;
-    const password = given ?? randomBytes(18).toString('base64url');
+    const password = given ?? generateAdminPassword();
     const username = email.split('@')[0]?.replace(/[^A-Za-z0-9_.-]/g, '') || 'admin';
     const admin = await this.users.create({
       email,
