@@ -115,7 +115,9 @@ describe('svc, the command-line client, against the real stack', () => {
     const tsv = readFileSync(join(out, 'predictions.tsv'), 'utf8').trim().split('\n');
     expect(tsv[0]!.split('\t')).toHaveLength(32);
     expect(tsv[0]!.split('\t')).toContain('distance');
-    expect(new Set(tsv.slice(1).map((l) => l.split('\t')[0]))).toEqual(new Set(['query_1', 'query_2']));
+    // The line after the header names what the rows stand on.
+    expect(tsv[1]).toMatch(/^# go-version: releases\/2022-07-01\/tiny-subset; reference-annotations: /);
+    expect(new Set(tsv.slice(2).map((l) => l.split('\t')[0]))).toEqual(new Set(['query_1', 'query_2']));
 
     const gafLines = readFileSync(join(out, 'predictions.gaf'), 'utf8').trim().split('\n');
     const reader = new GafReader();
@@ -130,18 +132,21 @@ describe('svc, the command-line client, against the real stack', () => {
         symbol: r.dbObjectId === 'query_1' ? 'Trp53' : 'query_2',
         taxa: [r.dbObjectId === 'query_1' ? '10090' : '9606'],
       });
-      expect({ db: r.db, assignedBy: r.assignedBy, evidence: r.evidenceCode }).toEqual({
+      // A query that is a reference protein keeps its own annotations (SVC_REF:0000003) with their
+      // recorded evidence; every predicted line is IEA.
+      const known = r.dbReference === 'SVC_REF:0000003';
+      expect({ db: r.db, assignedBy: r.assignedBy, evidence: known ? 'recorded' : r.evidenceCode }).toEqual({
         db: 'SVC',
         assignedBy: 'SVC',
-        evidence: 'IEA',
+        evidence: known ? 'recorded' : 'IEA',
       });
-      expect(r.dbReference).toBe(r.withFrom === null ? 'SVC_REF:0000002' : 'SVC_REF:0000001');
+      if (known) expect(r.withFrom).toBeNull();
+      else expect(r.dbReference).toBe(r.withFrom === null ? 'SVC_REF:0000002' : 'SVC_REF:0000001');
     }
 
-    const json = JSON.parse(readFileSync(join(out, 'predictions.json'), 'utf8')) as {
-      protein: string;
-      terms: { go_id: string; score: number }[];
-    }[];
+    const { proteins: json } = JSON.parse(readFileSync(join(out, 'predictions.json'), 'utf8')) as {
+      proteins: { protein: string; terms: { go_id: string; score: number }[] }[];
+    };
     const kept = json.flatMap((p) => p.terms.map((t) => `${p.protein} ${t.go_id}`)).sort();
     expect(json.every((p) => p.terms.every((t) => t.score >= 0.1))).toBe(true);
     expect(gafRecords.map((r) => `${r.dbObjectId} ${r.goId}`).sort()).toEqual(kept);

@@ -22,7 +22,9 @@ import {
   SvcClient,
   SvcJobError,
 } from '@svc/client';
+import type { Coverage, ReferenceSummary } from '@svc/domain';
 import { CliUsageError, main as evaluateMain, USAGE as EVALUATE_USAGE } from '../evaluate/evaluate';
+import { coverageLine, referenceLines, warningLines } from './summary';
 
 export const USAGE = `usage: svc login --url URL [--api-key KEY]
        svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name NAME] [--save]
@@ -141,7 +143,12 @@ async function annotate(args: string[]): Promise<void> {
     saveHistory: values.save,
     ...(values.taxon !== undefined ? { taxon: Number(values.taxon) } : {}),
   });
-  process.stderr.write(`query set ${answer.query_set_id}; following ${answer.links.dashboard}\n`);
+  const say = (lines: string[]): boolean => process.stderr.write(lines.map((l) => `${l}\n`).join(''));
+  say([
+    `query set ${answer.query_set_id}; following ${new URL(answer.links.dashboard, client.url).href}`,
+    ...referenceLines(answer.reference as ReferenceSummary),
+    ...warningLines(answer.warnings),
+  ]);
   const embedded = await client.waitForJob(answer.embedding_job_id, { onProgress: progress('embeddings') });
   endLine();
   const predictionJobId = embedded.result?.['prediction_job_id'];
@@ -153,6 +160,15 @@ async function annotate(args: string[]): Promise<void> {
   if (typeof setId !== 'string')
     throw new Error(`the prediction job ${predicted.id} names no prediction set`);
 
+  say([
+    coverageLine((predicted.result?.['coverage'] as Coverage | undefined) ?? null),
+    // The reference's warning was said before the run; the coverage's is new.
+    ...warningLines(
+      ((predicted.result?.['warnings'] as string[] | undefined) ?? []).filter(
+        (w) => !answer.warnings.includes(w),
+      ),
+    ),
+  ]);
   mkdirSync(values.out, { recursive: true });
   for (const format of formats) {
     const file = join(values.out, EXPORT_FILES[format]);

@@ -1,4 +1,5 @@
 import { ReactNode, useState } from 'react';
+import type { components } from '@svc/client/contract';
 import { API } from './api';
 import { LoadedList, setQuery, useRoute } from './hooks';
 
@@ -314,5 +315,81 @@ export function QueryPager({ limit, total }: { limit: number; total: number }) {
         Next
       </button>
     </nav>
+  );
+}
+
+type ReferenceView = components['schemas']['ReferenceSummaryView'];
+type CoverageView = components['schemas']['CoverageView'];
+
+/**
+ * What a prediction stands on, in the words a biologist uses: the GO release, the annotation set and
+ * its donors, the search, how many proteins found a homolog, and warnings in plain words.
+ */
+export function Backing({
+  reference,
+  coverage,
+  warnings,
+}: {
+  reference: ReferenceView | null | undefined;
+  coverage?: CoverageView | null;
+  warnings?: string[];
+}) {
+  return (
+    <section className="card backing" aria-labelledby="backing-heading">
+      <h2 id="backing-heading">What these predictions stand on</h2>
+      {(warnings ?? []).map((w) => (
+        <p key={w} className="warning" role="alert">
+          {w}
+        </p>
+      ))}
+      {reference ? (
+        <Fields
+          entries={[
+            ['GO release', reference.ontology_version],
+            ['Reference annotations', reference.annotation_set_label],
+            [
+              'Donor proteins',
+              `${fmtNum(reference.donor_proteins)} (MF ${fmtNum(reference.donor_proteins_per_aspect.F)}, BP ${fmtNum(
+                reference.donor_proteins_per_aspect.P,
+              )}, CC ${fmtNum(reference.donor_proteins_per_aspect.C)}; ${
+                reference.donor_evidence === 'experimental'
+                  ? 'experimental evidence only'
+                  : 'all evidence, electronic included'
+              })`,
+            ],
+            [
+              'Donor species',
+              reference.donor_species.map((s) => `${s.taxon} (${fmtNum(s.proteins)})`).join(', ') || '—',
+            ],
+            [
+              'Search',
+              `${reference.search_backend}${reference.blend_version ? `, blend ${reference.blend_version}` : ''}`,
+            ],
+            [
+              'Reference proteins as queries',
+              reference.self_transfer
+                ? 'their own annotations are shown as known (score 1), apart from predictions'
+                : 'never donate to themselves (evaluation mode)',
+            ],
+            ...(coverage
+              ? ([
+                  [
+                    'Proteins',
+                    `${fmtNum(coverage.queries)}: ${fmtNum(coverage.with_homolog - coverage.known)} with homology, ${fmtNum(
+                      coverage.known,
+                    )} known, ${fmtNum(coverage.without_homolog)} on the prior alone`,
+                  ],
+                ] as [string, ReactNode][])
+              : []),
+          ]}
+        />
+      ) : (
+        <p className="muted">Not recorded for this set (made before references were recorded).</p>
+      )}
+      <p className="muted small">
+        A score is the calibrated chance that the term will be confirmed experimentally; a prior-only term
+        scores how common the term is among the reference proteins, whatever the sequence.
+      </p>
+    </section>
   );
 }

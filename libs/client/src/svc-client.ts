@@ -92,6 +92,11 @@ export class SvcClient {
     this.fetch = options.fetch ?? fetch;
   }
 
+  /** The service's base URL, for making its relative links (`links.dashboard`) absolute. */
+  get url(): string {
+    return `${this.baseUrl}/`;
+  }
+
   /** POST /v1/jobs: queues an operation on its queue. */
   submitJob(operation: string, payload: Record<string, unknown>, queueName?: string): Promise<QueuedJobView> {
     return this.json('POST', '/v1/jobs', {

@@ -22,3 +22,4 @@ export * from './stack';
 export * from './datasets';
 export * from './ownership';
 export * from './random/seeded-random';
+export * from './provenance/provenance';

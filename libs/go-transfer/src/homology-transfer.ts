@@ -4,6 +4,7 @@ import {
   GoAspect,
   HomologyHit,
   isSelfHit,
+  QuerySummary,
   splitIsoform,
   TransferredTerm,
 } from '@svc/domain';
@@ -48,7 +49,7 @@ export async function homologyTransfer(input: {
   model: BlendModel;
   binary: string;
   threads?: number;
-}): Promise<{ terms: HomologyTerm[]; queriesWithoutSequence: number }> {
+}): Promise<{ terms: HomologyTerm[]; summaries: QuerySummary[]; queriesWithoutSequence: number }> {
   const pool = await homologyPool(input.repos, input.artifactsDir, input.binary, {
     annotationSetId: input.annotationSetId,
     ontologySnapshotId: input.ontologySnapshotId,
@@ -68,12 +69,38 @@ export async function homologyTransfer(input: {
     },
   });
   const terms: HomologyTerm[] = [];
+  // A query without a sequence has no homolog either: every query gets a summary.
+  const summaries = new Map<string, QuerySummary>(
+    input.queries.map((q) => [
+      q.accession,
+      { accession: q.accession, homologs: 0, best_identity: null, known_terms: 0 },
+    ]),
+  );
   for (const { query, id } of searchable) {
-    const hits = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
-    for (const aspect of ['F', 'P', 'C'] as const)
-      terms.push(...aspectTerms(pool, query, hits, aspect, input.model));
+    const { hits, selves } = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
+    let known = 0;
+    for (const aspect of ['F', 'P', 'C'] as const) {
+      // Self-transfer: the query's own annotations are known, reported apart and not predicted.
+      const own = knownTerms(pool, query, selves, aspect);
+      known += own.length;
+      const ownIds = new Set(own.map((t) => t.term.goId));
+      terms.push(
+        ...own,
+        ...aspectTerms(pool, query, hits, aspect, input.model).filter((t) => !ownIds.has(t.term.goId)),
+      );
+    }
+    summaries.set(query.accession, {
+      accession: query.accession,
+      homologs: hits.length,
+      best_identity: hits.length === 0 ? null : Math.max(...hits.map((h) => h.identity)),
+      known_terms: known,
+    });
   }
-  return { terms, queriesWithoutSequence: input.queries.length - searchable.length };
+  return {
+    terms,
+    summaries: [...summaries.values()],
+    queriesWithoutSequence: input.queries.length - searchable.length,
+  };
 }
 
 interface PoolHit extends HomologyHit {
@@ -81,15 +108,21 @@ interface PoolHit extends HomologyHit {
   selfHit: boolean;
 }
 
-/** The query's hits as pool proteins, best bitscore first, itself and its isoforms out when excluded. */
+/**
+ * The query's hits as pool proteins, best bitscore first, and apart from them the query itself: its
+ * own accession, an isoform of it, or (when self-transfer is on) a protein of the same sequence.
+ * Excluded, the query itself is dropped; with self-transfer it is the source of its known terms, never
+ * a homolog voting for predicted ones.
+ */
 function keptHits(
   pool: HomologyPool,
   query: HomologyQuery,
   hits: HomologyHit[],
   excludeSelf: boolean,
-): PoolHit[] {
+): { hits: PoolHit[]; selves: PoolHit[] } {
   const queryCanonical = splitIsoform(query.accession).canonicalAccession;
   const out: PoolHit[] = [];
+  const selves: PoolHit[] = [];
   for (const hit of hits) {
     const index = Number(hit.reference.slice(1));
     const protein = pool.proteins[index];
@@ -101,10 +134,66 @@ function keptHits(
       canonical: protein.canonicalAccession,
     });
     if (selfHit && excludeSelf) continue;
-    out.push({ ...hit, reference: protein.accession, index, selfHit });
-    if (out.length === HOMOLOGY_HITS) break;
+    const pooled = { ...hit, reference: protein.accession, index, selfHit };
+    if (!excludeSelf && (selfHit || protein.sequenceId === query.sequence_id)) {
+      selves.push({ ...pooled, selfHit: true });
+      continue;
+    }
+    if (out.length < HOMOLOGY_HITS) out.push(pooled);
   }
-  return out;
+  return { hits: out, selves };
+}
+
+/**
+ * The query's own terms in an aspect, from the reference proteins that are the query itself: every
+ * term they carry (their annotations and the ancestors these imply), each once, score 1 (known),
+ * with the evidence code of the annotation it rests on.
+ */
+function knownTerms(
+  pool: HomologyPool,
+  query: HomologyQuery,
+  selves: PoolHit[],
+  aspect: GoAspect,
+): HomologyTerm[] {
+  const out = new Map<string, HomologyTerm>();
+  for (const self of selves) {
+    const carried = pool.terms[aspect].get(self.index);
+    if (carried === undefined) continue;
+    for (const t of carried.values()) {
+      if (out.has(t.goId)) continue;
+      const term: TransferredTerm = {
+        goTermId: t.goTermId,
+        goId: t.goId,
+        aspect,
+        distance: 0,
+        refIndex: self.index,
+        qualifier: t.direct?.qualifier ?? null,
+        evidenceCode: t.via.evidenceCode,
+        kPosition: 0,
+        voteCount: 1,
+        neighbourVoteFraction: 1,
+        neighbourDistanceStd: 0,
+        refAnnotationDensity: pool.directCount[aspect].get(self.index) ?? 0,
+        goTermFrequency: null,
+        minDistance: 0,
+        meanDistance: 0,
+        viaDescendant: t.direct === null,
+      };
+      out.set(t.goId, {
+        query,
+        ref: { accession: self.reference, sequenceId: pool.proteins[self.index]!.sequenceId },
+        term,
+        score: 1,
+        features: {
+          source: 'known',
+          evidence_code: t.via.evidenceCode,
+          ...(t.direct === null ? { via_descendant: true } : {}),
+        },
+        selfHit: true,
+      });
+    }
+  }
+  return [...out.values()];
 }
 
 function aspectTerms(

@@ -1,6 +1,7 @@
 import {
   distanceOfScore,
   isSelfHit,
+  QuerySummary,
   selectNeighbours,
   splitIsoform,
   transferTerms,
@@ -43,6 +44,8 @@ export interface TransferQuery {
 
 export interface TransferResult {
   rows: PredictionRow[];
+  /** Per query of the batch: the homologs (or neighbours) its terms could come from. */
+  summaries: QuerySummary[];
   /** Queries skipped because the embedding config has no vector for their sequence. */
   queriesWithoutEmbedding: number;
   alignedPairs: number;
@@ -102,18 +105,18 @@ export async function transferBatch(input: TransferInput): Promise<TransferResul
   const searched = HOMOLOGY_BACKENDS.includes(settings.search_backend)
     ? await homologySearch(input, donorEvidence, excludeSelf)
     : await vectorSearch(input, donorEvidence, excludeSelf);
-  const { pending, queriesWithoutEmbedding } = searched;
+  const { pending, queriesWithoutEmbedding, summaries } = searched;
   const knnSeconds = since(started);
   await throwIfCancelled();
-  return featurise(input, pending, queriesWithoutEmbedding, knnSeconds);
+  return { ...(await featurise(input, pending, queriesWithoutEmbedding, knnSeconds)), summaries };
 }
 
 async function homologySearch(
   input: TransferInput,
   donorEvidence: 'all' | 'experimental',
   excludeSelf: boolean,
-): Promise<{ pending: PendingRow[]; queriesWithoutEmbedding: number }> {
-  const { terms, queriesWithoutSequence } = await homologyTransfer({
+): Promise<Searched> {
+  const { terms, summaries, queriesWithoutSequence } = await homologyTransfer({
     repos: input.repos,
     artifactsDir: input.config.artifactsDir,
     annotationSetId: input.settings.annotation_set_id,
@@ -136,14 +139,20 @@ async function homologySearch(
     features: t.features,
     selfHit: t.selfHit,
   }));
-  return { pending, queriesWithoutEmbedding: queriesWithoutSequence };
+  return { pending, summaries, queriesWithoutEmbedding: queriesWithoutSequence };
+}
+
+interface Searched {
+  pending: PendingRow[];
+  summaries: QuerySummary[];
+  queriesWithoutEmbedding: number;
 }
 
 async function vectorSearch(
   input: TransferInput,
   donorEvidence: 'all' | 'experimental',
   excludeSelf: boolean,
-): Promise<{ pending: PendingRow[]; queriesWithoutEmbedding: number }> {
+): Promise<Searched> {
   const { repos, config, settings, throwIfCancelled } = input;
   const options = settings.options;
   const aspects = settings.aspect_separated_knn ? (['F', 'P', 'C'] as const) : ([null] as const);
@@ -176,6 +185,8 @@ async function vectorSearch(
       : null;
   const frequencies = await cache.termFrequencies(settings.annotation_set_id, version);
   const pending: PendingRow[] = [];
+  // Neighbours per query over every aspect's index; an embedding has no identity to report.
+  const neighboursOf = new Map<string, Set<string>>(input.queries.map((q) => [q.accession, new Set()]));
   for (const index of indexes) {
     const queries = input.queries.filter((q) => vectors.get(q.sequence_id)?.length === index.dimensions);
     if (index.proteins.length === 0 || queries.length === 0) continue;
@@ -195,6 +206,7 @@ async function vectorSearch(
         distanceThreshold: settings.distance_threshold,
         excludeSelf,
       });
+      for (const n of neighbours) neighboursOf.get(q.accession)?.add(index.proteins[n.refIndex]!.accession);
       const terms = transferTerms({
         neighbours,
         annotationsOf: (r) => index.annotations[r]!,
@@ -221,7 +233,13 @@ async function vectorSearch(
     });
   }
   const queriesWithoutEmbedding = input.queries.filter((q) => !vectors.has(q.sequence_id)).length;
-  return { pending, queriesWithoutEmbedding };
+  const summaries = [...neighboursOf].map(([accession, donors]) => ({
+    accession,
+    homologs: donors.size,
+    best_identity: null,
+    known_terms: 0,
+  }));
+  return { pending, summaries, queriesWithoutEmbedding };
 }
 
 /** Rows of the pending terms, with the features the flags ask for. */
@@ -230,7 +248,7 @@ async function featurise(
   pending: PendingRow[],
   queriesWithoutEmbedding: number,
   knnSeconds: number,
-): Promise<TransferResult> {
+): Promise<Omit<TransferResult, 'summaries'>> {
   const { repos, config, settings, emit } = input;
   const options = settings.options;
   const pools = repos.referencePools;

@@ -18,6 +18,7 @@ import { ExperimentRunNamePerOwner1765200000000 } from './migrations/17652000000
 import { ScoreInDistance1765300000000 } from './migrations/1765300000000-score-in-distance';
 import { QuerySetEntryGeneName1765400000000 } from './migrations/1765400000000-query-set-entry-gene-name';
 import { OntologyContentHash1765500000000 } from './migrations/1765500000000-ontology-content-hash';
+import { PredictionProvenance1765600000000 } from './migrations/1765600000000-prediction-provenance';
 
 export const MIGRATIONS = [
   CreateJobs1763800000000,
@@ -38,6 +39,7 @@ export const MIGRATIONS = [
   ScoreInDistance1765300000000,
   QuerySetEntryGeneName1765400000000,
   OntologyContentHash1765500000000,
+  PredictionProvenance1765600000000,
 ];
 
 export interface DataSourceOptions {

@@ -28,6 +28,7 @@ export * from './embeddings/embedding.repository';
 export * from './predictions/prediction-columns';
 export * from './predictions/prediction-set.repository';
 export * from './predictions/prediction-export.reader';
+export * from './predictions/prediction-provenance.repository';
 export * from './predictions/reference-pool.repository';
 export * from './predictions/scoring-config.repository';
 export * from './evaluations/evaluation.repository';

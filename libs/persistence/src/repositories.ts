@@ -16,6 +16,7 @@ import { JobCommentRepository } from './jobs/job-comment.repository';
 import { JobEventRepository } from './jobs/job-event.repository';
 import { JobRepository } from './jobs/job.repository';
 import { PredictionExportReader } from './predictions/prediction-export.reader';
+import { PredictionProvenanceRepository } from './predictions/prediction-provenance.repository';
 import { PredictionSetRepository } from './predictions/prediction-set.repository';
 import { ReferencePoolRepository } from './predictions/reference-pool.repository';
 import { RerankerRepository } from './predictions/reranker.repository';
@@ -51,6 +52,7 @@ export function createRepositories(db: DataSource) {
     jobs: new JobRepository(db),
     ontologies: new OntologyRepository(db),
     predictionExports: new PredictionExportReader(db),
+    predictionProvenance: new PredictionProvenanceRepository(db),
     predictionSets: new PredictionSetRepository(db),
     proteins: new ProteinRepository(db),
     querySets: new QuerySetRepository(db),

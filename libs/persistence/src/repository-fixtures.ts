@@ -117,7 +117,7 @@ export async function insertAnnotationSet(
   return set.id;
 }
 
-export type PredictionSetFields = Omit<PredictionSetRecord, 'id' | 'created_at'>;
+export type PredictionSetFields = Omit<PredictionSetRecord, 'id' | 'created_at' | 'reference'>;
 
 /** The references every prediction set needs. */
 export interface PredictionSetRefs {

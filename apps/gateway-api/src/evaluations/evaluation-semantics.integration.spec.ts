@@ -53,10 +53,11 @@ interface PredictionRow {
   votes: number;
 }
 
+/** The lines of a TSV download as cells, its comment lines (`# ...`, what the rows stand on) left out. */
 const lines = (text: string): string[][] =>
   text
     .split('\n')
-    .filter((l) => l.length > 0)
+    .filter((l) => l.length > 0 && !l.startsWith('# '))
     .map((l) => l.split('\t'));
 
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));

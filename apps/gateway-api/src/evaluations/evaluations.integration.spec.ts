@@ -37,10 +37,11 @@ interface Job {
   error_message: string | null;
 }
 
+/** The lines of a TSV download as cells, its comment lines (`# ...`, what the rows stand on) left out. */
 const lines = (text: string): string[][] =>
   text
     .split('\n')
-    .filter((l) => l.length > 0)
+    .filter((l) => l.length > 0 && !l.startsWith('# '))
     .map((l) => l.split('\t'));
 
 describe('temporal holdout evaluation on the tiny data, end to end through the real queues', () => {
@@ -493,11 +494,7 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
       /^reranker\.schema_mismatch: .*KNN distance order kept/,
     );
     const knn = (await api.get<string>(`/v1/embeddings/prediction-sets/${mismatchSet}/predictions.tsv`)).text;
-    const knnRows = knn
-      .trim()
-      .split('\n')
-      .slice(1)
-      .map((line) => line.split('\t'));
+    const knnRows = lines(knn).slice(1);
     const fallbackRows = fallback.text
       .trim()
       .split('\n')

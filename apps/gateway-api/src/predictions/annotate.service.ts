@@ -7,8 +7,19 @@ import {
   hasRoleAtLeast,
   PREDICT_GO_TERMS,
 } from '@svc/contracts';
-import { canonicalizeEmbeddingConfig, FastaResult } from '@svc/domain';
-import { AnnotationRepository, EmbeddingRepository, ReferencePoolRepository } from '@svc/persistence';
+import { defaultBlendModel } from '@svc/go-transfer';
+import {
+  canonicalizeEmbeddingConfig,
+  FastaResult,
+  provenanceWarnings,
+  type ReferenceSummary,
+} from '@svc/domain';
+import {
+  AnnotationRepository,
+  EmbeddingRepository,
+  PredictionProvenanceRepository,
+  ReferencePoolRepository,
+} from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
 import { JobsService } from '../jobs/jobs.service';
@@ -59,7 +70,30 @@ export class AnnotateService {
     private readonly referencePools: ReferencePoolRepository,
     private readonly annotations: AnnotationRepository,
     private readonly embeddings: EmbeddingRepository,
+    private readonly provenance: PredictionProvenanceRepository,
   ) {}
+
+  /** The default reference as the prediction will see it, kept a minute per annotation set. */
+  private readonly described = new Map<string, { at: number; reference: Promise<ReferenceSummary | null> }>();
+
+  private describe(annotationSetId: string): Promise<ReferenceSummary | null> {
+    const cached = this.described.get(annotationSetId);
+    if (cached !== undefined && Date.now() - cached.at < 60_000) return cached.reference;
+    const reference = this.provenance.describeReference(annotationSetId, 'experimental').then((stored) =>
+      stored === null
+        ? null
+        : {
+            ...stored,
+            search_backend: 'diamond',
+            blend_version: defaultBlendModel().version,
+            self_transfer: true,
+          },
+    );
+    reference.catch(() => this.described.delete(annotationSetId));
+    this.described.clear();
+    this.described.set(annotationSetId, { at: Date.now(), reference });
+    return reference;
+  }
 
   async annotate(input: {
     name: string;
@@ -87,6 +121,8 @@ export class AnnotateService {
         'conflict',
         `annotation set ${target.annotation_set_id} annotates no protein with a sequence; an operator must load the reference proteins with their sequences (insert_proteins or fetch_uniprot_metadata) first`,
       );
+    const reference = await this.describe(target.annotation_set_id);
+    if (reference === null) throw new DomainError('not_found', 'Annotation set not found');
     const sequences = upload.entries.length;
     if (input.principal !== undefined)
       await this.auth.limits.consumeDaily(input.principal, 'annotate_sequences', sequences);
@@ -135,6 +171,8 @@ export class AnnotateService {
       embedding_config_id: config,
       annotation_set_id: target.annotation_set_id,
       ontology_snapshot_id: target.ontology_snapshot_id,
+      reference,
+      warnings: provenanceWarnings(reference, null),
       links: annotateLinks({ querySetId: querySet.id, embeddingJobId: job.id, embeddingConfigId: config }),
     };
   }

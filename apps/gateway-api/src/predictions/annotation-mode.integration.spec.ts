@@ -25,6 +25,8 @@ interface AnnotateBody {
   embedding_job_id: string;
   embedding_config_id: string;
   links: { query_set: string; embedding_job: string; prediction_set: string; dashboard: string };
+  reference: Record<string, unknown>;
+  warnings: string[];
 }
 
 interface PredictedTerm {
@@ -144,12 +146,23 @@ describe('annotation mode and finding results: the query as its own donor, links
       batches: 1,
       prediction_count: detail.body.prediction_count,
       exclude_self: false,
+      reference: body.reference,
+      coverage: expect.objectContaining({ queries: 1, known: 1 }),
+      warnings: body.warnings,
+    });
+    // The response named the reference before the run: the default annotation set, self-transfer on.
+    expect(body.reference).toMatchObject({
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      search_backend: 'diamond',
+      donor_evidence: 'experimental',
+      self_transfer: true,
     });
     expect(listed.prediction_count).toBe(detail.body.prediction_count);
     annotated = { body, predictionJob, predictionSetId: resolved.body.id };
   });
 
-  it('annotate mode: a known reference uploaded under its UniProt header receives its own experimental annotations from itself, flagged self_hit', async () => {
+  it('annotate mode: a known reference uploaded under its UniProt header gets its own experimental annotations as known, score 1, apart from predictions', async () => {
     const detail = await api.get<SetDetail>(`/v1/embeddings/prediction-sets/${annotated.predictionSetId}`);
     expect(detail.body.exclude_self).toBe(false);
     const terms = await api.get<PredictedTerm[]>(
@@ -160,12 +173,57 @@ describe('annotation mode and finding results: the query as its own donor, links
     expect(own.map((t) => t.go_id).sort()).toEqual(expect.arrayContaining(reference.terms));
     for (const t of own) {
       expect(t.self_hit).toBe(true);
-      // The blend's distance carries the row's score (1 - score): the donor is the query itself.
-      expect(t.distance).toBeCloseTo(1 - t.score, 5);
+      // Known, not guessed: distance 0, score 1.
+      expect({ go_id: t.go_id, distance: t.distance, score: t.score }).toEqual({
+        go_id: t.go_id,
+        distance: 0,
+        score: 1,
+      });
     }
-    expect(
-      terms.body.filter((t) => t.ref_protein_accession !== reference.accession).every((t) => !t.self_hit),
-    ).toBe(true);
+    // Its other terms are predicted from other homologs (or the prior), never from itself.
+    const predicted = terms.body.filter((t) => t.ref_protein_accession !== reference.accession);
+    expect(predicted.every((t) => !t.self_hit && t.score < 1)).toBe(true);
+    expect(predicted.filter((t) => own.some((o) => o.go_id === t.go_id))).toEqual([]);
+
+    // The CAFA file scores them 1.0; the JSON marks them known with the recorded evidence code; the
+    // GAF repeats that code under the known-annotation reference.
+    const cafa = await api.get(
+      `/v1/embeddings/prediction-sets/${annotated.predictionSetId}/predictions-cafa.tsv`,
+    );
+    const cafaScores = new Map(
+      cafa.text
+        .trim()
+        .split('\n')
+        .map((l) => l.split('\t'))
+        .filter((c) => c[0] === reference.accession)
+        .map((c) => [c[1]!, c[2]!]),
+    );
+    for (const goId of reference.terms) expect(cafaScores.get(goId)).toBe('1.000000');
+    const json = await api.get<{
+      proteins: {
+        protein: string;
+        basis: string;
+        terms: { go_id: string; score: number; source: string; evidence_code: string | null }[];
+      }[];
+    }>(`/v1/embeddings/prediction-sets/${annotated.predictionSetId}/predictions.json`);
+    const entry = json.body.proteins.find((p) => p.protein === reference.accession)!;
+    expect(entry.basis).toBe('known');
+    const knownIds = entry.terms.filter((t) => t.source === 'known').map((t) => t.go_id);
+    expect(knownIds).toEqual(expect.arrayContaining(reference.terms));
+    for (const t of entry.terms.filter((x) => x.source === 'known')) {
+      expect(t.score).toBe(1);
+      expect(EXPERIMENTAL).toContain(t.evidence_code);
+    }
+    const gaf = await api.get(`/v1/embeddings/prediction-sets/${annotated.predictionSetId}/predictions.gaf`);
+    const knownLines = gaf.text
+      .split('\n')
+      .map((l) => l.split('\t'))
+      .filter((c) => c[1] === reference.accession && c[5] === 'SVC_REF:0000003');
+    expect(knownLines.map((c) => c[4]).sort()).toEqual([...knownIds].sort());
+    for (const c of knownLines) {
+      expect(EXPERIMENTAL).toContain(c[6]);
+      expect(c[7]).toBe('');
+    }
   });
 
   it('evaluation mode (exclude_self by default): the same protein predicted through /embeddings/predict gets none of its own', async () => {

@@ -116,13 +116,16 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
   it('predictions.tsv, with and without filters, is the row-object file', async () => {
     const rows = await referenceRows(db, setId);
     expect(rows.length).toBeGreaterThan(holdout === 'tiny' ? 10 : 1000);
-    expect(await download('predictions.tsv')).toBe(referenceTsv(rows));
+    // The line after the header names what the rows stand on; the rows follow it.
+    const whole = (await download('predictions.tsv')).split('\n');
+    expect(whole[1]).toMatch(/^# go-version: releases\/2022-07-01; reference-annotations: /);
+    expect([whole[0], ...whole.slice(2)].join('\n')).toBe(referenceTsv(rows));
     const one = rows[Math.floor(rows.length / 2)]!;
     const accession = String(one['protein_accession']);
-    expect(await download(`predictions.tsv?accession=${accession}&aspect=F`)).toBe(
+    expect(withoutComment(await download(`predictions.tsv?accession=${accession}&aspect=F`))).toBe(
       referenceTsv(rows.filter((r) => r['protein_accession'] === accession && r['go_aspect'] === 'F')),
     );
-    expect(await download('predictions.tsv?max_distance=0.5')).toBe(
+    expect(withoutComment(await download('predictions.tsv?max_distance=0.5'))).toBe(
       referenceTsv(rows.filter((r) => Number(r['distance']) <= Math.fround(0.5))),
     );
   });
@@ -183,8 +186,41 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
       ),
     );
 
-    const json = await download('predictions.json');
-    expect(json).toBe(referenceJson(proteins));
+    // The JSON: what the set stands on, then per protein its backing and the same best terms.
+    const json = JSON.parse(await download('predictions.json')) as {
+      prediction_set_id: string;
+      min_score: number;
+      reference: Record<string, unknown> | null;
+      proteins: { protein: string; homologs: number | null; basis: string | null; terms: unknown[] }[];
+    };
+    expect(json).toMatchObject({ prediction_set_id: setId, min_score: 0 });
+    expect(json.reference).toMatchObject({ ontology_version: 'releases/2022-07-01' });
+    expect(json.proteins.map(({ protein, terms }) => ({ protein, terms }))).toEqual(
+      JSON.parse(referenceJson(proteins)),
+    );
+    const summaries = new Map(
+      (
+        await db.query<{ protein_accession: string; homologs: number; known_terms: number }[]>(
+          `SELECT protein_accession, homologs, known_terms FROM prediction_query_summary WHERE prediction_set_id = $1`,
+          [setId],
+        )
+      ).map((r) => [r.protein_accession, r]),
+    );
+    for (const entry of json.proteins) {
+      const summary = summaries.get(entry.protein);
+      // Rows written straight into the table (the edge cases above) have no summary.
+      const expected =
+        summary === undefined
+          ? { homologs: null, basis: null }
+          : {
+              homologs: summary.homologs,
+              basis: summary.known_terms > 0 ? 'known' : summary.homologs > 0 ? 'homology' : 'prior',
+            };
+      expect({ protein: entry.protein, homologs: entry.homologs, basis: entry.basis }).toEqual({
+        protein: entry.protein,
+        ...expected,
+      });
+    }
   });
 
   it('training-data.tsv is the row-object file with labels', async () => {
@@ -260,6 +296,14 @@ async function referenceRows(db: DataSource, setId: string): Promise<Record<stri
   const rows: Record<string, unknown>[] = [];
   for await (const chunk of new PredictionSetRepository(db).streamRows(setId, {})) rows.push(...chunk);
   return rows;
+}
+
+/** A TSV download without its comment line (what the rows stand on). */
+function withoutComment(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !line.startsWith('# '))
+    .join('\n');
 }
 
 function referenceTsv(rows: Record<string, unknown>[]): string {

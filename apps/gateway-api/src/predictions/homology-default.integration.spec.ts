@@ -138,6 +138,86 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     });
   });
 
+  it('every answer says what backs it: the reference, the coverage, and per protein homology or the prior alone', async () => {
+    const [donors] = await gateway.infra.db.query<{ total: number; f: number; p: number; c: number }[]>(
+      `SELECT count(DISTINCT a.protein_accession)::int AS total,
+              count(DISTINCT a.protein_accession) FILTER (WHERE a.aspect = 'F')::int AS f,
+              count(DISTINCT a.protein_accession) FILTER (WHERE a.aspect = 'P')::int AS p,
+              count(DISTINCT a.protein_accession) FILTER (WHERE a.aspect = 'C')::int AS c
+         FROM protein_go_annotation a JOIN protein p ON p.accession = a.protein_accession
+        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.evidence_code = ANY($2::text[]) AND p.sequence_id IS NOT NULL`,
+      [annotationSetId, EXPERIMENTAL],
+    );
+    const reference = {
+      ontology_snapshot_id: snapshotId,
+      ontology_version: 'releases/2022-07-01/tiny-subset',
+      annotation_set_id: annotationSetId,
+      donor_evidence: 'experimental',
+      donor_proteins: donors!.total,
+      donor_proteins_per_aspect: { F: donors!.f, P: donors!.p, C: donors!.c },
+      donor_species: [{ taxon: 'taxon:9606', proteins: donors!.total }],
+      search_backend: 'diamond',
+      blend_version: defaultBlendModel().version,
+      self_transfer: false,
+    };
+    const coverage = {
+      queries: 2,
+      with_homolog: 1,
+      without_homolog: 1,
+      without_homolog_share: 0.5,
+      known: 0,
+    };
+    const detail = await api.get<Record<string, unknown>>(`/v1/embeddings/prediction-sets/${setId}`);
+    expect(detail.body).toMatchObject({ reference, coverage });
+    // A tiny reference is named as such, in plain words.
+    expect(detail.body['warnings']).toEqual([
+      expect.stringMatching(/^The reference is small: \d+ donor proteins/),
+    ]);
+    const job = await api.get<{ result: Record<string, unknown> }>(
+      `/v1/jobs/${String(detail.body['job_id'])}`,
+    );
+    expect(job.body.result).toMatchObject({ reference, coverage, warnings: detail.body['warnings'] });
+    const events = await api.get<{ event: string; fields: Record<string, unknown> }[]>(
+      `/v1/jobs/${String(detail.body['job_id'])}/events`,
+    );
+    expect(events.body.find((e) => e.event === 'predict_go_terms.coverage')?.fields).toEqual(coverage);
+
+    const proteins = await api.get<{ items: Record<string, unknown>[] }>(
+      `/v1/embeddings/prediction-sets/${setId}/proteins`,
+    );
+    const byAccession = new Map(proteins.body.items.map((p) => [p['protein_accession'], p]));
+    expect(byAccession.get('NO_HOMOLOG')).toMatchObject({ homologs: 0, best_identity: null, basis: 'prior' });
+    const close = byAccession.get('CLOSE_HOMOLOG')!;
+    expect(close).toMatchObject({ basis: 'homology' });
+    expect(close['homologs']).toBeGreaterThanOrEqual(1);
+    expect(close['best_identity']).toBeGreaterThan(0.9);
+
+    // Every export names it: a comment line after the TSV's header, GAF header lines, a JSON object.
+    const tsv = await api.get(`/v1/embeddings/prediction-sets/${setId}/predictions.tsv`);
+    const [header, comment] = tsv.text.split('\n');
+    expect(header!.split('\t')[0]).toBe('protein_accession');
+    expect(comment).toMatch(
+      /^# go-version: releases\/2022-07-01\/tiny-subset; reference-annotations: goa tiny-t0-/,
+    );
+    expect(comment).toContain(
+      `reference-donors: ${donors!.total} proteins (F ${donors!.f}, P ${donors!.p}, C ${donors!.c})`,
+    );
+    expect(comment).toContain('search-backend: diamond');
+    expect(comment).toContain(
+      'coverage: 1 of 2 proteins with a homolog, 1 on the prior alone, 0 with known terms',
+    );
+    const gaf = await api.get(`/v1/embeddings/prediction-sets/${setId}/predictions.gaf`);
+    expect(gaf.text).toContain('!go-version: releases/2022-07-01/tiny-subset\n');
+    expect(gaf.text).toContain(`!blend-version: ${defaultBlendModel().version}\n`);
+    const json = await api.get<Record<string, unknown>>(
+      `/v1/embeddings/prediction-sets/${setId}/predictions.json`,
+    );
+    expect(json.body).toMatchObject({ prediction_set_id: setId, reference, coverage, min_score: 0 });
+    const entries = json.body['proteins'] as Record<string, unknown>[];
+    expect(entries.find((e) => e['protein'] === 'NO_HOMOLOG')).toMatchObject({ homologs: 0, basis: 'prior' });
+    expect(entries.find((e) => e['protein'] === 'CLOSE_HOMOLOG')).toMatchObject({ basis: 'homology' });
+  });
+
   it('a query with no homolog gets the prior: every term at its (calibrated) frequency among the reference proteins of its aspect', async () => {
     // The prior, computed here from the stored annotations and the OBO file.
     const annotations = await gateway.infra.db.query<{ accession: string; go_id: string }[]>(
@@ -264,12 +344,12 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     );
     expect(count!.n).toBe(gafTerms.length);
 
-    const json = await api.get<
-      { protein: string; terms: { go_id: string; score: number; donor: string | null }[] }[]
-    >(`/v1/embeddings/prediction-sets/${setId}/predictions.json?min_score=${minScore}`);
+    const json = await api.get<{
+      proteins: { protein: string; terms: { go_id: string; score: number; donor: string | null }[] }[];
+    }>(`/v1/embeddings/prediction-sets/${setId}/predictions.json?min_score=${minScore}`);
     expect(json.status).toBe(200);
-    expect(json.body.map((p) => p.protein).sort()).toEqual(['CLOSE_HOMOLOG', 'NO_HOMOLOG']);
-    for (const entry of json.body) {
+    expect(json.body.proteins.map((p) => p.protein).sort()).toEqual(['CLOSE_HOMOLOG', 'NO_HOMOLOG']);
+    for (const entry of json.body.proteins) {
       const kept = detail.get(entry.protein)!.filter((t) => t.score >= minScore);
       expect(entry.terms).toHaveLength(kept.length);
       const scores = entry.terms.map((t) => t.score);

@@ -8,7 +8,7 @@ import {
   GoTermDistributionView,
   MineQuery,
   PredictGoTermsPayload,
-  PredictionExportProteinView,
+  PredictionExportView,
   PredictionExportQuery,
   PredictionProteinsQuery,
   PredictionRowView,
@@ -197,8 +197,8 @@ export class PredictionsController {
   @ApiDoc({
     summary: 'Download the predicted terms per protein as JSON, best first',
     description:
-      'Streamed as an attachment (`predictions-<id>.json`): one entry per protein with terms scoring at least `min_score`.',
-    ok: [PredictionExportProteinView],
+      'Streamed as an attachment (`predictions-<id>.json`): the reference, coverage and warnings of the set, then one entry per protein with terms scoring at least `min_score`.',
+    ok: PredictionExportView,
   })
   @Get('prediction-sets/:id/predictions.json')
   @Roles('guest')

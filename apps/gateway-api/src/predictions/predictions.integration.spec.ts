@@ -77,7 +77,8 @@ interface Job {
 }
 
 function parseTsv(text: string): { header: string[]; rows: Record<string, string>[] } {
-  const [head = '', ...lines] = text.split('\n').filter((l) => l.length > 0);
+  // The comment line after the header (what the rows stand on) is not a row.
+  const [head = '', ...lines] = text.split('\n').filter((l) => l.length > 0 && !l.startsWith('# '));
   const header = head.split('\t');
   return {
     header,
@@ -522,6 +523,8 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
       'links',
       'ontology_snapshot_id',
       'query_set_id',
+      'reference',
+      'warnings',
     ]);
     expect(body['embedding_config_id']).toBe(configId);
     const embedding = await waitForJobEnd<Job>(api, body['embedding_job_id']!, 120_000);

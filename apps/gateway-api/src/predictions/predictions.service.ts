@@ -8,13 +8,26 @@ import {
   PredictionExportQuery,
   StandardExportQuery,
 } from '@svc/contracts';
-import { listScope, predictionGafHeader, predictionGafLine, Viewer } from '@svc/domain';
+import {
+  basisOf,
+  listScope,
+  predictionGafHeader,
+  predictionGafLine,
+  provenanceComment,
+  provenanceHeader,
+  provenanceWarnings,
+  type Coverage,
+  type QuerySummary,
+  type ReferenceSummary,
+  Viewer,
+} from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
   BestTermRow,
   EvaluationRepository,
   JobRepository,
   PredictionExportReader,
+  PredictionProvenanceRepository,
   PREDICTIONS_TSV_COLUMNS,
   PredictionSetRepository,
   ReferenceCheckRepository,
@@ -43,6 +56,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     finishedJobs: JobRepository,
     private readonly references: ReferenceCheckRepository,
     private readonly evaluations: EvaluationRepository,
+    private readonly provenance: PredictionProvenanceRepository,
   ) {
     // Sets are made and purged by workers: a job finishing refreshes the list within a second.
     this.recent = new CachedValue(
@@ -86,9 +100,22 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     return this.sets.list(scope, 100);
   }
 
+  /** The set with what backs it: its reference, its coverage and the warnings they call for. */
   async detail(id: string, viewer: Viewer) {
     await this.requireSet(id, viewer);
-    return this.sets.detail(id);
+    const set = await this.sets.detail(id);
+    const { reference, coverage } = await this.backing(id);
+    return { ...set, coverage, warnings: provenanceWarnings(reference, coverage) };
+  }
+
+  private async backing(
+    id: string,
+  ): Promise<{ reference: ReferenceSummary | null; coverage: Coverage | null }> {
+    const [reference, coverage] = await Promise.all([
+      this.provenance.reference(id),
+      this.provenance.coverage(id),
+    ]);
+    return { reference, coverage };
   }
 
   async delete(id: string, viewer: Viewer) {
@@ -187,8 +214,11 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     });
   }
 
+  /** The column header first, then one comment line naming what the rows stand on, then the rows. */
   private async *tsvText(id: string, filters: ExportFilters): AsyncGenerator<string> {
-    yield* tsvLines(PREDICTIONS_TSV_COLUMNS, this.downloads.tsvRows(id, filters));
+    const { reference, coverage } = await this.backing(id);
+    yield `${PREDICTIONS_TSV_COLUMNS.join('\t')}\n${provenanceComment(provenanceHeader(reference, coverage))}\n`;
+    yield* tsvLines(null, this.downloads.tsvRows(id, filters));
   }
 
   private async *cafaText(
@@ -210,11 +240,13 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     minScore: number,
     date: string,
   ): AsyncGenerator<string> {
+    const { reference, coverage } = await this.backing(id);
     yield (
       predictionGafHeader({
         predictionSetId: id,
         generated: new Date().toISOString().slice(0, 10),
         minScore,
+        provenance: provenanceHeader(reference, coverage),
       }).join('\n') + '\n'
     );
     for await (const { protein, terms } of this.bestTerms(id, filters, null, minScore)) {
@@ -230,6 +262,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
               taxonId: t.queryTaxonomyId,
               donor: t.donor,
               date,
+              known: t.known ? { evidenceCode: t.evidenceCode } : null,
             }),
           )
           .join('\n') + '\n'
@@ -237,13 +270,30 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     }
   }
 
+  /**
+   * `{prediction_set_id, reference, coverage, warnings, min_score, proteins: [...]}`: what the set
+   * stands on, then each protein with its homologs, best identity and basis, and its terms.
+   */
   private async *jsonText(id: string, filters: ExportFilters, minScore: number): AsyncGenerator<string> {
-    yield '[';
+    const { reference, coverage } = await this.backing(id);
+    const summaries = await this.provenance.querySummaries(id);
+    const head = {
+      prediction_set_id: id,
+      reference,
+      coverage,
+      warnings: provenanceWarnings(reference, coverage),
+      min_score: minScore,
+    };
+    yield `${JSON.stringify(head).slice(0, -1)},"proteins":[`;
     let first = true;
     for await (const { protein, terms } of this.bestTerms(id, filters, null, minScore)) {
       if (terms.length === 0) continue;
+      const summary: QuerySummary | undefined = summaries.get(protein);
       const entry = {
         protein,
+        homologs: summary?.homologs ?? null,
+        best_identity: summary?.best_identity ?? null,
+        basis: summary === undefined ? null : basisOf(summary),
         terms: terms.map((t) => ({
           go_id: t.goId,
           go_name: t.goName,
@@ -252,13 +302,13 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
           donor: t.donor,
           identity: t.identity,
           evidence_code: t.evidenceCode,
-          source: t.donor === null ? 'prior' : 'homology',
+          source: t.known ? 'known' : t.donor === null ? 'prior' : 'homology',
         })),
       };
       yield `${first ? '' : ','}\n${JSON.stringify(entry)}`;
       first = false;
     }
-    yield '\n]\n';
+    yield '\n]}\n';
   }
 
   /**

@@ -1,5 +1,12 @@
 import { DEFAULT_SEARCH_BACKEND, PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
-import { activeFeatureNames, canRead, featureFlagsOf, featureSchemaSha } from '@svc/domain';
+import {
+  activeFeatureNames,
+  canRead,
+  featureFlagsOf,
+  featureSchemaSha,
+  provenanceWarnings,
+  type ReferenceSummary,
+} from '@svc/domain';
 import { deferTo, defineOperation, JobError, missingReference, requireReference } from '@svc/jobs';
 import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
 import { viewerOfJob } from './job-viewer';
@@ -107,6 +114,23 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       });
     }
 
+    // What the answer will stand on, said before any batch runs (docs/prediction.md, "What backs a
+    // prediction").
+    const donorEvidence = payload.donor_evidence ?? (homology ? 'experimental' : 'all');
+    const stored = await repos.predictionProvenance.describeReference(
+      payload.annotation_set_id,
+      donorEvidence,
+    );
+    if (stored === null) throw missingReference('annotation_set', payload.annotation_set_id);
+    const reference: ReferenceSummary = {
+      ...stored,
+      search_backend: backend,
+      blend_version: homology ? defaultBlendModel().version : null,
+      self_transfer: payload.exclude_self === false,
+    };
+    const referenceWarnings = provenanceWarnings(reference, null);
+    await emit('predict_go_terms.reference', referenceWarnings.join(' ') || null, { ...reference });
+
     // A re-run (handed back during an outage, or requeued after a crash) reuses the first run's
     // prediction set and queries, so the steps of both runs fill one set and commit once per batch.
     const { plan: planned, resumed } = await plan(async () => {
@@ -128,7 +152,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
           ...flags,
           expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
           // The homology blend was fitted with experimental donors: that is its default.
-          donor_evidence: payload.donor_evidence ?? (homology ? 'experimental' : 'all'),
+          donor_evidence: donorEvidence,
           exclude_self: payload.exclude_self ?? true,
           ...(homology ? { blend_model: defaultBlendModel().version } : {}),
         },
@@ -140,6 +164,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         visibility: job.visibility,
         expires_at: job.expires_at,
       });
+      await repos.predictionProvenance.setReference(predictionSetId, reference);
       return {
         predictionSetId,
         queries: queries.map((q) => ({
@@ -168,6 +193,8 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         batches: 0,
         prediction_count: 0,
         exclude_self: excludeSelf,
+        reference,
+        warnings: referenceWarnings,
       };
     // Before any batch is sent: the steps' counts add to this, and a resumed run keeps what they added.
     await repos.jobs.mergeResult(job.id, {
@@ -176,6 +203,8 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         queries: queries.length,
         batches,
         exclude_self: excludeSelf,
+        reference,
+        warnings: referenceWarnings,
       },
       counts: { prediction_count: 0 },
     });

@@ -20,7 +20,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
         `prediction set ${payload.prediction_set_id} was deleted`,
       );
     const sources = sourcePolicyOf(config, artifacts);
-    const { rows, queriesWithoutEmbedding, alignedPairs } = await transferBatch({
+    const { rows, summaries, queriesWithoutEmbedding, alignedPairs } = await transferBatch({
       repos,
       config,
       sources,
@@ -35,6 +35,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
     await emit('predict_go_terms_batch.done', null, {
       queries: payload.queries.length,
       queries_without_embedding: queriesWithoutEmbedding,
+      queries_without_homolog: summaries.filter((q) => q.homologs === 0).length,
       rows: rows.length,
       aligned_pairs: alignedPairs,
       seconds: Number(seconds.toFixed(3)),
@@ -42,6 +43,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
     });
     // One write per WRITE_QUERIES queries, so a large batch (DIAMOND's default) never becomes one huge
     // message; each write stores and ticks its own queries once (its batch key).
+    const summaryOf = new Map(summaries.map((q) => [q.accession, q]));
     const byQuery = new Map<string, typeof rows>();
     for (const row of rows) {
       const accession = String(row.protein_accession);
@@ -58,6 +60,19 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
         values: encodePredictionColumns(accessions.flatMap((accession) => byQuery.get(accession) ?? [])),
         query_count: queries.length,
         batch_key: batchKey(queries.map((q) => q.accession)),
+        query_summaries: accessions.flatMap((accession) => {
+          const q = summaryOf.get(accession);
+          return q === undefined
+            ? []
+            : [
+                [accession, q.homologs, q.best_identity, q.known_terms] as [
+                  string,
+                  number,
+                  number | null,
+                  number,
+                ],
+              ];
+        }),
       });
       // A query listed twice in one batch gets its rows once.
       for (const accession of accessions) byQuery.delete(accession);

@@ -1,11 +1,20 @@
 import { PredictionsWritePayload } from '@svc/contracts';
+import { coverageOf, provenanceWarnings, type QuerySummary } from '@svc/domain';
 import { defineStep, JobError } from '@svc/jobs';
-import { Db, decodePredictionColumns, PredictionRow } from '@svc/persistence';
+import {
+  Db,
+  decodePredictionColumns,
+  JobEventRepository,
+  PredictionRow,
+  Repositories,
+} from '@svc/persistence';
 
 /**
- * Stores one batch's prediction rows, adds them to the parent's `prediction_count` and ticks its
- * progress by its queries, in one transaction and once per batch key: a redelivered write adds no
- * duplicate rows and counts them once.
+ * Stores one batch's prediction rows and query summaries, adds them to the parent's
+ * `prediction_count` and ticks its progress by its queries, in one transaction and once per batch key:
+ * a redelivered write adds no duplicate rows and counts them once. The write that closes the job
+ * gives its result the set's coverage (queries without a homolog) and warnings, and records the
+ * `predict_go_terms.coverage` event, in the same transaction.
  */
 export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
   name: 'predict_go_terms_write',
@@ -26,11 +35,18 @@ export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
     const counts = {
       prediction_count: 'rows' in columns ? columns.rows.length : (columns.values[0]?.length ?? 0),
     };
+    const summaries = summariesOf(payload);
     if (payload.batch_key !== undefined) {
-      const committed = await tickOnce(payload.batch_key, payload.query_count, async (tx) => {
-        await write(tx);
-        await jobs.mergeResult(parentJobId, { counts }, tx);
-      });
+      const committed = await tickOnce(
+        payload.batch_key,
+        payload.query_count,
+        async (tx) => {
+          await write(tx);
+          await repos.predictionProvenance.writeQuerySummaries(payload.prediction_set_id, summaries, tx);
+          await jobs.mergeResult(parentJobId, { counts }, tx);
+        },
+        (tx) => closeWithCoverage(repos, parentJobId, payload.prediction_set_id, tx),
+      );
       // The write that closed the job refreshes the planner's statistics: without them every page of
       // an export or evaluation of a large set scans and sorts the rest of the set.
       if (committed && (await jobs.findById(parentJobId))?.status === 'SUCCEEDED')
@@ -43,6 +59,31 @@ export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
     await tick(payload.query_count);
   },
 });
+
+function summariesOf(payload: PredictionsWritePayload): QuerySummary[] {
+  return (payload.query_summaries ?? []).map(([accession, homologs, best, known]) => ({
+    accession: String(accession),
+    homologs: Number(homologs),
+    best_identity: best === null ? null : Number(best),
+    known_terms: Number(known),
+  }));
+}
+
+/** The closing write's last words: the set's coverage and warnings in the result, and an event. */
+async function closeWithCoverage(repos: Repositories, jobId: string, setId: string, tx: Db): Promise<void> {
+  const provenance = repos.predictionProvenance;
+  const coverage =
+    (await provenance.coverage(setId, tx)) ?? coverageOf({ queries: 0, without_homolog: 0, known: 0 });
+  const warnings = provenanceWarnings(await provenance.reference(setId, tx), coverage);
+  await repos.jobs.mergeResult(jobId, { fields: { coverage, warnings } }, tx);
+  await new JobEventRepository(tx).append(
+    jobId,
+    'predict_go_terms.coverage',
+    warnings.length > 0 ? warnings.join(' ') : null,
+    { ...coverage },
+    warnings.length > 0 ? 'warning' : 'info',
+  );
+}
 
 /** The message's rows: columnar (`columns` + `values`), or row objects from an older batch step. */
 function rowsOf(payload: PredictionsWritePayload): { values: unknown[][] } | { rows: PredictionRow[] } {

@@ -11,6 +11,7 @@ import { TermBars } from '../charts';
 import { useApi, useDocumentTitle, useList, useRoute } from '../hooks';
 import {
   ASPECT_NAMES,
+  Backing,
   Column,
   Download,
   ErrorNotice,
@@ -89,6 +90,23 @@ export function PredictionSetPage({ id }: { id: string }) {
         </Link>
       ),
     },
+    {
+      header: 'Basis',
+      cell: (p) =>
+        p.basis === 'known'
+          ? 'known (a reference protein)'
+          : p.basis === 'homology'
+            ? 'homology'
+            : p.basis === 'prior'
+              ? 'prior only (no homolog)'
+              : '—',
+    },
+    { header: 'Homologs', cell: (p) => fmtNum(p.homologs), numeric: true },
+    {
+      header: 'Best identity',
+      cell: (p) => (p.best_identity == null ? '—' : `${fmtNum(100 * p.best_identity, 1)} %`),
+      numeric: true,
+    },
     { header: 'GO terms', cell: (p) => fmtNum(p.go_count), numeric: true },
     { header: 'Best score', cell: (p) => fmtNum(p.best_score), numeric: true },
     { header: 'Nearest distance', cell: (p) => fmtNum(p.min_distance), numeric: true },
@@ -123,6 +141,7 @@ export function PredictionSetPage({ id }: { id: string }) {
           ['Created', fmtDate(s.created_at)],
         ]}
       />
+      <Backing reference={s.reference} coverage={s.coverage} warnings={s.warnings} />
       <p className="downloads">
         <Download path={`/embeddings/prediction-sets/${id}/predictions.tsv`}>
           Predictions (TSV, 32 columns and the score)
@@ -224,7 +243,9 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
     {
       header: 'Reference',
       cell: (t) =>
-        !t.ref_protein_accession ? (
+        t.known ? (
+          'known: its own annotation in the reference'
+        ) : !t.ref_protein_accession ? (
           'prior (no homolog carries it)'
         ) : (
           <>

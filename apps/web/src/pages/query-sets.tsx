@@ -3,6 +3,7 @@ import { AnnotateResponse, isActive, Job, post, PredictionSet, qs, QuerySet, Que
 import { navigate, useApi, useDocumentTitle, useList } from '../hooks';
 import { useSession } from '../session';
 import {
+  Backing,
   Column,
   ErrorNotice,
   Fields,
@@ -214,6 +215,13 @@ function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
         label="Prediction progress"
         waiting={<p className="muted">Starts when the embeddings are done.</p>}
       />
+      {prediction.data?.result?.['reference'] != null && (
+        <Backing
+          reference={prediction.data.result['reference'] as Parameters<typeof Backing>[0]['reference']}
+          coverage={(prediction.data.result['coverage'] as Parameters<typeof Backing>[0]['coverage']) ?? null}
+          warnings={(prediction.data.result['warnings'] as string[] | undefined) ?? []}
+        />
+      )}
       {resolved.error && <ErrorNotice error={resolved.error} />}
       {resolved.data && (
         <p>

@@ -1041,7 +1041,7 @@ export interface paths {
         };
         /**
          * Download the predicted terms per protein as JSON, best first
-         * @description Streamed as an attachment (`predictions-<id>.json`): one entry per protein with terms scoring at least `min_score`.
+         * @description Streamed as an attachment (`predictions-<id>.json`): the reference, coverage and warnings of the set, then one entry per protein with terms scoring at least `min_score`.
          */
         get: operations["PredictionsController_json"];
         put?: never;
@@ -1907,6 +1907,13 @@ export interface components {
              * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id: string;
+            /** @description The reference the proteins are annotated against (the newest annotation set, the default) */
+            reference: components["schemas"]["ReferenceSummaryView"];
+            /**
+             * @description Plain-words warnings known before the run (a small reference); the prediction job adds coverage
+             * @example []
+             */
+            warnings: string[];
         };
         AnnotationSetDeletionView: {
             /** @example 612345 */
@@ -2204,6 +2211,24 @@ export interface components {
             /** @default true */
             skip_existing: boolean;
         };
+        CoverageView: {
+            /**
+             * @description Queries whose own annotations are reported as known
+             * @example 3
+             */
+            known: number;
+            /** @example 20 */
+            queries: number;
+            /** @example 18 */
+            with_homolog: number;
+            /**
+             * @description Queries whose terms rest on the prior alone
+             * @example 2
+             */
+            without_homolog: number;
+            /** @example 0.1 */
+            without_homolog_share: number;
+        };
         CreateApiKeyRequest: {
             name: string;
             /**
@@ -2395,6 +2420,20 @@ export interface components {
              * @enum {string}
              */
             visibility: "owner" | "unlisted" | "public";
+        };
+        DonorSpeciesView: {
+            /** @example 15398 */
+            proteins: number;
+            /** @example taxon:9606 */
+            taxon: string;
+        };
+        DonorsPerAspectView: {
+            /** @example 13012 */
+            C: number;
+            /** @example 11204 */
+            F: number;
+            /** @example 12890 */
+            P: number;
         };
         EmailRequest: {
             email: string;
@@ -3210,6 +3249,21 @@ export interface components {
             search_backend: "diamond" | "numpy" | "hnsw";
         };
         PredictionExportProteinView: {
+            /**
+             * @description What its terms rest on: `known` (its own annotations), `homology`, or `prior` (the prior alone); null on sets made before it was recorded
+             * @example homology
+             */
+            basis?: string | null;
+            /**
+             * @description Best identity among them, 0..1
+             * @example 0.87
+             */
+            best_identity?: number | null;
+            /**
+             * @description Homologs (or neighbours) its terms could come from; null on sets made before it was recorded
+             * @example 50
+             */
+            homologs?: number | null;
             /** @example P69905 */
             protein: string;
             terms: components["schemas"]["PredictionExportTermView"][];
@@ -3239,10 +3293,28 @@ export interface components {
              */
             score: number;
             /**
+             * @description known: the protein's own annotation in the reference (score 1, evidence_code as recorded); homology: transferred from the donor; prior: the term prior alone
              * @example homology
              * @enum {string}
              */
-            source: "homology" | "prior";
+            source: "homology" | "prior" | "known";
+        };
+        PredictionExportView: {
+            coverage?: components["schemas"]["CoverageView"] | null;
+            /**
+             * @description Terms scoring below this were left out
+             * @example 0.3
+             */
+            min_score: number;
+            /**
+             * Format: uuid
+             * @example 3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b
+             */
+            prediction_set_id: string;
+            proteins: components["schemas"]["PredictionExportProteinView"][];
+            reference?: components["schemas"]["ReferenceSummaryView"] | null;
+            /** @example [] */
+            warnings: string[];
         };
         PredictionRowView: {
             alignment_length_nw?: number | null;
@@ -3274,6 +3346,11 @@ export interface components {
              * @example 1
              */
             k_position?: number | null;
+            /**
+             * @description The query's own annotation in the reference (it is a reference protein, annotation mode): known, score 1, not a prediction
+             * @example false
+             */
+            known: boolean;
             /** @example 142 */
             length_query?: number | null;
             /** @example 147 */
@@ -3332,6 +3409,8 @@ export interface components {
             annotation_set_label: string;
             /** @example true */
             aspect_separated_knn: boolean;
+            /** @description Queries with and without a homolog (null on sets made before it was recorded) */
+            coverage?: components["schemas"]["CoverageView"] | null;
             /**
              * Format: date-time
              * @example 2025-01-15T10:42:00.000Z
@@ -3419,6 +3498,8 @@ export interface components {
              * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
+            /** @description The reference the set was predicted against (null on sets made before it was recorded) */
+            reference?: components["schemas"]["ReferenceSummaryView"] | null;
             /** Format: uuid */
             reranker_model_id?: string | null;
             /**
@@ -3431,6 +3512,13 @@ export interface components {
              * @enum {string}
              */
             visibility: "owner" | "unlisted" | "public";
+            /**
+             * @description Plain-words warnings: a small reference, most queries without a homolog
+             * @example [
+             *       "2 of 20 proteins (10 %) found no homolog in the reference: their terms rest on the prior alone."
+             *     ]
+             */
+            warnings: string[];
         };
         PredictionSetMetricsView: {
             /**
@@ -3507,6 +3595,16 @@ export interface components {
              * @example 14
              */
             annotation_count: number;
+            /**
+             * @description What its terms rest on: `known` (its own annotations), `homology`, or `prior` (the prior alone); null on sets made before it was recorded
+             * @example homology
+             */
+            basis?: string | null;
+            /**
+             * @description Best identity among them, 0..1
+             * @example 0.87
+             */
+            best_identity?: number | null;
             /** @example 0.91 */
             best_score: number;
             /**
@@ -3514,6 +3612,11 @@ export interface components {
              * @example 29
              */
             go_count: number;
+            /**
+             * @description Homologs (or neighbours) its terms could come from; null on sets made before it was recorded
+             * @example 50
+             */
+            homologs?: number | null;
             /**
              * @description Predicted terms the set's annotations confirm
              * @example 11
@@ -3617,6 +3720,8 @@ export interface components {
              * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
+            /** @description The reference the set was predicted against (null on sets made before it was recorded) */
+            reference?: components["schemas"]["ReferenceSummaryView"] | null;
             /** Format: uuid */
             reranker_model_id?: string | null;
             /**
@@ -3721,6 +3826,8 @@ export interface components {
              * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
+            /** @description The reference the set was predicted against (null on sets made before it was recorded) */
+            reference?: components["schemas"]["ReferenceSummaryView"] | null;
             /** Format: uuid */
             reranker_model_id?: string | null;
             /**
@@ -4186,6 +4293,50 @@ export interface components {
              * @enum {string}
              */
             status: "ready";
+        };
+        ReferenceSummaryView: {
+            /**
+             * Format: uuid
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
+             */
+            annotation_set_id: string;
+            /** @example goa gene2go-2022-09-12 */
+            annotation_set_label: string;
+            /** @example gene2go-2022-09-12 */
+            annotation_source_version: string;
+            /**
+             * @description The homology blend's version (null for the embedding backends)
+             * @example homology-blend-v2
+             */
+            blend_version?: string | null;
+            /**
+             * @description Which annotations may donate: experimental evidence codes only, or every code
+             * @example experimental
+             * @enum {string}
+             */
+            donor_evidence: "experimental" | "all";
+            /**
+             * @description Proteins with a sequence and a donor annotation
+             * @example 15398
+             */
+            donor_proteins: number;
+            donor_proteins_per_aspect: components["schemas"]["DonorsPerAspectView"];
+            /** @description The donors' species, most donors first (five at most) */
+            donor_species: components["schemas"]["DonorSpeciesView"][];
+            /**
+             * Format: uuid
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
+             */
+            ontology_snapshot_id: string;
+            /** @example releases/2022-07-01 */
+            ontology_version: string;
+            /** @example diamond */
+            search_backend: string;
+            /**
+             * @description A query's own annotations come back as known terms (annotation mode)
+             * @example true
+             */
+            self_transfer: boolean;
         };
         RerankerDeletionView: {
             /**
@@ -9345,6 +9496,7 @@ export interface operations {
                      *     !assigned-by: SVC = the Protein Function Annotation Service (svc-protein-function); also DB of a query that is not a UniProtKB accession
                      *     !homology-reference: SVC_REF:0000001 = GO terms transferred from homologous annotated reference proteins (IEA); With/From names the donor
                      *     !prior-reference: SVC_REF:0000002 = GO terms from the term prior of the reference annotation set alone (IEA); no donor, With/From empty
+                     *     !known-reference: SVC_REF:0000003 = the protein's own annotation in the reference annotation set (it is a reference protein), with the evidence code recorded there; known, not predicted
                      *     !prediction-set: 3f0b8c52-6f7e-4d0a-9a51-1c2d3e4f5a6b
                      *     !min-score: 0.3
                      *     ! Predicted GO terms, best score first per protein; the scores are in predictions-cafa.tsv and
@@ -9418,7 +9570,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PredictionExportProteinView"][];
+                    "application/json": components["schemas"]["PredictionExportView"];
                 };
             };
             /** @description Missing or refused credential, or a route that needs one */
@@ -13224,7 +13376,7 @@ export const pluginListViewGroupValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const predictGoTermsPayloadDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictGoTermsPayload"]["donor_evidence"]> = ["all", "experimental"];
 export const predictGoTermsPayloadSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictGoTermsPayload"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
 export const predictionExportTermViewAspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionExportTermView"]["aspect"]> = ["F", "P", "C"];
-export const predictionExportTermViewSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionExportTermView"]["source"]> = ["homology", "prior"];
+export const predictionExportTermViewSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionExportTermView"]["source"]> = ["homology", "prior", "known"];
 export const predictionRowViewGo_aspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionRowView"]["go_aspect"]> = ["F", "P", "C"];
 export const predictionSetDetailViewSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetDetailView"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
 export const predictionSetDetailViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetDetailView"]["visibility"]> = ["owner", "unlisted", "public"];
@@ -13239,6 +13391,7 @@ export const queuedJobViewStatusValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const readinessChecksViewBrokerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessChecksView"]["broker"]> = ["ok", "down"];
 export const readinessChecksViewDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessChecksView"]["database"]> = ["ok", "down"];
 export const readinessViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessView"]["status"]> = ["ready"];
+export const referenceSummaryViewDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceSummaryView"]["donor_evidence"]> = ["experimental", "all"];
 export const rerankerMetricsViewLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerMetricsView"]["level"]> = ["pair"];
 export const rerankerViewImport_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerView"]["import_kind"]> = ["upload", "reference"];
 export const runEvaluationRequestBandValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunEvaluationRequest"]["band"]> = ["v226", "v227"];

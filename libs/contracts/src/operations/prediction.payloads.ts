@@ -143,6 +143,11 @@ export class PredictionsWritePayload {
   @IsInt() @Min(0) query_count!: number;
   /** Names the batch, so that a redelivered write stores its rows and ticks once (see `batchKey`). */
   @IsOptional() @IsString() @MaxLength(100) batch_key?: string;
+  /**
+   * Per query of the write: `[accession, homologs, best identity or null, known terms]` (what its
+   * terms rest on). Absent on messages queued before summaries existed.
+   */
+  @IsOptional() @IsArray() @ArrayMaxSize(10_000) query_summaries?: [string, number, number | null, number][];
 }
 
 export class LoadNcbiTaxonomyPayload {

@@ -8,6 +8,65 @@ import { STORED_SOURCE_TEXT } from '../reference/reference.views';
 const ASPECTS = ['F', 'P', 'C'] as const;
 type Aspect = (typeof ASPECTS)[number];
 
+/** Donor proteins of one species in a reference. */
+export class DonorSpeciesView {
+  @ApiProperty({ example: 'taxon:9606' }) taxon!: string;
+  @ApiProperty({ example: 15398 }) proteins!: number;
+}
+
+export class DonorsPerAspectView {
+  @ApiProperty({ example: 11204 }) F!: number;
+  @ApiProperty({ example: 12890 }) P!: number;
+  @ApiProperty({ example: 13012 }) C!: number;
+}
+
+/** What a prediction stands on: the reference it was made against (docs/prediction.md). */
+export class ReferenceSummaryView {
+  @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
+  @ApiProperty({ example: 'releases/2022-07-01' }) ontology_version!: string;
+  @IdProperty('annotationSet') annotation_set_id!: string;
+  @ApiProperty({ example: 'goa gene2go-2022-09-12' }) annotation_set_label!: string;
+  @ApiProperty({ example: 'gene2go-2022-09-12' }) annotation_source_version!: string;
+  @ApiProperty({
+    enum: ['experimental', 'all'],
+    example: 'experimental',
+    description: 'Which annotations may donate: experimental evidence codes only, or every code',
+  })
+  donor_evidence!: 'experimental' | 'all';
+  @ApiProperty({ example: 15398, description: 'Proteins with a sequence and a donor annotation' })
+  donor_proteins!: number;
+  @ApiProperty({ type: DonorsPerAspectView }) donor_proteins_per_aspect!: DonorsPerAspectView;
+  @ApiProperty({
+    type: [DonorSpeciesView],
+    description: "The donors' species, most donors first (five at most)",
+  })
+  donor_species!: DonorSpeciesView[];
+  @ApiProperty({ example: 'diamond' }) search_backend!: string;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'homology-blend-v2',
+    description: "The homology blend's version (null for the embedding backends)",
+  })
+  blend_version!: string | null;
+  @ApiProperty({
+    example: true,
+    description: "A query's own annotations come back as known terms (annotation mode)",
+  })
+  self_transfer!: boolean;
+}
+
+/** How many queries found a homolog in the reference. */
+export class CoverageView {
+  @ApiProperty({ example: 20 }) queries!: number;
+  @ApiProperty({ example: 18 }) with_homolog!: number;
+  @ApiProperty({ example: 2, description: 'Queries whose terms rest on the prior alone' })
+  without_homolog!: number;
+  @ApiProperty({ example: 0.1 }) without_homolog_share!: number;
+  @ApiProperty({ example: 3, description: 'Queries whose own annotations are reported as known' })
+  known!: number;
+}
+
 /** A prediction set as stored, with the labels of what it was made from. */
 export class PredictionSetView {
   @IdProperty('predictionSet') id!: string;
@@ -65,6 +124,12 @@ export class PredictionSetView {
   job_status!: JobStatus | null;
   @ApiProperty({ example: true, description: "Whether a query's own accession was left out as a donor" })
   exclude_self!: boolean;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: ReferenceSummaryView,
+    description: 'The reference the set was predicted against (null on sets made before it was recorded)',
+  })
+  reference!: ReferenceSummaryView | null;
 }
 
 /** An item of the prediction-set list. */
@@ -80,6 +145,20 @@ export class PredictionSetProteinCountView {
 export class PredictionSetDetailView extends PredictionSetView {
   @ApiProperty({ example: 348 }) prediction_count!: number;
   @ApiProperty({ example: 12 }) protein_count!: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: CoverageView,
+    description: 'Queries with and without a homolog (null on sets made before it was recorded)',
+  })
+  coverage!: CoverageView | null;
+  @ApiProperty({
+    type: [String],
+    example: [
+      '2 of 20 proteins (10 %) found no homolog in the reference: their terms rest on the prior alone.',
+    ],
+    description: 'Plain-words warnings: a small reference, most queries without a homolog',
+  })
+  warnings!: string[];
   @ApiProperty({ type: [PredictionSetProteinCountView], description: 'Per protein, by accession' })
   proteins!: PredictionSetProteinCountView[];
 }
@@ -98,6 +177,29 @@ export class PredictionSetProteinView {
   annotation_count!: number;
   @ApiProperty({ example: 11, description: "Predicted terms the set's annotations confirm" })
   match_count!: number;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    example: 50,
+    description:
+      'Homologs (or neighbours) its terms could come from; null on sets made before it was recorded',
+  })
+  homologs!: number | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    example: 0.87,
+    description: 'Best identity among them, 0..1',
+  })
+  best_identity!: number | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'homology',
+    description:
+      'What its terms rest on: `known` (its own annotations), `homology`, or `prior` (the prior alone); null on sets made before it was recorded',
+  })
+  basis!: 'homology' | 'prior' | 'known' | null;
 }
 
 export class PredictionSetProteinsPageView {
@@ -161,6 +263,12 @@ export class PredictionRowView {
     description: "The donor is the query's own accession or an isoform of it (annotation mode)",
   })
   self_hit!: boolean;
+  @ApiProperty({
+    example: false,
+    description:
+      "The query's own annotation in the reference (it is a reference protein, annotation mode): known, score 1, not a prediction",
+  })
+  known!: boolean;
 }
 
 /** A term of a protein in the JSON download: its best row. */
@@ -179,13 +287,53 @@ export class PredictionExportTermView {
   donor!: string | null;
   @ApiPropertyOptional({ nullable: true, type: Number, example: 45.1 }) identity!: number | null;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'IDA' }) evidence_code!: string | null;
-  @ApiProperty({ enum: ['homology', 'prior'], example: 'homology' }) source!: 'homology' | 'prior';
+  @ApiProperty({
+    enum: ['homology', 'prior', 'known'],
+    example: 'homology',
+    description:
+      "known: the protein's own annotation in the reference (score 1, evidence_code as recorded); homology: transferred from the donor; prior: the term prior alone",
+  })
+  source!: 'homology' | 'prior' | 'known';
 }
 
 /** A protein of the JSON download, its terms best first. */
 export class PredictionExportProteinView {
   @ApiProperty({ example: 'P69905' }) protein!: string;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    example: 50,
+    description:
+      'Homologs (or neighbours) its terms could come from; null on sets made before it was recorded',
+  })
+  homologs!: number | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: Number,
+    example: 0.87,
+    description: 'Best identity among them, 0..1',
+  })
+  best_identity!: number | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'homology',
+    description:
+      'What its terms rest on: `known` (its own annotations), `homology`, or `prior` (the prior alone); null on sets made before it was recorded',
+  })
+  basis!: 'homology' | 'prior' | 'known' | null;
   @ApiProperty({ type: [PredictionExportTermView] }) terms!: PredictionExportTermView[];
+}
+
+/** The JSON download: what the set stands on, then its proteins. */
+export class PredictionExportView {
+  @IdProperty('predictionSet') prediction_set_id!: string;
+  @ApiPropertyOptional({ nullable: true, type: ReferenceSummaryView })
+  reference!: ReferenceSummaryView | null;
+  @ApiPropertyOptional({ nullable: true, type: CoverageView }) coverage!: CoverageView | null;
+  @ApiProperty({ type: [String], example: [] }) warnings!: string[];
+  @ApiProperty({ example: 0.3, description: 'Terms scoring below this were left out' }) min_score!: number;
+  @ApiProperty({ type: [PredictionExportProteinView] }) proteins!: PredictionExportProteinView[];
 }
 
 export class GoTermCountView {
@@ -288,6 +436,18 @@ export class AnnotateView {
   @IdProperty('embeddingConfig') embedding_config_id!: string;
   @IdProperty('annotationSet') annotation_set_id!: string;
   @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
+  @ApiProperty({
+    type: ReferenceSummaryView,
+    description: 'The reference the proteins are annotated against (the newest annotation set, the default)',
+  })
+  reference!: ReferenceSummaryView;
+  @ApiProperty({
+    type: [String],
+    example: [],
+    description:
+      'Plain-words warnings known before the run (a small reference); the prediction job adds coverage',
+  })
+  warnings!: string[];
   @ApiProperty({ type: AnnotateLinksView }) links!: AnnotateLinksView;
 }
 

@@ -26,7 +26,16 @@ export const PREDICTION_GAF_REFERENCES = {
   homology: 'SVC_REF:0000001',
   /** A term from the prior of the reference annotation set alone: no homolog carries it. */
   prior: 'SVC_REF:0000002',
+  /**
+   * The query's own annotation in the reference annotation set (self-transfer: the query is a
+   * reference protein), with the evidence code recorded there: known, not predicted.
+   */
+  known: 'SVC_REF:0000003',
 } as const;
+
+/** GAF 2.2 evidence codes a known line may repeat; anything else is written as IEA. */
+const GAF_EVIDENCE =
+  /^(EXP|IDA|IPI|IMP|IGI|IEP|HTP|HDA|HMP|HGI|HEP|IBA|IBD|IKR|IRD|ISS|ISO|ISA|ISM|IGC|RCA|TAS|NAS|IC|ND|IEA)$/;
 
 const UNIPROT_ACCESSION =
   /^(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})(?:-\d+)?$/;
@@ -43,6 +52,8 @@ export interface PredictedGafTerm {
   donor: string | null;
   /** YYYYMMDD. */
   date: string;
+  /** The query's own annotation (self-transfer): its recorded evidence code. */
+  known?: { evidenceCode: string | null } | null;
 }
 
 /**
@@ -58,15 +69,20 @@ export function predictionGafLine(term: PredictedGafTerm): string {
   const db = UNIPROT_ACCESSION.test(term.protein) ? 'UniProtKB' : PREDICTION_GAF_ASSIGNED_BY;
   const symbol = term.symbol?.trim() || term.protein;
   const taxon = term.taxonId?.trim() ?? '';
+  const known = term.known ?? null;
   const columns = [
     db,
     term.protein,
     symbol,
     RELATION[term.aspect],
     term.goId,
-    term.donor === null ? PREDICTION_GAF_REFERENCES.prior : PREDICTION_GAF_REFERENCES.homology,
-    'IEA',
-    term.donor === null ? '' : `UniProtKB:${term.donor}`,
+    known !== null
+      ? PREDICTION_GAF_REFERENCES.known
+      : term.donor === null
+        ? PREDICTION_GAF_REFERENCES.prior
+        : PREDICTION_GAF_REFERENCES.homology,
+    known !== null ? (GAF_EVIDENCE.test(known.evidenceCode ?? '') ? known.evidenceCode! : 'IEA') : 'IEA',
+    known !== null || term.donor === null ? '' : `UniProtKB:${term.donor}`,
     term.aspect,
     '',
     '',
@@ -89,6 +105,8 @@ export function predictionGafHeader(input: {
   /** YYYY-MM-DD. */
   generated: string;
   minScore: number;
+  /** What the predictions stand on (`provenanceHeader`): the reference, the search, the coverage. */
+  provenance?: Record<string, string>;
 }): string[] {
   const { homology, prior } = PREDICTION_GAF_REFERENCES;
   return [
@@ -98,8 +116,10 @@ export function predictionGafHeader(input: {
       'assigned-by': `${PREDICTION_GAF_ASSIGNED_BY} = the Protein Function Annotation Service (svc-protein-function); also DB of a query that is not a UniProtKB accession`,
       'homology-reference': `${homology} = GO terms transferred from homologous annotated reference proteins (IEA); With/From names the donor`,
       'prior-reference': `${prior} = GO terms from the term prior of the reference annotation set alone (IEA); no donor, With/From empty`,
+      'known-reference': `${PREDICTION_GAF_REFERENCES.known} = the protein's own annotation in the reference annotation set (it is a reference protein), with the evidence code recorded there; known, not predicted`,
       'prediction-set': input.predictionSetId,
       'min-score': String(input.minScore),
+      ...input.provenance,
     }),
     '! Predicted GO terms, best score first per protein; the scores are in predictions-cafa.tsv and',
     '! predictions.json of the same set. Taxon: OX= of the FASTA header, else the taxon given with',

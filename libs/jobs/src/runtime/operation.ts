@@ -61,7 +61,13 @@ export interface StepContext<P> extends CommonContext {
    * step (its acknowledgement lost to a crash or a broker reconnect) neither writes nor ticks again.
    * False for such a duplicate. Keys must tell the job's batches apart.
    */
-  tickOnce: (key: string, amount: number, write: (tx: Db) => Promise<void>) => Promise<boolean>;
+  tickOnce: (
+    key: string,
+    amount: number,
+    write: (tx: Db) => Promise<void>,
+    /** In the same transaction, when this tick closes the job (its result's last words). */
+    onClose?: (tx: Db) => Promise<void>,
+  ) => Promise<boolean>;
 }
 
 /** A coordinator's "the job goes on in its steps" answer. */

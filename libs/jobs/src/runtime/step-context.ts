@@ -46,16 +46,14 @@ export function stepContext(
       await jobs.tickProgress(parentId, amount, followUps.onClose(parentId));
       await followUps.publish();
     },
-    tickOnce: async (key, amount, write) => {
+    tickOnce: async (key, amount, write, onClose) => {
       const followUps = lifecycle.followUps();
       const stepKey = `${step.name}:${key}`;
-      const commit = await jobs.tickProgressOnce(
-        parentId,
-        stepKey,
-        amount,
-        write,
-        followUps.onClose(parentId),
-      );
+      const queueFollowUps = followUps.onClose(parentId);
+      const commit = await jobs.tickProgressOnce(parentId, stepKey, amount, write, async (tx) => {
+        if (onClose !== undefined) await onClose(tx);
+        await queueFollowUps(tx);
+      });
       if (commit.duplicate) logger.info('step already committed; duplicate delivery ignored', { key });
       await followUps.publish();
       return !commit.duplicate;

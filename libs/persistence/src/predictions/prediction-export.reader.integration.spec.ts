@@ -190,6 +190,7 @@ describe('PredictionExportReader', () => {
       goName: `name of ${goId}`,
       identity: null,
       evidenceCode: 'EXP',
+      known: false,
       ...extra,
     });
     const all = await best({});

@@ -25,6 +25,8 @@ export interface BestTermRow {
   goName: string | null;
   identity: number | null;
   evidenceCode: string | null;
+  /** The query's own annotation (self-transfer), not a prediction: score 1. */
+  known: boolean;
 }
 
 /** Rows per batch: each batch is whole proteins, about this many rows, read in one statement. */
@@ -119,10 +121,11 @@ export class PredictionExportReader {
       const rows = await queryTextRows(
         this.db,
         `SELECT b.protein_accession, b.go_id, b.score, b.aspect, COALESCE(e.taxonomy_id::text, b.query_taxonomy_id),
-                b.ref_protein_accession, t.name, b.identity, b.evidence_code, e.gene_name
+                b.ref_protein_accession, t.name, b.identity, b.evidence_code, e.gene_name, b.known
            FROM (SELECT DISTINCT ON (p.protein_accession, p.go_id) p.protein_accession, p.go_id, p.go_term_id,
                         ${ROW_SCORE_SQL} AS score, p.aspect, p.query_taxonomy_id, p.ref_protein_accession, p.evidence_code,
-                        COALESCE(p.features ->> 'identity', p.identity_sw::text) AS identity
+                        COALESCE(p.features ->> 'identity', p.identity_sw::text) AS identity,
+                        (p.features ->> 'source') IS NOT DISTINCT FROM 'known' AS known
                    FROM prediction p WHERE ${batch.where}
                   ORDER BY p.protein_accession, p.go_id, score DESC, p.distance, p.id) b
            LEFT JOIN go_term t ON t.id = b.go_term_id
@@ -149,6 +152,7 @@ export class PredictionExportReader {
           identity: r[7] === null || r[7] === undefined ? null : Number(r[7]),
           evidenceCode: r[8] ?? null,
           geneName: r[9] ?? null,
+          known: r[10] === 't' || r[10] === 'true',
         });
       }
       if (protein !== null) yield { protein, terms };

@@ -153,6 +153,7 @@ describe('PredictionSetRepository', () => {
       }),
       id,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      reference: null,
     });
     expect(await sets.get(id)).toEqual(record);
     expect(await sets.find(randomUUID())).toBeNull();
@@ -294,6 +295,9 @@ describe('PredictionSetRepository', () => {
           best_score: 0.75,
           annotation_count: 2,
           match_count: 2,
+          homologs: null,
+          best_identity: null,
+          basis: null,
         },
         {
           protein_accession: QB,
@@ -302,6 +306,9 @@ describe('PredictionSetRepository', () => {
           best_score: 0.5,
           annotation_count: 0,
           match_count: 0,
+          homologs: null,
+          best_identity: null,
+          basis: null,
         },
       ],
       total: 2,

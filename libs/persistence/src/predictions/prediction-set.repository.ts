@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
-import { ListScope, Visibility } from '@svc/domain';
+import { ListScope, type ReferenceSummary, Visibility } from '@svc/domain';
 import { bulkInsert, bulkInsertColumns } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
@@ -32,12 +32,14 @@ export interface PredictionSetRecord {
   visibility: Visibility;
   expires_at: string | null;
   created_at: string;
+  /** What the set was predicted against (`ReferenceSummary`); null on sets made before it was recorded. */
+  reference: ReferenceSummary | null;
 }
 
 const SET_COLUMNS = `s.id, s.job_id, s.embedding_config_id, s.annotation_set_id, s.ontology_snapshot_id, s.query_set_id,
   s.limit_per_entry, s.distance_threshold, s.search_backend, s.aspect_separated_knn, s.options, s.feature_schema_sha,
   s.reranker_model_id, s.query_count, s.owner_user_id, s.visibility, ${isoColumn('s.expires_at', 'expires_at')},
-  ${isoColumn('s.created_at', 'created_at')}`;
+  ${isoColumn('s.created_at', 'created_at')}, s.reference`;
 
 // `exclude_self`: sets made before the option existed always excluded the query's own entry.
 const LABELS = `c.model_name AS embedding_config_name, c.model_backend AS embedding_backend,
@@ -68,7 +70,7 @@ export class PredictionSetRepository {
     return row?.n ?? 0;
   }
 
-  async create(input: Omit<PredictionSetRecord, 'id' | 'created_at'>): Promise<string> {
+  async create(input: Omit<PredictionSetRecord, 'id' | 'created_at' | 'reference'>): Promise<string> {
     const row = await queryOne<{ id: string }>(
       this.db,
       `INSERT INTO prediction_set (job_id, embedding_config_id, annotation_set_id, ontology_snapshot_id, query_set_id,
@@ -206,8 +208,13 @@ export class PredictionSetRepository {
               (SELECT count(DISTINCT a.go_term_id)::int FROM protein_go_annotation a
                 WHERE a.annotation_set_id = $2 AND a.protein_accession = p.protein_accession AND NOT a.is_not) AS annotation_count,
               count(*) FILTER (WHERE EXISTS (SELECT 1 FROM protein_go_annotation a WHERE a.annotation_set_id = $2
-                AND a.protein_accession = p.protein_accession AND a.go_term_id = p.go_term_id AND NOT a.is_not))::int AS match_count
-         FROM prediction p WHERE p.prediction_set_id = $1 ${filter}
+                AND a.protein_accession = p.protein_accession AND a.go_term_id = p.go_term_id AND NOT a.is_not))::int AS match_count,
+              max(q.homologs) AS homologs, max(q.best_identity)::float8 AS best_identity,
+              CASE WHEN max(q.known_terms) > 0 THEN 'known' WHEN max(q.homologs) > 0 THEN 'homology'
+                   WHEN max(q.homologs) = 0 THEN 'prior' END AS basis
+         FROM prediction p LEFT JOIN prediction_query_summary q
+           ON q.prediction_set_id = p.prediction_set_id AND q.protein_accession = p.protein_accession
+        WHERE p.prediction_set_id = $1 ${filter}
         GROUP BY p.protein_accession ORDER BY p.protein_accession LIMIT $3 OFFSET $4`,
       params,
     );
@@ -223,13 +230,15 @@ export class PredictionSetRepository {
 
   /**
    * One protein's predicted terms, best score first (an unknown accession gives an empty list), with
-   * `self_hit`: the donor is the query's own accession or an isoform of it (annotation mode only).
+   * `self_hit`: the donor is the query's own accession or an isoform of it (annotation mode only), and
+   * `known`: the row is the query's own annotation (self-transfer), not a prediction.
    */
   async proteinPredictions(id: string, accession: string): Promise<Record<string, unknown>[]> {
     await this.get(id);
     return queryRows(
       this.db,
-      `SELECT ${tsvSelect()}, ${SCORE_SELECT}, COALESCE((p.features ->> 'self_hit')::boolean, false) AS self_hit
+      `SELECT ${tsvSelect()}, ${SCORE_SELECT}, COALESCE((p.features ->> 'self_hit')::boolean, false) AS self_hit,
+              (p.features ->> 'source') IS NOT DISTINCT FROM 'known' AS known
          FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
         WHERE p.prediction_set_id = $1 AND p.protein_accession = $2 ORDER BY score DESC, p.distance, p.go_id`,
       [id, accession],

@@ -1,0 +1,154 @@
+import { DataSource } from 'typeorm';
+import {
+  coverageOf,
+  DONOR_EVIDENCE_CODES,
+  type Aspect,
+  type Coverage,
+  type QuerySummary,
+  type ReferenceSummary,
+} from '@svc/domain';
+import { bulkInsert } from '../bulk';
+import { Db, queryOne, queryRows } from '../sql';
+
+/** The reference fields the coordinator reads from the database; the rest it knows itself. */
+export type StoredReference = Omit<ReferenceSummary, 'search_backend' | 'blend_version' | 'self_transfer'>;
+
+/**
+ * What backs a prediction set: the reference it was made against (`prediction_set.reference`) and
+ * per query its homologs, best identity and known terms (`prediction_query_summary`).
+ */
+export class PredictionProvenanceRepository {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * The reference of an (annotation set, donor rule) as a prediction sees it: donor proteins are
+   * proteins with a sequence and a non-NOT annotation the rule lets donate, counted per aspect, and
+   * their species from the annotations' taxon column (else the protein's).
+   */
+  async describeReference(
+    annotationSetId: string,
+    donorEvidence: 'experimental' | 'all',
+  ): Promise<StoredReference | null> {
+    const set = await queryOne<{
+      annotation_set_id: string;
+      annotation_set_label: string;
+      annotation_source_version: string;
+      ontology_snapshot_id: string;
+      ontology_version: string;
+    }>(
+      this.db,
+      `SELECT a.id AS annotation_set_id, (a.source || ' ' || a.source_version) AS annotation_set_label,
+              a.source_version AS annotation_source_version, o.id AS ontology_snapshot_id, o.obo_version AS ontology_version
+         FROM annotation_set a JOIN ontology_snapshot o ON o.id = a.ontology_snapshot_id WHERE a.id = $1`,
+      [annotationSetId],
+    );
+    if (set === null) return null;
+    const codes = donorEvidence === 'experimental' ? DONOR_EVIDENCE_CODES : null;
+    const donors = `
+      SELECT a.protein_accession, a.aspect,
+             regexp_replace(coalesce(a.taxon_id, p.taxonomy_id), '^(taxon:)?', 'taxon:') AS taxon
+        FROM protein_go_annotation a JOIN protein p ON p.accession = a.protein_accession
+       WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.aspect IN ('F', 'P', 'C')
+         AND p.sequence_id IS NOT NULL AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))`;
+    const perAspect = await queryRows<{ aspect: Aspect | null; proteins: number }>(
+      this.db,
+      `WITH d AS (${donors}) SELECT aspect, count(DISTINCT protein_accession)::int AS proteins FROM d
+        GROUP BY ROLLUP (aspect)`,
+      [annotationSetId, codes],
+    );
+    const species = await queryRows<{ taxon: string | null; proteins: number }>(
+      this.db,
+      `WITH d AS (${donors}) SELECT taxon, count(DISTINCT protein_accession)::int AS proteins FROM d
+        GROUP BY taxon ORDER BY proteins DESC, taxon LIMIT 5`,
+      [annotationSetId, codes],
+    );
+    const count = (aspect: Aspect | null): number =>
+      perAspect.find((r) => r.aspect === aspect)?.proteins ?? 0;
+    return {
+      ...set,
+      donor_evidence: donorEvidence,
+      donor_proteins: count(null),
+      donor_proteins_per_aspect: { F: count('F'), P: count('P'), C: count('C') },
+      donor_species: species.map((s) => ({ taxon: s.taxon ?? 'unknown', proteins: s.proteins })),
+    };
+  }
+
+  async setReference(predictionSetId: string, reference: ReferenceSummary): Promise<void> {
+    await this.db.query(`UPDATE prediction_set SET reference = $2 WHERE id = $1`, [
+      predictionSetId,
+      JSON.stringify(reference),
+    ]);
+  }
+
+  async reference(predictionSetId: string, db: Db = this.db): Promise<ReferenceSummary | null> {
+    const row = await queryOne<{ reference: ReferenceSummary | null }>(
+      db,
+      `SELECT reference FROM prediction_set WHERE id = $1`,
+      [predictionSetId],
+    );
+    return row?.reference ?? null;
+  }
+
+  /** Stores a write step's query summaries in its transaction; a query stored before keeps its row. */
+  async writeQuerySummaries(
+    predictionSetId: string,
+    summaries: QuerySummary[],
+    tx: Db = this.db,
+  ): Promise<void> {
+    if (summaries.length === 0) return;
+    await bulkInsert(tx, {
+      table: 'prediction_query_summary',
+      columns: [
+        { name: 'prediction_set_id', type: 'uuid' },
+        { name: 'protein_accession', type: 'text' },
+        { name: 'homologs', type: 'int' },
+        { name: 'best_identity', type: 'real' },
+        { name: 'known_terms', type: 'int' },
+      ],
+      rows: summaries.map((s) => [predictionSetId, s.accession, s.homologs, s.best_identity, s.known_terms]),
+      onConflict: 'ON CONFLICT (prediction_set_id, protein_accession) DO NOTHING',
+    });
+  }
+
+  /**
+   * The set's coverage from its query summaries (a query with known terms is not one without a
+   * homolog: its own annotations back it); null for a set made before summaries existed.
+   */
+  async coverage(predictionSetId: string, db: Db = this.db): Promise<Coverage | null> {
+    const row = await queryOne<{ queries: number; without_homolog: number; known: number }>(
+      db,
+      `SELECT count(*)::int AS queries,
+              count(*) FILTER (WHERE homologs = 0 AND known_terms = 0)::int AS without_homolog,
+              count(*) FILTER (WHERE known_terms > 0)::int AS known
+         FROM prediction_query_summary WHERE prediction_set_id = $1`,
+      [predictionSetId],
+    );
+    return row === null || row.queries === 0 ? null : coverageOf(row);
+  }
+
+  /** Every query summary of a set, by accession (for the exports: one row per query). */
+  async querySummaries(predictionSetId: string): Promise<Map<string, QuerySummary>> {
+    const rows = await queryRows<{
+      protein_accession: string;
+      homologs: number;
+      best_identity: number | null;
+      known_terms: number;
+    }>(
+      this.db,
+      `SELECT protein_accession, homologs, best_identity::float8 AS best_identity, known_terms
+         FROM prediction_query_summary WHERE prediction_set_id = $1`,
+      [predictionSetId],
+    );
+    return new Map(
+      rows.map((r) => [
+        r.protein_accession,
+        {
+          accession: r.protein_accession,
+          homologs: r.homologs,
+          best_identity: r.best_identity === null ? null : Number(r.best_identity.toFixed(4)),
+          known_terms: r.known_terms,
+        },
+      ]),
+    );
+  }
+}

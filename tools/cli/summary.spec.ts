@@ -1,0 +1,42 @@
+import type { ReferenceSummary } from '@svc/domain';
+import { coverageLine, referenceLines, warningLines } from './summary';
+
+const REFERENCE: ReferenceSummary = {
+  ontology_snapshot_id: 's',
+  ontology_version: 'releases/2022-07-01',
+  annotation_set_id: 'a',
+  annotation_set_label: 'goa gene2go-2022-09-12',
+  annotation_source_version: 'gene2go-2022-09-12',
+  donor_evidence: 'experimental',
+  donor_proteins: 15398,
+  donor_proteins_per_aspect: { F: 11204, P: 12890, C: 13012 },
+  donor_species: [{ taxon: 'taxon:9606', proteins: 15398 }],
+  search_backend: 'diamond',
+  blend_version: 'homology-blend-v1',
+  self_transfer: true,
+};
+
+describe('svc annotate summary lines', () => {
+  it('name the reference, its donors per aspect and the search', () => {
+    expect(referenceLines(REFERENCE)).toEqual([
+      'reference: GO releases/2022-07-01; annotations goa gene2go-2022-09-12',
+      '  donors: 15398 proteins (MF 11204, BP 12890, CC 13012; experimental evidence); species taxon:9606 15398',
+      "  search: diamond, blend homology-blend-v1; a reference protein's own annotations come back as known",
+    ]);
+  });
+
+  it('count the proteins by what backs them, and prefix warnings', () => {
+    expect(
+      coverageLine({
+        queries: 20,
+        with_homolog: 18,
+        without_homolog: 2,
+        without_homolog_share: 0.1,
+        known: 3,
+      }),
+    ).toBe('proteins: 20 — 15 with homology, 3 known (reference proteins), 2 on the prior alone (10 %)');
+    expect(coverageLine(null)).toBe('proteins: coverage not recorded for this set');
+    expect(warningLines(['small'])).toEqual(['warning: small']);
+    expect(warningLines(undefined)).toEqual([]);
+  });
+});

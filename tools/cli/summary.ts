@@ -1,0 +1,32 @@
+import type { Coverage, ReferenceSummary } from '@svc/domain';
+
+/**
+ * What `svc annotate` tells the person at the terminal about the answer: the reference it stands on
+ * (before the run) and how much of it rests on homology (after), in a few plain lines.
+ */
+export function referenceLines(reference: ReferenceSummary): string[] {
+  const { F, P, C } = reference.donor_proteins_per_aspect;
+  const species = reference.donor_species
+    .slice(0, 3)
+    .map((s) => `${s.taxon} ${s.proteins}`)
+    .join(', ');
+  return [
+    `reference: GO ${reference.ontology_version}; annotations ${reference.annotation_set_label}`,
+    `  donors: ${reference.donor_proteins} proteins (MF ${F}, BP ${P}, CC ${C}; ${reference.donor_evidence === 'experimental' ? 'experimental evidence' : 'all evidence, electronic included'})${species === '' ? '' : `; species ${species}`}`,
+    `  search: ${reference.search_backend}${reference.blend_version === null ? '' : `, blend ${reference.blend_version}`}${reference.self_transfer ? "; a reference protein's own annotations come back as known" : ''}`,
+  ];
+}
+
+export function coverageLine(coverage: Coverage | null): string {
+  if (coverage === null) return 'proteins: coverage not recorded for this set';
+  const prior = coverage.without_homolog;
+  const homology = coverage.with_homolog - coverage.known;
+  return (
+    `proteins: ${coverage.queries} — ${homology} with homology, ${coverage.known} known (reference proteins), ` +
+    `${prior} on the prior alone (${(100 * coverage.without_homolog_share).toFixed(0)} %)`
+  );
+}
+
+export function warningLines(warnings: readonly string[] | undefined): string[] {
+  return (warnings ?? []).map((w) => `warning: ${w}`);
+}
