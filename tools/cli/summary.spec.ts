@@ -2,6 +2,7 @@ import type { ReferenceSummary } from '@svc/domain';
 import { coverageLine, referenceLines, warningLines } from './summary';
 
 const REFERENCE: ReferenceSummary = {
+  reference_name: 'human',
   ontology_snapshot_id: 's',
   ontology_version: 'releases/2022-07-01',
   annotation_set_id: 'a',
@@ -19,7 +20,7 @@ const REFERENCE: ReferenceSummary = {
 describe('svc annotate summary lines', () => {
   it('name the reference, its donors per aspect and the search', () => {
     expect(referenceLines(REFERENCE)).toEqual([
-      'reference: GO releases/2022-07-01; annotations goa gene2go-2022-09-12',
+      'reference: human — GO releases/2022-07-01; annotations goa gene2go-2022-09-12',
       '  donors: 15398 proteins (MF 11204, BP 12890, CC 13012; experimental evidence); species taxon:9606 15398',
       "  search: diamond, blend homology-blend-v1; a reference protein's own annotations come back as known",
     ]);

@@ -11,7 +11,7 @@ export function referenceLines(reference: ReferenceSummary): string[] {
     .map((s) => `${s.taxon} ${s.proteins}`)
     .join(', ');
   return [
-    `reference: GO ${reference.ontology_version}; annotations ${reference.annotation_set_label}`,
+    `reference: ${reference.reference_name === null ? '' : `${reference.reference_name} — `}GO ${reference.ontology_version}; annotations ${reference.annotation_set_label}`,
     `  donors: ${reference.donor_proteins} proteins (MF ${F}, BP ${P}, CC ${C}; ${reference.donor_evidence === 'experimental' ? 'experimental evidence' : 'all evidence, electronic included'})${species === '' ? '' : `; species ${species}`}`,
     `  search: ${reference.search_backend}${reference.blend_version === null ? '' : `, blend ${reference.blend_version}`}${reference.self_transfer ? "; a reference protein's own annotations come back as known" : ''}`,
   ];

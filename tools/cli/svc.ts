@@ -4,6 +4,7 @@
 //   svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name N] [--save]
 //                [--taxon NCBI_ID]                the taxon of the records without OX= (GAF column 13)
 //   svc jobs list [--status S] [--operation O] | svc jobs show ID | svc jobs cancel ID
+//   svc reference list | svc reference show NAME | svc reference install NAME [--mirror DIR_OR_URL]
 //   svc evaluate --obo O --gt GT --pred P [...]    the CAFA evaluator on files (tools/evaluate)
 //
 // The service and key come from --url/--api-key, else SVC_URL/SVC_API_KEY, else the config file
@@ -30,6 +31,7 @@ export const USAGE = `usage: svc login --url URL [--api-key KEY]
        svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name NAME] [--save]
                     [--taxon NCBI_ID]
        svc jobs list [--status S] [--operation O] [--limit N] | svc jobs show ID | svc jobs cancel ID
+       svc reference list | svc reference show NAME | svc reference install NAME [--mirror DIR_OR_URL]
        svc evaluate --obo O --gt GT --pred P [...]
 options for every command: --url URL --api-key KEY --config FILE`;
 
@@ -178,6 +180,64 @@ async function annotate(args: string[]): Promise<void> {
   process.stderr.write(`prediction set ${setId}\n`);
 }
 
+/** `svc reference list | show NAME | install NAME [--mirror M]`: the named references. */
+async function reference(args: string[]): Promise<void> {
+  const [action, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { ...common, mirror: { type: 'string' } },
+  });
+  const client = clientOf(values);
+  const [name] = positionals;
+  if (action === 'list') {
+    for (const entry of await client.references()) {
+      const current = entry.installed[0];
+      process.stdout.write(
+        `${entry.name}${entry.is_default ? ' (default)' : ''}\t${
+          current === undefined
+            ? 'not installed'
+            : `GO ${current.ontology_version}; ${countOf(current.stats['annotations'])} annotations; ${countOf(current.stats['proteins'])} proteins; installed ${current.installed_at}`
+        }\t${entry.description}\n`,
+      );
+    }
+    return;
+  }
+  if (action === 'show' && name !== undefined) {
+    process.stdout.write(`${JSON.stringify(await client.reference(name), null, 2)}\n`);
+    return;
+  }
+  if (action === 'install' && name !== undefined) {
+    const mirror = values.mirror === undefined ? undefined : mirrorOf(values.mirror);
+    const queued = await client.installReference(name, mirror);
+    process.stderr.write(
+      `install_reference job ${queued.id}${mirror === undefined ? '' : ` from ${mirror}`}\n`,
+    );
+    const done = await client.waitForJob(queued.id, { onProgress: progress('install') });
+    endLine();
+    const result = done.result ?? {};
+    const stats = (result['stats'] ?? {}) as Record<string, unknown>;
+    process.stdout.write(
+      `${name}: GO ${String(result['ontology_version'])}, ${String(stats['annotations'])} annotations ` +
+        `(${String(result['annotation_set_label'])}), ${String(stats['proteins'])} proteins` +
+        `${result['reused'] === true ? ' (already installed: reused)' : ''}; ${String(result['elapsed_s'])} s\n`,
+    );
+    for (const file of (result['files'] ?? []) as { role: string; sha256: string; checked: string }[])
+      process.stdout.write(`  ${file.role}\tsha256 ${file.sha256}\t${file.checked}\n`);
+    return;
+  }
+  throw new UsageError('reference list | reference show NAME | reference install NAME [--mirror DIR_OR_URL]');
+}
+
+function countOf(value: unknown): string {
+  return typeof value === 'number' ? String(value) : '?';
+}
+
+/** A mirror folder of this machine becomes an absolute path (the service reads it if its policy allows). */
+function mirrorOf(value: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : resolve(value);
+}
+
 async function jobs(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   const { values, positionals } = parseArgs({
@@ -227,6 +287,7 @@ export async function run(argv: string[]): Promise<number> {
     if (command === 'login') await login(args);
     else if (command === 'annotate') await annotate(args);
     else if (command === 'jobs') await jobs(args);
+    else if (command === 'reference') await reference(args);
     else if (command === 'evaluate') evaluate(args);
     else throw new UsageError(command === undefined ? 'no command' : `unknown command ${command}`);
     return 0;

@@ -3,6 +3,7 @@ import { loadNcbiTaxonomyOperation } from './operations/load-ncbi-taxonomy.opera
 import { buildGoCooccurrenceOperation } from './operations/build-go-cooccurrence.operation';
 import { fetchUniprotMetadataOperation } from './operations/fetch-uniprot-metadata.operation';
 import { insertProteinsOperation } from './operations/insert-proteins.operation';
+import { installReferenceOperation } from './operations/install-reference.operation';
 import { loadGoaAnnotationsOperation } from './operations/load-goa-annotations.operation';
 import { loadInterproGoMappingOperation } from './operations/load-interpro-go-mapping.operation';
 import { loadOntologySnapshotOperation } from './operations/load-ontology-snapshot.operation';
@@ -21,6 +22,7 @@ export const INGESTION_WORKER: WorkerDefinition = {
     loadGoaAnnotationsOperation,
     loadQuickGoAnnotationsOperation,
     insertProteinsOperation,
+    installReferenceOperation,
     fetchUniprotMetadataOperation,
     buildGoCooccurrenceOperation,
     loadInterproGoMappingOperation,

@@ -345,6 +345,7 @@ export function Backing({
       {reference ? (
         <Fields
           entries={[
+            ['Reference', reference.reference_name ?? 'loaded by hand (not an installed reference)'],
             ['GO release', reference.ontology_version],
             ['Reference annotations', reference.annotation_set_label],
             [

@@ -50,6 +50,9 @@ export interface SvcClientOptions {
 /** The answer of `POST /v1/annotate`: the ids and links of the run. */
 export type AnnotateAnswer = Schemas['AnnotateView'];
 
+/** A reference of the catalog with its installs (`svc reference list/show`). */
+export type ReferenceEntry = Schemas['ReferenceEntryView'];
+
 export type ExportFormat = 'tsv' | 'cafa' | 'gaf' | 'json' | 'zip';
 
 /** The download route of each format of a prediction set (docs/prediction.md, "Exports"). */
@@ -158,6 +161,20 @@ export class SvcClient {
     form.set('file', new Blob([input.fasta], { type: 'text/plain' }), `${input.name ?? 'proteins'}.fasta`);
     const path = `/v1/annotate?save_history=${input.saveHistory === true}`;
     return this.parse(path, await this.request('POST', path, form));
+  }
+
+  /** GET /v1/references: the reference catalog and what is installed of it. */
+  references(): Promise<ReferenceEntry[]> {
+    return this.json('GET', '/v1/references');
+  }
+
+  reference(name: string): Promise<ReferenceEntry> {
+    return this.json('GET', `/v1/references/${encodeURIComponent(name)}`);
+  }
+
+  /** POST /v1/references/install (operator): queues the install of a named reference, from a mirror if given. */
+  installReference(name: string, mirror?: string): Promise<QueuedJobView> {
+    return this.json('POST', '/v1/references/install', { name, ...(mirror !== undefined ? { mirror } : {}) });
   }
 
   /** Streams one export of a prediction set to a file; `minScore` applies to GAF, JSON and ZIP. */

@@ -24,6 +24,7 @@ export const EXAMPLE_IDS = {
   dataset: '5c8e1f2a-7b3d-4e9c-a1f6-0d2b4c6e8a90',
   experimentRun: '8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d',
   supportEntry: '6c1e2d3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f',
+  referenceBundle: '2e4c6a8b-0d1f-4e3a-9b5c-7d9f1b3d5e7a',
 } as const;
 
 export type IdKind = keyof typeof EXAMPLE_IDS;

@@ -23,3 +23,4 @@ export * from './datasets';
 export * from './ownership';
 export * from './random/seeded-random';
 export * from './provenance/provenance';
+export * from './reference-bundles/catalog';

@@ -19,6 +19,7 @@ import { ScoreInDistance1765300000000 } from './migrations/1765300000000-score-i
 import { QuerySetEntryGeneName1765400000000 } from './migrations/1765400000000-query-set-entry-gene-name';
 import { OntologyContentHash1765500000000 } from './migrations/1765500000000-ontology-content-hash';
 import { PredictionProvenance1765600000000 } from './migrations/1765600000000-prediction-provenance';
+import { ReferenceBundle1765700000000 } from './migrations/1765700000000-reference-bundle';
 
 export const MIGRATIONS = [
   CreateJobs1763800000000,
@@ -40,6 +41,7 @@ export const MIGRATIONS = [
   QuerySetEntryGeneName1765400000000,
   OntologyContentHash1765500000000,
   PredictionProvenance1765600000000,
+  ReferenceBundle1765700000000,
 ];
 
 export interface DataSourceOptions {

@@ -18,6 +18,7 @@ export * from './identity/schema-reset';
 export * from './identity/api-key-verifier';
 export * from './bulk';
 export * from './reference/ontology.repository';
+export * from './reference/reference-bundle.repository';
 export * from './reference/annotation.repository';
 export * from './reference/protein.repository';
 export * from './reference/query-set.repository';

@@ -26,6 +26,7 @@ import { InterProRepository } from './reference/interpro.repository';
 import { OntologyRepository } from './reference/ontology.repository';
 import { ProteinRepository } from './reference/protein.repository';
 import { QuerySetRepository } from './reference/query-set.repository';
+import { ReferenceBundleRepository } from './reference/reference-bundle.repository';
 import { ReferenceCheckRepository } from './reference/reference-check.repository';
 import { TaxonomyRepository } from './reference/taxonomy.repository';
 import { RetentionRepository } from './retention/retention.repository';
@@ -57,6 +58,7 @@ export function createRepositories(db: DataSource) {
     proteins: new ProteinRepository(db),
     querySets: new QuerySetRepository(db),
     quotas: new QuotaRepository(db),
+    referenceBundles: new ReferenceBundleRepository(db),
     references: new ReferenceCheckRepository(db),
     referencePools: new ReferencePoolRepository(db),
     rerankers: new RerankerRepository(db),

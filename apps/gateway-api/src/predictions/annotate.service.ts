@@ -18,6 +18,7 @@ import {
   AnnotationRepository,
   EmbeddingRepository,
   PredictionProvenanceRepository,
+  ReferenceBundleRepository,
   ReferencePoolRepository,
 } from '@svc/persistence';
 import { Principal } from '@svc/platform';
@@ -71,6 +72,7 @@ export class AnnotateService {
     private readonly annotations: AnnotationRepository,
     private readonly embeddings: EmbeddingRepository,
     private readonly provenance: PredictionProvenanceRepository,
+    private readonly bundles: ReferenceBundleRepository,
   ) {}
 
   /** The default reference as the prediction will see it, kept a minute per annotation set. */
@@ -187,8 +189,17 @@ export class AnnotateService {
     }
   }
 
-  /** The newest annotation set that has annotations. */
+  /**
+   * The default reference: the newest installed one (`svc reference install`), else the newest
+   * annotation set that has annotations; the answer's `reference` names which.
+   */
   private async pickAnnotationSet(): Promise<{ annotation_set_id: string; ontology_snapshot_id: string }> {
+    const installed = await this.bundles.newest();
+    if (installed !== null)
+      return {
+        annotation_set_id: installed.annotation_set_id,
+        ontology_snapshot_id: installed.ontology_snapshot_id,
+      };
     const row = await this.annotations.newestNonEmptySet();
     if (row === null)
       throw new DomainError(

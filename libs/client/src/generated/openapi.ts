@@ -1459,6 +1459,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/references": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reference catalog with what is installed of it */
+        get: operations["ReferencesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/references/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One reference of the catalog and its installs */
+        get: operations["ReferencesController_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/references/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue install_reference: stage, check and load a named reference (GO release, annotations, sequences) */
+        post: operations["ReferencesController_install"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reranker-models": {
         parameters: {
             query?: never;
@@ -2934,6 +2985,87 @@ export interface components {
             /** @description Instead of a search: a UniProt FASTA or TSV export (http(s), file://, path; gzip) */
             source_url?: string;
         };
+        InstalledReferenceFileView: {
+            /** @example 12873554 */
+            bytes: number;
+            /**
+             * @description How its SHA-256 was checked: the catalog's pin, the mirror's SHA256SUMS, or not (none published)
+             * @example mirror
+             * @enum {string}
+             */
+            checked: "pinned" | "mirror" | "unverified";
+            /**
+             * @example annotations
+             * @enum {string}
+             */
+            role: "ontology" | "annotations" | "sequences";
+            /** @example 3fa2c6d1e0b94d5c8e7f6a5b4c3d2e1f00112233445566778899aabbccddeeff */
+            sha256: string;
+            /** @description Where it was read from (operators only) */
+            source?: string | null;
+            /**
+             * @description Its canonical source (operators also see the mirror it was read from, in `source`)
+             * @example https://ftp.ebi.ac.uk/pub/databases/GO/goa/HUMAN/goa_human.gaf.gz
+             */
+            url: string;
+        };
+        InstalledReferenceView: {
+            /**
+             * Format: uuid
+             * @example e4a7d2c9-1b8f-4c3e-a5d6-7f0b2e9c8a14
+             */
+            annotation_set_id: string;
+            /** @example goa human goa_human.gaf.gz@3fa2c6d1e0b9 */
+            annotation_set_label: string;
+            /** @example 9f2c1d0e5b7a4c3d8e6f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d */
+            content_sha256: string;
+            files: components["schemas"]["InstalledReferenceFileView"][];
+            /**
+             * Format: uuid
+             * @example 2e4c6a8b-0d1f-4e3a-9b5c-7d9f1b3d5e7a
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2025-11-20T14:03:27.512034Z
+             */
+            installed_at: string;
+            /** Format: uuid */
+            job_id?: string | null;
+            /** @description The mirror it was read from (operators only) */
+            mirror?: string | null;
+            /** @example human */
+            name: string;
+            /**
+             * Format: uuid
+             * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
+             */
+            ontology_snapshot_id: string;
+            /** @example releases/2025-10-10 */
+            ontology_version: string;
+            /**
+             * @example {
+             *       "annotations": 612004,
+             *       "proteins": 20420,
+             *       "ontology_terms": 48021
+             *     }
+             */
+            stats: {
+                [key: string]: unknown;
+            };
+        };
+        InstallReferencePayload: {
+            /**
+             * @description Read the files from this mirror (a base URL, or a folder of the server) instead of their canonical sources: each under the host and path of its canonical URL, with an optional SHA256SUMS file at the top. Subject to the source policy.
+             * @example https://mirror.example.org/
+             */
+            mirror?: string;
+            /**
+             * @description A reference of the catalog (GET /references)
+             * @example human
+             */
+            name: string;
+        };
         JobCommentView: {
             /** @description Username of the account that wrote the comment, recorded by the server; null when written without an account (the credential gate off) */
             author: string | null;
@@ -2981,7 +3113,7 @@ export interface components {
              * @description Why a FAILED job failed: one of the stable codes listed in docs/job-errors.md
              * @enum {string|null}
              */
-            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "forbidden_payload" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ontology_mismatch" | "ontology_version_conflict" | "ping_failed" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "source_too_slow" | "source_timeout" | "corrupt_source" | null;
+            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "forbidden_payload" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ontology_mismatch" | "ontology_version_conflict" | "ping_failed" | "checksum_mismatch" | "unknown_reference" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "source_too_slow" | "source_timeout" | "corrupt_source" | null;
             error_message: string | null;
             /**
              * Format: date-time
@@ -3132,7 +3264,7 @@ export interface components {
          * @description Registered operation name
          * @enum {string}
          */
-        OperationName: "ping" | "load_ontology_snapshot" | "load_goa_annotations" | "load_quickgo_annotations" | "insert_proteins" | "fetch_uniprot_metadata" | "build_go_cooccurrence" | "load_interpro_go_mapping" | "compute_embeddings" | "predict_go_terms" | "load_ncbi_taxonomy" | "generate_evaluation_set" | "run_cafa_evaluation" | "export_research_dataset" | "purge_expired_results";
+        OperationName: "ping" | "load_ontology_snapshot" | "load_goa_annotations" | "load_quickgo_annotations" | "insert_proteins" | "install_reference" | "fetch_uniprot_metadata" | "build_go_cooccurrence" | "load_interpro_go_mapping" | "compute_embeddings" | "predict_go_terms" | "load_ncbi_taxonomy" | "generate_evaluation_set" | "run_cafa_evaluation" | "export_research_dataset" | "purge_expired_results";
         OrphanSequenceCountView: {
             /**
              * @description Sequences referenced by no protein and no query-set entry
@@ -4294,6 +4426,40 @@ export interface components {
              */
             status: "ready";
         };
+        ReferenceCatalogFileView: {
+            /**
+             * @description Its path inside a mirror
+             * @example purl.obolibrary.org/obo/go/go-basic.obo
+             */
+            mirror_path: string;
+            /** @example ontology */
+            role: string;
+            /** @description A pinned SHA-256, where known */
+            sha256?: string | null;
+            /** @example https://purl.obolibrary.org/obo/go/go-basic.obo */
+            url: string;
+        };
+        ReferenceEntryView: {
+            /** @example Human Swiss-Prot proteins with their GOA annotations, on the current GO release */
+            description: string;
+            /**
+             * @example experimental
+             * @enum {string}
+             */
+            donor_evidence: "experimental" | "all";
+            files: components["schemas"]["ReferenceCatalogFileView"][];
+            /** @description Its installs, newest first (empty: not installed) */
+            installed: components["schemas"]["InstalledReferenceView"][];
+            /**
+             * @description One-click annotation uses it (the newest install of any name)
+             * @example true
+             */
+            is_default: boolean;
+            /** @example human */
+            name: string;
+            /** @example 9606 */
+            taxon: string;
+        };
         ReferenceSummaryView: {
             /**
              * Format: uuid
@@ -4330,6 +4496,11 @@ export interface components {
             ontology_snapshot_id: string;
             /** @example releases/2022-07-01 */
             ontology_version: string;
+            /**
+             * @description The installed reference (svc reference install) whose annotation set this is; null for one loaded by hand
+             * @example human
+             */
+            reference_name?: string | null;
             /** @example diamond */
             search_backend: string;
             /**
@@ -11738,6 +11909,204 @@ export interface operations {
             };
         };
     };
+    ReferencesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceEntryView"][];
+                };
+            };
+            /** @description Missing or refused credential, or a route that needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    ReferencesController_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferenceEntryView"];
+                };
+            };
+            /** @description Missing or refused credential, or a route that needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    ReferencesController_install: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InstallReferencePayload"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e",
+                     *       "status": "queued"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuedJobView"];
+                };
+            };
+            /** @description Missing or refused credential, or a route that needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Body or upload over its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A field failed validation (`errors` lists them) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     "ScoringRerankersController_list[1]": {
         parameters: {
             query?: never;
@@ -13368,10 +13737,12 @@ export const exportResearchDatasetPayloadAnnotation_sourceValues: ReadonlyArray<
 export const exportResearchDatasetPayloadSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ExportResearchDatasetPayload"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
 export const goTermCountViewAspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["GoTermCountView"]["aspect"]> = ["F", "P", "C"];
 export const healthViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["HealthView"]["status"]> = ["ok"];
+export const installedReferenceFileViewCheckedValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InstalledReferenceFileView"]["checked"]> = ["pinned", "mirror", "unverified"];
+export const installedReferenceFileViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InstalledReferenceFileView"]["role"]> = ["ontology", "annotations", "sequences"];
 export const jobViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobView"]["status"]> = ["QUEUED", "RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"];
 export const jobViewSubmitted_viaValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobView"]["submitted_via"]> = ["api", "annotate", "system"];
 export const jobViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["JobView"]["visibility"]> = ["owner", "unlisted", "public"];
-export const operationNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperationName"]> = ["ping", "load_ontology_snapshot", "load_goa_annotations", "load_quickgo_annotations", "insert_proteins", "fetch_uniprot_metadata", "build_go_cooccurrence", "load_interpro_go_mapping", "compute_embeddings", "predict_go_terms", "load_ncbi_taxonomy", "generate_evaluation_set", "run_cafa_evaluation", "export_research_dataset", "purge_expired_results"];
+export const operationNameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["OperationName"]> = ["ping", "load_ontology_snapshot", "load_goa_annotations", "load_quickgo_annotations", "insert_proteins", "install_reference", "fetch_uniprot_metadata", "build_go_cooccurrence", "load_interpro_go_mapping", "compute_embeddings", "predict_go_terms", "load_ncbi_taxonomy", "generate_evaluation_set", "run_cafa_evaluation", "export_research_dataset", "purge_expired_results"];
 export const pluginListViewGroupValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PluginListView"]["group"]> = ["runners", "embedding_backends", "annotation_sources"];
 export const predictGoTermsPayloadDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictGoTermsPayload"]["donor_evidence"]> = ["all", "experimental"];
 export const predictGoTermsPayloadSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictGoTermsPayload"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
@@ -13391,6 +13762,7 @@ export const queuedJobViewStatusValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const readinessChecksViewBrokerValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessChecksView"]["broker"]> = ["ok", "down"];
 export const readinessChecksViewDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessChecksView"]["database"]> = ["ok", "down"];
 export const readinessViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessView"]["status"]> = ["ready"];
+export const referenceEntryViewDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceEntryView"]["donor_evidence"]> = ["experimental", "all"];
 export const referenceSummaryViewDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceSummaryView"]["donor_evidence"]> = ["experimental", "all"];
 export const rerankerMetricsViewLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerMetricsView"]["level"]> = ["pair"];
 export const rerankerViewImport_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerView"]["import_kind"]> = ["upload", "reference"];

@@ -63,6 +63,8 @@ export const JOB_ERROR_CODES = {
     "more of the annotation file's GO ids are unknown or obsolete in the snapshot than the load tolerates",
   ontology_version_conflict: "the ontology file's data-version is loaded already with other content",
   ping_failed: 'the ping operation was asked to fail',
+  checksum_mismatch: "a reference file's SHA-256 is not the one its catalog entry or mirror publishes",
+  unknown_reference: 'the reference name is not in the catalog',
   reranker_incomplete: "the re-ranker's files are incomplete",
   reranker_unusable: "the re-ranker's model cannot be read or is not a LightGBM model",
   same_annotation_set: 'old and new annotation sets are the same set',

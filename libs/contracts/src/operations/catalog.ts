@@ -12,6 +12,7 @@ import {
   BuildGoCooccurrencePayload,
   FetchUniprotMetadataPayload,
   InsertProteinsPayload,
+  InstallReferencePayload,
   LoadGoaAnnotationsPayload,
   LoadInterproGoMappingPayload,
   LoadOntologySnapshotPayload,
@@ -71,6 +72,8 @@ export const LOAD_QUICKGO_ANNOTATIONS = referenceData(
   LoadQuickGoAnnotationsPayload,
 );
 export const INSERT_PROTEINS = referenceData('insert_proteins', InsertProteinsPayload);
+/** A named reference of the catalog, its files staged and checked, then loaded (docs/reference.md). */
+export const INSTALL_REFERENCE = referenceData('install_reference', InstallReferencePayload);
 export const FETCH_UNIPROT_METADATA: OperationSpec<FetchUniprotMetadataPayload> = {
   ...referenceData('fetch_uniprot_metadata', FetchUniprotMetadataPayload, 'researcher'),
   policy: fetchUniprotMetadataPolicy,
@@ -137,6 +140,7 @@ export const OPERATION_CATALOG: readonly OperationSpec[] = [
   LOAD_GOA_ANNOTATIONS,
   LOAD_QUICKGO_ANNOTATIONS,
   INSERT_PROTEINS,
+  INSTALL_REFERENCE,
   FETCH_UNIPROT_METADATA,
   BUILD_GO_COOCCURRENCE,
   LOAD_INTERPRO_GO_MAPPING,

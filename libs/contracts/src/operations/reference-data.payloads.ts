@@ -7,6 +7,7 @@ import {
   IsIn,
   IsOptional,
   IsString,
+  Matches,
   MaxLength,
   MinLength,
   ValidateIf,
@@ -170,4 +171,21 @@ export class SubgraphQuery {
   go_ids!: string;
   @IntegerParam({ min: 0, max: 50, default: 3 })
   depth?: number;
+}
+
+export class InstallReferencePayload {
+  @ApiProperty({ example: 'human', description: 'A reference of the catalog (GET /references)' })
+  @IsString()
+  @Matches(/^[a-z][a-z0-9-]{0,39}$/)
+  name!: string;
+  @ApiPropertyOptional({
+    example: 'https://mirror.example.org/',
+    description:
+      'Read the files from this mirror (a base URL, or a folder of the server) instead of their canonical sources: each under the host and path of its canonical URL, with an optional SHA256SUMS file at the top. Subject to the source policy.',
+  })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2000)
+  mirror?: string;
 }

@@ -22,6 +22,14 @@ export class DonorsPerAspectView {
 
 /** What a prediction stands on: the reference it was made against (docs/prediction.md). */
 export class ReferenceSummaryView {
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'human',
+    description:
+      'The installed reference (svc reference install) whose annotation set this is; null for one loaded by hand',
+  })
+  reference_name!: string | null;
   @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
   @ApiProperty({ example: 'releases/2022-07-01' }) ontology_version!: string;
   @IdProperty('annotationSet') annotation_set_id!: string;

@@ -315,3 +315,87 @@ export class UploadedSourceView {
   @ApiProperty({ example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' })
   sha256!: string;
 }
+
+/** One file of an installed reference. */
+export class InstalledReferenceFileView {
+  @ApiProperty({ enum: ['ontology', 'annotations', 'sequences'], example: 'annotations' }) role!: string;
+  @ApiProperty({
+    example: 'https://ftp.ebi.ac.uk/pub/databases/GO/goa/HUMAN/goa_human.gaf.gz',
+    description: 'Its canonical source (operators also see the mirror it was read from, in `source`)',
+  })
+  url!: string;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'Where it was read from (operators only)',
+  })
+  source!: string | null;
+  @ApiProperty({ example: '3fa2c6d1e0b94d5c8e7f6a5b4c3d2e1f00112233445566778899aabbccddeeff' })
+  sha256!: string;
+  @ApiProperty({ example: 12873554 }) bytes!: number;
+  @ApiProperty({
+    enum: ['pinned', 'mirror', 'unverified'],
+    example: 'mirror',
+    description:
+      "How its SHA-256 was checked: the catalog's pin, the mirror's SHA256SUMS, or not (none published)",
+  })
+  checked!: string;
+}
+
+/** A reference of the catalog, and its installs (newest first). */
+export class InstalledReferenceView {
+  @IdProperty('referenceBundle') id!: string;
+  @ApiProperty({ example: 'human' }) name!: string;
+  @ApiProperty({ example: '9f2c1d0e5b7a4c3d8e6f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d' })
+  content_sha256!: string;
+  @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
+  @ApiProperty({ example: 'releases/2025-10-10' }) ontology_version!: string;
+  @IdProperty('annotationSet') annotation_set_id!: string;
+  @ApiProperty({ example: 'goa human goa_human.gaf.gz@3fa2c6d1e0b9' }) annotation_set_label!: string;
+  @ApiProperty({ type: [InstalledReferenceFileView] }) files!: InstalledReferenceFileView[];
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: { annotations: 612004, proteins: 20420, ontology_terms: 48021 },
+  })
+  stats!: Record<string, unknown>;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    description: 'The mirror it was read from (operators only)',
+  })
+  mirror!: string | null;
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String }) job_id!: string | null;
+  @ApiProperty({ format: 'date-time', example: DATE_TIME_EXAMPLE }) installed_at!: string;
+}
+
+export class ReferenceCatalogFileView {
+  @ApiProperty({ example: 'ontology' }) role!: string;
+  @ApiProperty({ example: 'https://purl.obolibrary.org/obo/go/go-basic.obo' }) url!: string;
+  @ApiProperty({
+    example: 'purl.obolibrary.org/obo/go/go-basic.obo',
+    description: 'Its path inside a mirror',
+  })
+  mirror_path!: string;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'A pinned SHA-256, where known' })
+  sha256!: string | null;
+}
+
+export class ReferenceEntryView {
+  @ApiProperty({ example: 'human' }) name!: string;
+  @ApiProperty({ example: 'Human Swiss-Prot proteins with their GOA annotations, on the current GO release' })
+  description!: string;
+  @ApiProperty({ example: '9606' }) taxon!: string;
+  @ApiProperty({ enum: ['experimental', 'all'], example: 'experimental' }) donor_evidence!: string;
+  @ApiProperty({ type: [ReferenceCatalogFileView] }) files!: ReferenceCatalogFileView[];
+  @ApiProperty({
+    type: [InstalledReferenceView],
+    description: 'Its installs, newest first (empty: not installed)',
+  })
+  installed!: InstalledReferenceView[];
+  @ApiProperty({
+    example: true,
+    description: 'One-click annotation uses it (the newest install of any name)',
+  })
+  is_default!: boolean;
+}

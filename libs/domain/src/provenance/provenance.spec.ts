@@ -8,6 +8,7 @@ import {
 } from './provenance';
 
 const reference = (donors: number, label = 'goa gene2go-2022-09-12'): ReferenceSummary => ({
+  reference_name: null,
   ontology_snapshot_id: 's',
   ontology_version: 'releases/2022-07-01',
   annotation_set_id: 'a',

@@ -7,6 +7,8 @@
 export type Aspect = 'F' | 'P' | 'C';
 
 export interface ReferenceSummary {
+  /** The installed reference (`svc reference install`) whose annotation set this is; null otherwise. */
+  reference_name: string | null;
   ontology_snapshot_id: string;
   ontology_version: string;
   annotation_set_id: string;
@@ -107,6 +109,7 @@ export function provenanceHeader(
   if (reference === null) return { reference: 'not recorded (a set made before references were recorded)' };
   const perAspect = reference.donor_proteins_per_aspect;
   const header: Record<string, string> = {
+    ...(reference.reference_name !== null ? { reference: reference.reference_name } : {}),
     'go-version': reference.ontology_version,
     'reference-annotations': `${reference.annotation_set_label} (${reference.donor_evidence === 'experimental' ? 'experimental evidence codes donate' : 'every evidence code donates, electronic included'})`,
     'reference-donors': `${reference.donor_proteins} proteins (F ${perAspect.F}, P ${perAspect.P}, C ${perAspect.C})`,

@@ -68,6 +68,7 @@ describe('PredictionProvenanceRepository', () => {
 
   it('describes the reference: donors with a sequence per aspect and species, by the donor rule', async () => {
     const base = {
+      reference_name: null,
       annotation_set_id: annotationSetId,
       annotation_set_label: `goa ${tag}-v1`,
       annotation_source_version: `${tag}-v1`,

@@ -30,6 +30,7 @@ export class PredictionProvenanceRepository {
     donorEvidence: 'experimental' | 'all',
   ): Promise<StoredReference | null> {
     const set = await queryOne<{
+      reference_name: string | null;
       annotation_set_id: string;
       annotation_set_label: string;
       annotation_source_version: string;
@@ -37,7 +38,9 @@ export class PredictionProvenanceRepository {
       ontology_version: string;
     }>(
       this.db,
-      `SELECT a.id AS annotation_set_id, (a.source || ' ' || a.source_version) AS annotation_set_label,
+      `SELECT (SELECT b.name FROM reference_bundle b WHERE b.annotation_set_id = a.id
+                ORDER BY b.installed_at DESC LIMIT 1) AS reference_name,
+              a.id AS annotation_set_id, (a.source || ' ' || a.source_version) AS annotation_set_label,
               a.source_version AS annotation_source_version, o.id AS ontology_snapshot_id, o.obo_version AS ontology_version
          FROM annotation_set a JOIN ontology_snapshot o ON o.id = a.ontology_snapshot_id WHERE a.id = $1`,
       [annotationSetId],

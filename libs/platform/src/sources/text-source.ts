@@ -1,8 +1,9 @@
 import { constants as bufferConstants } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { pipeline, Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { ArtifactNotFoundError } from '../artifacts/artifact-store';
+import { ArtifactNotFoundError, type ArtifactStore } from '../artifacts/artifact-store';
 import { byteLimit, splitLines, MAX_TEXT_BYTES } from './line-reader';
 import { asSourceError, SourceError } from './source-error';
 import { admitSource, SourcePolicy } from './source-policy';
@@ -65,6 +66,37 @@ export async function readBytes(
   const limit = Math.min(policy.maxBytes, MAX_TEXT_BYTES, bufferConstants.MAX_LENGTH);
   const raw = await openRaw(url, policy, options);
   return collect(pipeline(raw, byteLimit(limit, WHOLE_FILE_LIMIT), () => undefined));
+}
+
+/**
+ * Copies a source's bytes as stored (gzip is not decoded) into the artifact store under `key`,
+ * hashing them on the way: the file is read once, and a load then reads the staged copy whose
+ * SHA-256 was checked. At most `policy.maxBytes` are copied.
+ */
+export async function stageSource(
+  url: string,
+  policy: SourcePolicy,
+  store: ArtifactStore,
+  key: string,
+): Promise<{ uri: string; sha256: string; bytes: number }> {
+  const raw = await openRaw(url, policy, {});
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const digest = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  const body = pipeline(raw, byteLimit(policy.maxBytes, MAX_BYTES_SETTING), digest, () => undefined);
+  let uri: string;
+  try {
+    uri = await store.putStream(key, body);
+  } catch (error) {
+    throw asSourceError(error);
+  }
+  return { uri, sha256: hash.digest('hex'), bytes };
 }
 
 async function collect(stream: Readable): Promise<Buffer> {
