@@ -62,4 +62,24 @@ describe('SvcClient requests and errors', () => {
     expect(job.status).toBe('SUCCEEDED');
     expect(seen).toEqual(['QUEUED', 'RUNNING', 'SUCCEEDED']);
   });
+
+  it('rides out a 503 and a dropped connection while waiting, but not a 404', async () => {
+    const answers: (() => Response)[] = [
+      () => new Response(JSON.stringify({ title: 'Service Unavailable', status: 503 }), { status: 503 }),
+      () => {
+        throw new TypeError('fetch failed');
+      },
+      () =>
+        new Response(JSON.stringify({ id: 'j', operation: 'x', status: 'SUCCEEDED' }), {
+          headers: { 'content-type': 'application/json' },
+        }),
+    ];
+    const client = new SvcClient({ baseUrl: 'http://svc.test', fetch: async () => answers.shift()!() });
+    expect((await client.waitForJob('j', { intervalMs: 1 })).status).toBe('SUCCEEDED');
+    const missing = new SvcClient({
+      baseUrl: 'http://svc.test',
+      fetch: async () => new Response(JSON.stringify({ title: 'Not Found', status: 404 }), { status: 404 }),
+    });
+    await expect(missing.waitForJob('j', { intervalMs: 1 })).rejects.toBeInstanceOf(SvcApiError);
+  });
 });

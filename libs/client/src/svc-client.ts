@@ -134,7 +134,11 @@ export class SvcClient {
   ): Promise<JobView> {
     const deadline = Date.now() + (options.timeoutMs ?? 24 * 3600 * 1000);
     for (;;) {
-      const job = await this.job(id);
+      const job = await this.jobRidingOutOutages(id, deadline);
+      if (job === null) {
+        await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1000));
+        continue;
+      }
       options.onProgress?.(job);
       if (TERMINAL.has(job.status)) {
         if (job.status !== 'SUCCEEDED') throw new SvcJobError(job);
@@ -142,6 +146,23 @@ export class SvcClient {
       }
       if (Date.now() > deadline) throw new Error(`job ${id} did not end within ${options.timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1000));
+    }
+  }
+
+  /**
+   * The job, or null while the service is briefly unavailable (503, or no answer): a long load can hold
+   * the standalone mode's one database session for seconds, and a restart takes a few; the job goes
+   * on meanwhile. Other errors, and an outage past the deadline, are thrown.
+   */
+  private async jobRidingOutOutages(id: string, deadline: number): Promise<JobView | null> {
+    try {
+      return await this.job(id);
+    } catch (error) {
+      const transient =
+        (error instanceof SvcApiError && (error.status === 503 || error.status === 502)) ||
+        (error instanceof TypeError && /fetch failed/.test(error.message));
+      if (!transient || Date.now() > deadline) throw error;
+      return null;
     }
   }
 
