@@ -367,14 +367,26 @@ async function main(): Promise<void> {
       },
     );
     const evaluationSetId = generated.result!['evaluation_set_id'] as string;
+    // The `default` scoring preset is the prediction's own score: the numbers are the prediction's, and
+    // the result has a stage, so it appears in the benchmark matrix.
+    const presets = await api.ok<{ presets: { name: string; id: string }[] }>(
+      'POST',
+      '/v1/scoring/configs/presets',
+    );
+    const scoring = presets.presets.find((p) => p.name === 'default');
+    if (scoring === undefined) throw new DemoError('the default scoring preset is missing');
     const evaluated = await runJob(
       api,
       bar,
       8,
       'CAFA evaluation',
       `/v1/annotations/evaluation-sets/${evaluationSetId}/run`,
-      { prediction_set_id: predictionSetId },
+      { prediction_set_id: predictionSetId, scoring_config_id: scoring.id },
     );
+    // Published, so the links below open for anyone who follows them, signed in or not.
+    await api.ok('PATCH', `/v1/embeddings/prediction-sets/${predictionSetId}/visibility`, {
+      visibility: 'public',
+    });
     const resultId = evaluated.result!['evaluation_result_id'] as string;
     const results = await api.ok<{ id: string; metrics: Metrics }[]>(
       'GET',
@@ -388,9 +400,9 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${formatFmaxTable(result.metrics)}\n\n`);
     process.stdout.write(
       [
-        `prediction set      ${base}/v1/embeddings/prediction-sets/${predictionSetId}`,
-        `evaluation results  ${base}/v1/annotations/evaluation-sets/${evaluationSetId}/results`,
-        `benchmark matrix    ${base}/v1/benchmark/matrix`,
+        `prediction set      ${base}/#/prediction-sets/${predictionSetId}`,
+        `evaluation          ${base}/#/evaluation-sets/${evaluationSetId}`,
+        `benchmark matrix    ${base}/#/benchmark`,
         `API docs            ${base}/docs`,
         '',
       ].join('\n'),

@@ -31,6 +31,7 @@ export * from './predictions/reranker.requests';
 export * from './experiments/experiment-run.requests';
 export * from './ownership/mine.query';
 export * from './ownership/ownership.properties';
+export * from './ownership/visibility.request';
 export * from './validators';
 export * from './predictions/prediction.views';
 export * from './embeddings/embedding.views';

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, StreamableFile } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
   EXAMPLE_IDS,
@@ -14,6 +14,7 @@ import {
   PredictionRowView,
   PredictionSetDeletionView,
   PredictionSetDetailView,
+  SetVisibilityRequest,
   PredictionSetProteinsPageView,
   PredictionSetSummaryView,
   PredictionSetView,
@@ -87,6 +88,22 @@ export class PredictionsController {
   @Roles('guest')
   detail(@Param('id') id: string, @CurrentPrincipal() who: Principal) {
     return this.predictions.detail(id, viewerOf(who));
+  }
+
+  /** Researchers publish their own sets (a link anyone may follow); operators any. */
+  @ApiDoc({
+    summary: "Publish a prediction set to anyone with the link (public), or make it its owner's again",
+    ok: PredictionSetDetailView,
+    problems: [403, 404],
+  })
+  @Patch('prediction-sets/:id/visibility')
+  @Roles('researcher')
+  setVisibility(
+    @Param('id') id: string,
+    @ValidBody() body: SetVisibilityRequest,
+    @CurrentPrincipal() who: Principal,
+  ) {
+    return this.predictions.setVisibility(id, body.visibility, viewerOf(who));
   }
 
   /** Researchers delete their own sets; operators any. */

@@ -118,6 +118,14 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     return { reference, coverage };
   }
 
+  /** Its owner (or staff) publishes a set to anyone with the link, or takes it back. */
+  async setVisibility(id: string, visibility: 'public' | 'owner', viewer: Viewer) {
+    await this.requireSet(id, viewer, 'modify');
+    await this.sets.setVisibility(id, visibility);
+    this.recent.invalidate();
+    return this.detail(id, viewer);
+  }
+
   async delete(id: string, viewer: Viewer) {
     await this.requireSet(id, viewer, 'modify');
     const result = await this.sets.delete(id);

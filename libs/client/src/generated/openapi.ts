@@ -1123,6 +1123,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/embeddings/prediction-sets/{id}/visibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Publish a prediction set to anyone with the link (public), or make it its owner's again */
+        patch: operations["PredictionsController_setVisibility"];
+        trace?: never;
+    };
     "/v1/embeddings/resolve": {
         parameters: {
             query?: never;
@@ -4771,6 +4788,14 @@ export interface components {
         SetIaUrlRequest: {
             /** @description An empty string clears it */
             ia_url: string | null;
+        };
+        SetVisibilityRequest: {
+            /**
+             * @description public: anyone with the link, guests included, and listed to all; owner: its owner and staff
+             * @example public
+             * @enum {string}
+             */
+            visibility: "public" | "owner";
         };
         ShowcaseBestResultView: {
             /** @example BPO */
@@ -10028,6 +10053,95 @@ export interface operations {
             };
         };
     };
+    PredictionsController_setVisibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetVisibilityRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PredictionSetDetailView"];
+                };
+            };
+            /** @description Missing or refused credential, or a route that needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description No such resource, or one the caller may not see */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Body or upload over its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A field failed validation (`errors` lists them) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
     PredictionsController_resolve: {
         parameters: {
             query: {
@@ -13770,6 +13884,7 @@ export const runEvaluationRequestBandValues: ReadonlyArray<FlattenedDeepRequired
 export const runEvaluationRequestFrameValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RunEvaluationRequest"]["frame"]> = ["lafa"];
 export const sessionUserViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionUserView"]["role"]> = ["guest", "researcher", "operator", "admin"];
 export const sessionUserViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SessionUserView"]["status"]> = ["pending", "active", "deactivated"];
+export const setVisibilityRequestVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SetVisibilityRequest"]["visibility"]> = ["public", "owner"];
 export const showcaseBestResultViewMetricValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ShowcaseBestResultView"]["metric"]> = ["f_micro_w", "fmax"];
 export const signupViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SignupView"]["status"]> = ["pending", "active", "deactivated"];
 export const stackRepoViewRoleValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["StackRepoView"]["role"]> = ["core", "contracts", "plugin", "lab"];

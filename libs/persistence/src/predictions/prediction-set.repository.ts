@@ -182,6 +182,16 @@ export class PredictionSetRepository {
     };
   }
 
+  /** Publishes a set (`public`) or makes it its owner's again (`owner`). */
+  async setVisibility(id: string, visibility: 'public' | 'owner'): Promise<void> {
+    const rows = await queryRows(
+      this.db,
+      `UPDATE prediction_set SET visibility = $2 WHERE id = $1 RETURNING id`,
+      [id, visibility],
+    );
+    if (rows.length === 0) throw notFound('Prediction set');
+  }
+
   async delete(id: string): Promise<{ deleted: boolean; predictions_deleted: number }> {
     return this.db.transaction(async (tx) => {
       if ((await this.find(id, tx)) === null) throw notFound('Prediction set');
