@@ -167,6 +167,16 @@ describe('svc, the command-line client, against the real stack', () => {
     const missing = await svc(['jobs', 'show', randomUUID()], config);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toMatch(/404/);
+    // A refused upload prints the problem's detail (here: the records that are DNA).
+    const dna = join(dir, 'transcripts.fasta');
+    writeFileSync(dna, `>NM_000546.6 TP53 mRNA\n${'ATGGAGGAGCCGCAGTCAGATCCTAGCGTCGAGCC'.repeat(3)}\n`);
+    const nucleotides = await svc(['annotate', dna, '--out', dir], config);
+    expect({ code: nucleotides.code, stderr: nucleotides.stderr }).toEqual({
+      code: 3,
+      stderr: expect.stringMatching(
+        /^svc: 422 Validation Error on \/v1\/annotate\S*: 1 record looks like a nucleotide sequence \(DNA or RNA\), not a protein: NM_000546\.6\./,
+      ),
+    });
     expect((await svc(['jobs', 'list', '--url', 'http://127.0.0.1:1'], config)).code).toBe(4);
     // A guest's one-click run is unlisted: not in the list, readable by its id.
     expect((await svc(['jobs', 'list'], config)).code).toBe(0);

@@ -1,6 +1,7 @@
 // The dashboards' view of the HTTP API: same-origin calls under /v1 with the session cookie. The
 // types are the contract's, generated from docs/openapi.json (`npm run openapi`).
 import { type components, jobViewStatusValues, operationNameValues } from '@svc/client/contract';
+import { problemMessage } from './problem-message';
 
 type Schemas = components['schemas'];
 
@@ -14,19 +15,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-type Problem = Partial<Schemas['ProblemView']>;
-
-function problemMessage(status: number, body: unknown): string {
-  if (typeof body === 'object' && body !== null) {
-    const problem = body as Problem;
-    const details = (problem.errors ?? []).map((e) => e.message).filter((m): m is string => Boolean(m));
-    if (details.length > 0) return details.join('; ');
-    if (problem.detail) return problem.detail;
-    if (problem.title) return problem.title;
-  }
-  return `request failed (HTTP ${status})`;
 }
 
 async function parse(response: Response): Promise<unknown> {

@@ -11,6 +11,7 @@ import {
 import { diamondSearch } from '@svc/inference';
 import { Repositories } from '@svc/persistence';
 import { HomologyPool, homologyPool, referenceId } from './homology-pool';
+import { withSearchJobErrors } from './search-failure';
 
 /** Hits kept per query after self-exclusion: the homology baseline's `--max-target-seqs 50`. */
 export const HOMOLOGY_HITS = 50;
@@ -50,24 +51,30 @@ export async function homologyTransfer(input: {
   binary: string;
   threads?: number;
 }): Promise<{ terms: HomologyTerm[]; summaries: QuerySummary[]; queriesWithoutSequence: number }> {
-  const pool = await homologyPool(input.repos, input.artifactsDir, input.binary, {
-    annotationSetId: input.annotationSetId,
-    ontologySnapshotId: input.ontologySnapshotId,
-    donorEvidence: input.donorEvidence,
-  });
+  // DIAMOND's refusal of the references (formatting the pool) or of the queries fails the job with a
+  // stable code; the batch step and the dataset export both come through here.
+  const pool = await withSearchJobErrors(
+    homologyPool(input.repos, input.artifactsDir, input.binary, {
+      annotationSetId: input.annotationSetId,
+      ontologySnapshotId: input.ontologySnapshotId,
+      donorEvidence: input.donorEvidence,
+    }),
+  );
   const sequences = await input.repos.referencePools.sequences(input.queries.map((q) => q.sequence_id));
   const searchable = input.queries
     .map((query, i) => ({ query, id: `q${i}`, sequence: sequences.get(query.sequence_id) ?? '' }))
     .filter((q) => q.sequence.length > 0);
-  const hitsById = await diamondSearch({
-    binary: input.binary,
-    database: pool.database,
-    queries: searchable.map((q) => ({ id: q.id, sequence: q.sequence })),
-    options: {
-      maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN,
-      ...(input.threads !== undefined ? { threads: input.threads } : {}),
-    },
-  });
+  const hitsById = await withSearchJobErrors(
+    diamondSearch({
+      binary: input.binary,
+      database: pool.database,
+      queries: searchable.map((q) => ({ id: q.id, sequence: q.sequence })),
+      options: {
+        maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN,
+        ...(input.threads !== undefined ? { threads: input.threads } : {}),
+      },
+    }),
+  );
   const terms: HomologyTerm[] = [];
   // A query without a sequence has no homolog either: every query gets a summary.
   const summaries = new Map<string, QuerySummary>(

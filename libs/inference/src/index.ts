@@ -7,3 +7,4 @@ export * from './search/vector-search';
 export * from './search/gemm-search';
 export * from './reranker/booster';
 export * from './homology/diamond';
+export * from './homology/diamond-failure';

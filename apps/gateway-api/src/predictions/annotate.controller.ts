@@ -31,7 +31,9 @@ export class AnnotateController {
   @HttpCode(201)
   @Roles('guest')
   @MultipartBody({
-    files: { file: 'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
+    files: {
+      file: 'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)',
+    },
     fields: {
       name: 'A name for the query set (default: the file name)',
       taxon: { description: TAXON_FIELD, example: '9606' },

@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { calibrate, type GoAspect, GoGraph, parseGafLine, parseObo } from '@svc/domain';
+import { calibrate, type GoAspect, GoGraph, md5Hex, parseGafLine, parseObo } from '@svc/domain';
 import { defaultBlendModel } from '@svc/go-transfer';
+import { QuerySetRepository } from '@svc/persistence';
 import {
   AppProcess,
   createSuiteWorld,
@@ -17,6 +18,7 @@ import {
   testConfig,
   TestJob,
   tinySequence,
+  waitForJobEnd,
   WORKSPACE_ROOT,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../app.factory';
@@ -59,6 +61,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
   let snapshotId: string;
   let reference: { accession: string; terms: string[] };
   let graph: GoGraph;
+  let configId: string;
 
   beforeAll(async () => {
     world = await createSuiteWorld('homology-default');
@@ -77,7 +80,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
       source_version: `tiny-t0-${randomUUID()}`,
     });
     annotationSetId = set.result!['annotation_set_id'] as string;
-    const configId = await embedProteinsWithKmer(api, join(SHARED_DATA_DIR, 'tiny/sequences.fasta'));
+    configId = await embedProteinsWithKmer(api, join(SHARED_DATA_DIR, 'tiny/sequences.fasta'));
     const [top] = await gateway.infra.db.query<{ accession: string; terms: string[] }[]>(
       `SELECT a.protein_accession AS accession, array_agg(DISTINCT t.go_id ORDER BY t.go_id) AS terms
          FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
@@ -114,6 +117,40 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     await Promise.all(workers.map((w) => w.stop()));
     await gateway?.close();
     await world?.dispose();
+  });
+
+  it('a query set DIAMOND refuses (nucleotide sequences, stored before uploads refused them) fails with search_input_rejected', async () => {
+    const cds = 'ATGGAGGAGCCGCAGTCAGATCCTAGCGTCGAGCCCCCTCTGAGTCAGGAAACATTTTCAGACC';
+    const stored = (await new QuerySetRepository(gateway.infra.db).create({
+      name: 'transcripts',
+      description: null,
+      entries: ['NM_1', 'NM_2'].map((accession, i) => ({
+        accession,
+        sequence: cds.slice(i * 3),
+        hash: md5Hex(cds.slice(i * 3)),
+        species: null,
+        taxonomyId: null,
+        geneName: null,
+      })),
+      ownership: { owner_user_id: null, visibility: 'public', expiresInDays: null },
+    })) as { id: string };
+    const queued = await api.post<{ id: string }>('/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      query_set_id: stored.id,
+    });
+    expect(queued.status).toBe(201);
+    const job = await waitForJobEnd<TestJob>(api, queued.body.id);
+    expect(job).toMatchObject({
+      status: 'FAILED',
+      error_code: 'search_input_rejected',
+      error_message: expect.stringMatching(
+        /DIAMOND refused the query sequences: they hold only nucleotide letters/,
+      ),
+    });
+    // Written for whoever reads the job: no path of the worker's files, no sequence.
+    expect(job.error_message).not.toMatch(/\/|ATGGAGGAG/);
   });
 
   const termsOf = async (accession: string): Promise<PredictedTerm[]> => {

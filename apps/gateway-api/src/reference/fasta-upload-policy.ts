@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { DomainError, hasRoleAtLeast } from '@svc/contracts';
+import { describeNucleotideRecords, FastaResult, findNucleotideRecords } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure, quotaExceeded } from '@svc/jobs';
 import { QuerySetRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
@@ -12,15 +13,17 @@ import { abandonBody } from '../http/abandon-body';
 
 /**
  * What a FASTA upload is for: `annotate` charges its records to the caller's daily sequence quota
- * (so an upload is refused as soon as it passes what is left today); `query_set` stores a set for
- * later predictions, bounded per set by the role's daily sequence quota and per account in number.
+ * (so an upload is refused once it passes what is left today, saying how many it holds);
+ * `query_set` stores a set for later predictions, bounded per set by the role's daily sequence quota
+ * and per account in number.
  */
 export type FastaUploadPurpose = 'annotate' | 'query_set';
 
 /**
  * Every limit a FASTA upload meets before and while it is read, charged to the person (the account,
  * or a guest's address group), whatever the route: how many uploads at once, how large (a guest's
- * cap is far below a researcher's), how many records (the quota headroom), how long a sequence.
+ * cap is far below a researcher's), how many records (the quota headroom), how long a sequence; and
+ * what it holds: nucleotide records are refused, whoever sends them.
  */
 @Injectable()
 export class FastaUploadPolicy {
@@ -42,7 +45,9 @@ export class FastaUploadPolicy {
     const release = this.takeSlot(request, key);
     try {
       const limits = await this.limitsFor(request, principal, input.purpose);
-      return await readFastaUpload(request, { fields: input.fields, limits });
+      const upload = await readFastaUpload(request, { fields: input.fields, limits });
+      refuseNucleotideRecords(upload.fasta);
+      return upload;
     } finally {
       release();
     }
@@ -79,11 +84,12 @@ export class FastaUploadPolicy {
       ...base,
       maxRecords: {
         limit: perSet,
-        refuse: () =>
+        refuse: (seen, atLeast) =>
           new DomainError(
             'payload_too_large',
-            `a query set of a ${role} holds at most ${perSet} sequences (the daily sequence quota)`,
-            { limit_records: perSet },
+            `the file holds ${atLeast ? 'at least ' : ''}${seen} sequences; a query set of a ${role} ` +
+              `holds at most ${perSet} (the daily sequence quota)`,
+            { limit_records: perSet, records: seen },
           ),
       },
     };
@@ -99,11 +105,11 @@ export class FastaUploadPolicy {
     const left = use.limit - use.used;
     if (left <= 0) {
       abandonBody(request);
-      throw quotaExceeded(SEQUENCE_QUOTA, { ...use, asked: 1 });
+      throw quotaExceeded(SEQUENCE_QUOTA, { ...use, asked: null });
     }
     return {
       limit: left,
-      refuse: (seen) => quotaExceeded(SEQUENCE_QUOTA, { ...use, asked: seen, atLeast: true }),
+      refuse: (seen, atLeast) => quotaExceeded(SEQUENCE_QUOTA, { ...use, asked: seen, atLeast }),
     };
   }
 
@@ -129,4 +135,21 @@ export class FastaUploadPolicy {
       else this.inFlight.set(key, left);
     };
   }
+}
+
+/**
+ * 422 naming the records that look like DNA or RNA: the service predicts for proteins, and a
+ * nucleotide sequence read as one gets meaningless terms (or a search tool's refusal) instead of an
+ * answer. Checked before any quota is charged.
+ */
+function refuseNucleotideRecords(fasta: FastaResult): void {
+  const found = findNucleotideRecords({ records: fasta.records });
+  if (found.length === 0) return;
+  const { detail, problems } = describeNucleotideRecords(found);
+  throw new DomainError(
+    'validation_error',
+    detail,
+    { nucleotide_records: found.length },
+    problems.slice(0, 200).map((p) => ({ path: `file:${p.lineNumber}`, message: p.message })),
+  );
 }

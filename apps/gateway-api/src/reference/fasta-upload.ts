@@ -9,16 +9,24 @@ import { describeBytes, multipartFailure, refuseLargeContentLength } from './mul
 /** Longest text field (a name or a description; both are bounded far below this when stored). */
 const FIELD_MAX_BYTES = 16 * 1024;
 
+/**
+ * How much more of a file is read, only counting its headers, once it passed the record limit, so the
+ * refusal can say how many records were asked; the same bound as the drain of a refused body.
+ */
+const COUNT_PAST_LIMIT_BYTES = 4 * 1024 * 1024;
+
 export interface FastaUploadLimits {
   /** Largest file part (the caller's role decides: a guest's cap, else fasta_upload_limit_bytes). */
   maxBytes: number;
   /** Longest sequence a record may have. */
   maxSequenceLength: number;
   /**
-   * Most records the upload may hold, with the refusal to give as soon as the file passes it (the
-   * caller's quota headroom: 429; a set-size cap: 413). Null: no bound.
+   * Most records the upload may hold, with the refusal to give once the file passes it (the caller's
+   * quota headroom: 429; a set-size cap: 413). Null: no bound. The rest of the file is then only
+   * counted, up to COUNT_PAST_LIMIT_BYTES: `seen` is every record of the file, or (`atLeast`) those
+   * counted before that bound or the byte limit cut it off.
    */
-  maxRecords: { limit: number; refuse: (seen: number) => DomainError } | null;
+  maxRecords: { limit: number; refuse: (seen: number, atLeast: boolean) => DomainError } | null;
 }
 
 export interface FastaUpload {
@@ -87,7 +95,8 @@ export async function readFastaUpload(
 /**
  * Parses a FASTA stream chunk by chunk, never holding more than a chunk and one bounded line: a
  * header past its bound is refused at once, a longer sequence line is handed to the reader in pieces
- * (which counts it against the longest sequence). A file cut off at the byte limit is a 413.
+ * (which counts it against the longest sequence). A file cut off at the byte limit is a 413; a file
+ * past the record limit is refused with the number of its records.
  */
 async function readFastaStream(file: Readable & { truncated?: boolean }, limits: FastaUploadLimits) {
   const reader = new FastaReader({
@@ -100,6 +109,8 @@ async function readFastaStream(file: Readable & { truncated?: boolean }, limits:
   let pending = '';
   // Whether part of the current line was already handed on (a sequence line longer than maxLine).
   let midLine = false;
+  // Bytes read (only to count headers) since the file passed the record limit.
+  let countedPastLimit = 0;
   const pushLines = (text: string, final: boolean) => {
     let combined = pending + text;
     // A CR at a chunk's end may be the first half of a CRLF: keep it until the next chunk says.
@@ -107,27 +118,36 @@ async function readFastaStream(file: Readable & { truncated?: boolean }, limits:
     if (heldCr) combined = combined.slice(0, -1);
     const lines = combined.split(/\r\n|\r|\n/);
     pending = final ? '' : (lines.pop() ?? '') + (heldCr ? '\r' : '');
+    // Past the record limit the reader only counts headers: a long one is no reason to refuse.
+    const isLongHeader = (line: string) =>
+      !reader.passedMaxRecords && line.startsWith('>') && line.length > maxLine;
     for (const line of lines) {
       if (midLine) reader.continueLine(line);
-      else if (line.startsWith('>') && line.length > maxLine) throw headerTooLong(reader.linesRead + 1);
+      else if (isLongHeader(line)) throw headerTooLong(reader.linesRead + 1);
       else reader.push(line);
       midLine = false;
     }
     if (pending.length > maxLine) {
-      if (!midLine && pending.startsWith('>')) throw headerTooLong(reader.linesRead + 1);
+      if (!midLine && isLongHeader(pending)) throw headerTooLong(reader.linesRead + 1);
       if (midLine) reader.continueLine(pending);
       else reader.push(pending);
       midLine = true;
       pending = '';
     }
-    if (limits.maxRecords !== null && reader.passedMaxRecords)
-      throw limits.maxRecords.refuse(reader.recordCount);
   };
+  const { maxRecords } = limits;
   for await (const chunk of file) {
     pushLines(decoder.write(chunk as Buffer), false);
+    if (maxRecords === null || !reader.passedMaxRecords) continue;
+    countedPastLimit += (chunk as Buffer).length;
+    if (countedPastLimit > COUNT_PAST_LIMIT_BYTES) throw maxRecords.refuse(reader.recordCount, true);
   }
-  if (file.truncated) throw fileTooLarge(limits.maxBytes);
+  if (file.truncated) {
+    if (maxRecords !== null && reader.passedMaxRecords) throw maxRecords.refuse(reader.recordCount, true);
+    throw fileTooLarge(limits.maxBytes);
+  }
   pushLines(decoder.end(), true);
+  if (maxRecords !== null && reader.passedMaxRecords) throw maxRecords.refuse(reader.recordCount, false);
   return reader.finish();
 }
 

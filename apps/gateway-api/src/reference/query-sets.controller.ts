@@ -32,7 +32,9 @@ export class QuerySetsController {
   @HttpCode(201)
   @Roles('researcher')
   @MultipartBody({
-    files: { file: 'FASTA file (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)' },
+    files: {
+      file: 'FASTA file of protein sequences (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)',
+    },
     fields: {
       name: 'Query set name (default: the file name)',
       description: 'Free text',

@@ -209,7 +209,9 @@ describe('uploads and quotas: no caller takes memory or workers beyond its own l
     const address = guest();
     const tooMany = await upload('/v1/annotate', fastaForm(fastaOf(20, 'MANY')), address);
     expect(tooMany.status).toBe(429);
-    expect(tooMany.body.detail).toMatch(/needs at least 11, 10 of 10 left/);
+    // Told what was asked, what a day allows and what is left, not only that a quota was reached.
+    expect(tooMany.body.detail).toMatch(/20 sequences asked, 10 allowed a day, 10 left today/);
+    expect(tooMany.body).toMatchObject({ limit: 10, used: 0, remaining: 10, requested: 20 });
     const full = await upload('/v1/annotate', fastaForm(fastaOf(10, 'FULL')), address);
     expect(full.status).toBe(201);
     const { answer } = rawPost(api.baseUrl, '/v1/annotate', {
@@ -223,6 +225,52 @@ describe('uploads and quotas: no caller takes memory or workers beyond its own l
     const over = await answer;
     expect(over.status).toBe(429);
     expect(over.ms).toBeLessThan(5_000);
+    expect(JSON.parse(over.body)).toMatchObject({
+      detail: expect.stringMatching(/used up: 10 sequences allowed a day, 0 left today/),
+    });
+  });
+
+  it('nucleotide records are refused at upload on every upload route (422 naming them), before any quota is charged', async () => {
+    const cds = 'ATGGAGGAGCCGCAGTCAGATCCTAGCGTCGAGCCCCCTCTGAGTCAGGAAACATTTTCAGACCTATGGAAACTACTTCCTGAAAACAAC';
+    const dnaIds = Array.from({ length: 7 }, (_, i) => `NM_00054${i}.6`);
+    const fasta = [
+      fastaOf(1, 'PROT'),
+      ...dnaIds.map(
+        (id, i) => `>${id} TP53 mRNA
+${i % 2 === 0 ? cds : cds.toLowerCase().replace(/t/g, 'u')}
+`,
+      ),
+    ].join('');
+    const address = guest();
+    const routes: [string, Record<string, string>][] = [
+      ['/v1/annotate', address],
+      ['/annotate', address],
+      ['/v1/query-sets', researcher.headers],
+    ];
+    for (const [path, headers] of routes) {
+      const refused = await upload(path, fastaForm(fasta, { name: `dna-${path}` }), headers);
+      expect({ path, status: refused.status, type: refused.headers.get('content-type') }).toEqual({
+        path,
+        status: 422,
+        type: expect.stringContaining('application/problem+json'),
+      });
+      expect(refused.body).toMatchObject({
+        type: '/problems/validation-error',
+        detail: expect.stringMatching(
+          /^7 records look like nucleotide sequences \(DNA or RNA\), not proteins: NM_000540\.6, NM_000541\.6, NM_000542\.6, NM_000543\.6, NM_000544\.6 and 2 more\./,
+        ),
+        nucleotide_records: 7,
+      });
+      expect(refused.body.errors).toHaveLength(7);
+      expect(refused.body.errors?.[0]).toEqual({
+        path: 'file:3',
+        message: 'line 3: NM_000540.6 looks like a nucleotide sequence (100 % A/C/G/T/U/N), not a protein',
+      });
+    }
+    const sets = await api.get<{ name: string }[]>('/v1/query-sets', stack.admin.headers);
+    expect(JSON.stringify(sets.body)).not.toContain('dna-');
+    // Nothing was charged: the guest still has the whole day's quota.
+    expect((await upload('/v1/annotate', fastaForm(fastaOf(10, 'AFTERDNA')), address)).status).toBe(201);
   });
 
   it('finding 1: a caller may send two uploads at a time; a third waits for one of them (429)', async () => {
@@ -264,7 +312,9 @@ describe('uploads and quotas: no caller takes memory or workers beyond its own l
       predict(second.body['id'] as string),
     );
     expect(viaPredict.status).toBe(429);
-    expect(viaPredict.body.detail).toMatch(/annotate_sequences.*needs 600, 400 of 1000 left/);
+    expect(viaPredict.body.detail).toMatch(
+      /annotate_sequences exceeded: 600 sequences asked, 1000 allowed a day, 400 left today/,
+    );
     const viaJobs = await researcherApi.post<Problem>('/v1/jobs', {
       operation: 'predict_go_terms',
       queue_name: 'svc.predictions',
@@ -274,6 +324,9 @@ describe('uploads and quotas: no caller takes memory or workers beyond its own l
     // A set larger than the daily quota is refused at upload.
     const huge = await upload('/v1/query-sets', fastaForm(fastaOf(1001, 'R3')), researcher.headers);
     expect(huge.status).toBe(413);
+    expect(huge.body.detail).toMatch(
+      /the file holds 1001 sequences; a query set of a researcher holds at most 1000/,
+    );
     // Without a query set the work is every embedded protein: operators only, on either route.
     for (const path of ['/v1/embeddings/predict', '/v1/jobs']) {
       const body =

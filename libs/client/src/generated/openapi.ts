@@ -3130,7 +3130,7 @@ export interface components {
              * @description Why a FAILED job failed: one of the stable codes listed in docs/job-errors.md
              * @enum {string|null}
              */
-            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "forbidden_payload" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ontology_mismatch" | "ontology_version_conflict" | "ping_failed" | "checksum_mismatch" | "unknown_reference" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "source_too_slow" | "source_timeout" | "corrupt_source" | null;
+            error_code: "internal_error" | "invalid_payload" | "operation_not_hosted" | "invalid_queue" | "lease_expired" | "quota_exceeded" | "forbidden_follow_up" | "forbidden_payload" | "annotation_set_not_found" | "embedding_config_not_found" | "ontology_snapshot_not_found" | "snapshot_not_found" | "evaluation_set_not_found" | "prediction_set_not_found" | "query_set_not_found" | "reranker_not_found" | "scoring_config_not_found" | "band_mismatch" | "dataset_exists" | "empty_dataset" | "empty_reference_pool" | "empty_source" | "invalid_obo" | "invalid_search" | "invalid_versions" | "lafa_frame_mismatch" | "no_query_embeddings" | "ontology_mismatch" | "ontology_version_conflict" | "ping_failed" | "checksum_mismatch" | "unknown_reference" | "reranker_incomplete" | "reranker_unusable" | "same_annotation_set" | "search_input_rejected" | "search_tool_missing" | "snapshot_mismatch" | "term_embeddings_unreadable" | "too_many_malformed_lines" | "ia_unreadable" | "toi_unreadable" | "evaluation_all_zero_scores" | "evaluation_toi_empty_namespace" | "evaluation_known_missing_namespace" | "evaluation_ia_malformed_line" | "evaluation_annotation_malformed_line" | "evaluation_invalid_score" | "evaluation_ontology_cycle" | "evaluation_invalid_option" | "invalid_model" | "invalid_recipe" | "invalid_sequence" | "model_not_found" | "unknown_backend" | "source_not_found" | "source_unreachable" | "unsupported_source" | "source_not_allowed" | "line_too_long" | "source_too_large" | "source_too_slow" | "source_timeout" | "corrupt_source" | null;
             error_message: string | null;
             /**
              * Format: date-time
@@ -5637,7 +5637,7 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)
+                     * @description FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)
                      */
                     file: string;
                     /** @description A name for the query set (default: the file name) */
@@ -11837,7 +11837,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: binary
-                     * @description FASTA file (up to SVC_FASTA_UPLOAD_LIMIT_BYTES)
+                     * @description FASTA file of protein sequences (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)
                      */
                     file: string;
                     /** @description Query set name (default: the file name) */

@@ -68,6 +68,8 @@ export const JOB_ERROR_CODES = {
   reranker_incomplete: "the re-ranker's files are incomplete",
   reranker_unusable: "the re-ranker's model cannot be read or is not a LightGBM model",
   same_annotation_set: 'old and new annotation sets are the same set',
+  search_input_rejected:
+    'the search tool (DIAMOND) refused the sequences: nucleotide-only, a character that is no residue, or not FASTA',
   search_tool_missing: 'DIAMOND is not installed on the prediction worker',
   snapshot_mismatch: 'the annotation set was loaded against another ontology snapshot',
   term_embeddings_unreadable: 'the GO term embeddings file cannot be read',

@@ -280,6 +280,19 @@ describe('parseFasta: maxSequenceLength', () => {
     expect(reader.passedMaxRecords).toBe(true);
     expect(reader.recordCount).toBe(2);
   });
+
+  it('past maxRecords keeps nothing but still counts the headers', () => {
+    const reader = new FastaReader({ maxRecords: 1 });
+    ['>P1', 'MKT', '>P2', 'MKT', '>P3', 'MKT', '', '>P4', 'not a residue!'].forEach((line) =>
+      reader.push(line),
+    );
+    reader.continueLine('MKT');
+    expect(reader.recordCount).toBe(4);
+    expect(reader.finish()).toEqual({
+      records: [expect.objectContaining({ identifier: 'P1' })],
+      problems: [{ lineNumber: 3, message: 'line 3: more than 1 records' }],
+    });
+  });
 });
 
 describe('FastaReader', () => {

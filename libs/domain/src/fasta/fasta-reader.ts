@@ -52,7 +52,10 @@ export class FastaReader {
     this.maxSequenceLength = maxSequenceLength;
   }
 
-  /** True once a header past `maxRecords` was met: the reader ignores everything after it. */
+  /**
+   * True once a header past `maxRecords` was met: from there on the reader keeps nothing and only
+   * counts headers (`recordCount`), so a caller refusing the input can say how many records it holds.
+   */
   get passedMaxRecords(): boolean {
     return this.stopped;
   }
@@ -62,7 +65,7 @@ export class FastaReader {
     return this.lineNumber;
   }
 
-  /** Records opened so far (headers met), counting those with a problem. */
+  /** Headers met so far: records with a problem count, and so do those past `maxRecords`. */
   get recordCount(): number {
     return this.headerCount;
   }
@@ -70,7 +73,10 @@ export class FastaReader {
   push(line: string): void {
     if (this.result !== null) throw new Error('FastaReader: push() after finish()');
     this.lineNumber += 1;
-    if (this.stopped) return;
+    if (this.stopped) {
+      if (line.startsWith('>')) this.headerCount += 1;
+      return;
+    }
     const text = (this.lineNumber === 1 ? line.replace(/^\uFEFF/, '') : line).replace(/[\r\n]+$/, '');
 
     if (text.startsWith('>')) {

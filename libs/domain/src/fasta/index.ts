@@ -4,3 +4,4 @@ export * from './fasta-header';
 export * from './fasta-parse';
 export * from './fasta-reader';
 export * from './fasta-record';
+export * from './nucleotide-records';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HomologyHit } from '@svc/domain';
 import { diamondSearch, ensureDiamondDatabase, parseHits, toFasta } from './diamond';
+import { DiamondInputError } from './diamond-failure';
 
 // Two unrelated reference proteins (real human sequences, trimmed) and a query per case.
 const INSULIN =
@@ -58,5 +59,39 @@ describe('DIAMOND blastp (Debian diamond-aligner)', () => {
     expect(best!.identity).toBeCloseTo(72 / 76, 2);
     expect(best!.evalue).toBeLessThan(1e-3);
     expect(hits.has('q1')).toBe(false);
+  });
+
+  it('names its refusal of nucleotide sequences, queries or references, without paths or contents', async () => {
+    const dna = 'ATGGAGGAGCCGCAGTCAGATCCTAGCGTCGAGCCCCCTCTGAGTCAGGAAACATTTTCAGACC';
+    const database = await ensureDiamondDatabase({
+      dir,
+      references: [{ id: 'r0', sequence: INSULIN }],
+      threads: 1,
+    });
+    const search = diamondSearch({
+      database,
+      queries: [{ id: 'q0', sequence: dna }],
+      options: { threads: 1 },
+      workDir: dir,
+    });
+    await expect(search).rejects.toBeInstanceOf(DiamondInputError);
+    await expect(search).rejects.toMatchObject({ problem: 'nucleotide_sequences', input: 'queries' });
+    const refusal = (await search.catch((error: unknown) => error)) as Error;
+    expect(refusal.message).not.toContain(dir);
+    expect(refusal.message).not.toContain(dna);
+
+    const references = ensureDiamondDatabase({ dir, references: [{ id: 'r0', sequence: dna }], threads: 1 });
+    await expect(references).rejects.toMatchObject({ problem: 'nucleotide_sequences', input: 'references' });
+  });
+
+  it('leaves other failures unclassified', async () => {
+    const search = diamondSearch({
+      database: join(dir, 'missing.dmnd'),
+      queries: [{ id: 'q0', sequence: INSULIN }],
+      options: { threads: 1 },
+      workDir: dir,
+    });
+    await expect(search).rejects.toThrow(/DIAMOND blastp failed/);
+    await expect(search).rejects.not.toBeInstanceOf(DiamondInputError);
   });
 });

@@ -5,6 +5,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { HomologyHit } from '@svc/domain';
+import { classifyDiamondFailure, DiamondInputError } from './diamond-failure';
 
 const run = promisify(execFile);
 
@@ -86,7 +87,7 @@ export async function ensureDiamondDatabase(input: {
   const staging = `${base}.${process.pid}.${Date.now()}`;
   await writeFile(`${staging}.fasta`, toFasta(input.references));
   try {
-    await runDiamond(binary, [
+    await runDiamond(binary, 'references', [
       'makedb',
       '--in',
       `${staging}.fasta`,
@@ -153,7 +154,7 @@ export async function diamondSearch(input: {
       '--quiet',
     ];
     if (options.sensitivity !== 'fast') args.push(`--${options.sensitivity}`);
-    await runDiamond(binary, args);
+    await runDiamond(binary, 'queries', args);
     parseHits(await readFile(join(work, 'hits.tsv'), 'utf8'), hits);
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -189,19 +190,22 @@ export function parseHits(text: string, into: Map<string, HomologyHit[]>): void 
   }
 }
 
-async function runDiamond(binary: string, args: string[]): Promise<void> {
+/**
+ * Runs DIAMOND on one input file (`input` says whose sequences it holds). A refusal of that input is
+ * a DiamondInputError; any other failure an Error quoting DIAMOND's last line, for the log only.
+ */
+async function runDiamond(binary: string, input: 'queries' | 'references', args: string[]): Promise<void> {
   try {
     await run(binary, args, { maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new DiamondUnavailableError(binary);
     const raw = (error as { stderr?: unknown }).stderr;
-    const stderr =
-      (typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '')
-        .trim()
-        .split('\n')
-        .slice(-1)[0] ?? '';
-    throw new Error(`DIAMOND ${args[0]} failed${stderr ? `: ${stderr.slice(0, 200)}` : ''}`);
+    const stderr = (typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw.toString('utf8') : '').trim();
+    const problem = classifyDiamondFailure(stderr);
+    if (problem !== null) throw new DiamondInputError(problem, input);
+    const last = stderr.split('\n').slice(-1)[0] ?? '';
+    throw new Error(`DIAMOND ${args[0]} failed${last ? `: ${last.slice(0, 200)}` : ''}`);
   }
 }
 

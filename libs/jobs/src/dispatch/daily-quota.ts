@@ -40,27 +40,40 @@ export async function consumeDailyQuota(
     throw quotaExceeded(input.resource, { limit, used: result.count, asked: input.amount }, now);
 }
 
-/** The refusal of a daily charge: what was asked, what is used and what is left, and when it renews. */
+/** What a daily quota counts, in the words of its refusal (singular, plural); others use the count alone. */
+const QUOTA_UNITS: Readonly<Record<string, readonly [string, string]>> = {
+  annotate_sequences: ['sequence', 'sequences'],
+  jobs: ['job', 'jobs'],
+};
+
+/**
+ * The refusal of a daily charge: what was asked (null when refused before the request said, as an
+ * upload is when nothing is left), what a day allows, what is left today, and when it renews.
+ * `atLeast`: the request was cut off before it was counted to its end.
+ */
 export function quotaExceeded(
   resource: string,
-  state: { limit: number; used: number; asked: number; atLeast?: boolean },
+  state: { limit: number; used: number; asked: number | null; atLeast?: boolean },
   now = Date.now(),
 ): DomainError {
   const left = Math.max(0, state.limit - state.used);
-  const asked =
-    state.asked === 1 && state.atLeast !== true
-      ? ''
-      : `this request needs ${state.atLeast === true ? 'at least ' : ''}${state.asked}, `;
-  return new DomainError(
-    'quota_exceeded',
-    `daily quota for ${resource} reached: ${asked}${left} of ${state.limit} left today`,
-    {
-      retry_after: secondsUntilWindowEnd(now, DAY_SECONDS),
-      limit: state.limit,
-      used: state.used,
-      requested: state.asked,
-    },
-  );
+  const count = (n: number) => {
+    const unit = QUOTA_UNITS[resource];
+    return unit === undefined ? String(n) : `${n} ${n === 1 ? unit[0] : unit[1]}`;
+  };
+  const renews = `${left} left today; the quota renews at 00:00 UTC`;
+  const message =
+    state.asked === null
+      ? `daily quota for ${resource} used up: ${count(state.limit)} allowed a day, ${renews}`
+      : `daily quota for ${resource} exceeded: ${state.atLeast === true ? 'at least ' : ''}${count(state.asked)} asked, ` +
+        `${state.limit} allowed a day, ${renews}`;
+  return new DomainError('quota_exceeded', message, {
+    retry_after: secondsUntilWindowEnd(now, DAY_SECONDS),
+    limit: state.limit,
+    used: state.used,
+    remaining: left,
+    ...(state.asked === null ? {} : { requested: state.asked }),
+  });
 }
 
 /**
