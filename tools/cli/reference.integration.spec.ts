@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { REFERENCE_CATALOG, type ReferenceFile } from '@svc/domain';
 import {
   AppProcess,
+  runSvc,
   createSuiteWorld,
   HttpClient,
   LocalHttpServer,
@@ -17,7 +17,6 @@ import {
   testConfig,
   TestJob,
   waitForJobEnd,
-  WORKSPACE_ROOT,
 } from '@svc/testing';
 import { createGateway, Gateway } from '../../apps/gateway-api/src/app.factory';
 import { buildHumanMirror } from '../data/reference-mirror';
@@ -29,22 +28,7 @@ import { buildHumanMirror } from '../data/reference-mirror';
 
 const EXPERIMENTAL = ['EXP', 'IDA', 'IPI', 'IMP', 'IGI', 'IEP'];
 
-function svc(
-  args: string[],
-  config: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(join(WORKSPACE_ROOT, 'node_modules', '.bin', 'svc'), [...args, '--config', config], {
-      cwd: WORKSPACE_ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: tmpdir() },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const svc = runSvc;
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 

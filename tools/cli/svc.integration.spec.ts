@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +5,7 @@ import { join } from 'node:path';
 import { GafReader } from '@svc/domain';
 import {
   AppProcess,
+  runSvc,
   createSuiteWorld,
   embedProteinsWithKmer,
   HttpClient,
@@ -19,23 +19,7 @@ import {
 } from '@svc/testing';
 import { createGateway, Gateway } from '../../apps/gateway-api/src/app.factory';
 
-/** Runs `npx svc ...` as a user would (the linked bin, node_modules/.bin/svc), with its own config file. */
-function svc(
-  args: string[],
-  config: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(join(WORKSPACE_ROOT, 'node_modules', '.bin', 'svc'), [...args, '--config', config], {
-      cwd: WORKSPACE_ROOT,
-      env: { PATH: process.env['PATH'] ?? '', HOME: tmpdir() },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const svc = runSvc;
 
 describe('svc, the command-line client, against the real stack', () => {
   let world: SuiteWorld;

@@ -15,3 +15,4 @@ export * from './temp-postgres';
 export * from './embedding-workload';
 export * from './reference-setup';
 export * from './contract-check';
+export * from './cli';

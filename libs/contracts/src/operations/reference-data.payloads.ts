@@ -24,6 +24,17 @@ export class LoadOntologySnapshotPayload {
   obo_url!: string;
 }
 
+/** The share of records naming GO ids the snapshot lacks that an annotation load tolerates. */
+function MaxUnresolvedRatio(): PropertyDecorator {
+  return OptionalNumber({
+    min: 0,
+    max: 1,
+    default: 0.05,
+    description:
+      'Fail (`ontology_mismatch`) when more than this share of records name GO ids the snapshot does not have live (unknown or obsolete): the file was made against another release',
+  });
+}
+
 export class LoadGoaAnnotationsPayload {
   @ApiProperty({ format: 'uuid' }) @IsValidUuid() ontology_snapshot_id!: string;
   @ApiProperty() @IsString() @MinLength(1) @MaxLength(2000) gaf_url!: string;
@@ -35,14 +46,7 @@ export class LoadGoaAnnotationsPayload {
     description: 'Fail when more than this share of lines is malformed',
   })
   max_error_ratio?: number;
-  @OptionalNumber({
-    min: 0,
-    max: 1,
-    default: 0.05,
-    description:
-      'Fail (`ontology_mismatch`) when more than this share of records name GO ids the snapshot does not have live (unknown or obsolete): the file was made against another release',
-  })
-  max_unresolved_ratio?: number;
+  @MaxUnresolvedRatio() max_unresolved_ratio?: number;
 }
 
 export class LoadQuickGoAnnotationsPayload {
@@ -62,14 +66,7 @@ export class LoadQuickGoAnnotationsPayload {
   go_evidence?: string;
   @OptionalInteger({ min: 1, max: 200, default: 100 }) page_size?: number;
   @OptionalInteger({ min: 1, max: 100_000, description: 'Stop after this many pages' }) max_pages?: number;
-  @OptionalNumber({
-    min: 0,
-    max: 1,
-    default: 0.05,
-    description:
-      'Fail (`ontology_mismatch`) when more than this share of records name GO ids the snapshot does not have live (unknown or obsolete): the file was made against another release',
-  })
-  max_unresolved_ratio?: number;
+  @MaxUnresolvedRatio() max_unresolved_ratio?: number;
 }
 
 export class InsertProteinsPayload {

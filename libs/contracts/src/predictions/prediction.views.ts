@@ -176,15 +176,8 @@ export class PredictionSetDeletionView {
   @ApiProperty({ example: 348 }) predictions_deleted!: number;
 }
 
-export class PredictionSetProteinView {
-  @ApiProperty({ example: 'P69905' }) protein_accession!: string;
-  @ApiProperty({ example: 29, description: 'Predicted terms' }) go_count!: number;
-  @ApiProperty({ example: 0.18 }) min_distance!: number;
-  @ApiProperty({ example: 0.91 }) best_score!: number;
-  @ApiProperty({ example: 14, description: "The protein's terms in the set's annotations" })
-  annotation_count!: number;
-  @ApiProperty({ example: 11, description: "Predicted terms the set's annotations confirm" })
-  match_count!: number;
+/** What a protein's terms rest on (docs/prediction.md, "What backs a prediction"). */
+export class QueryBackingView {
   @ApiPropertyOptional({
     nullable: true,
     type: Number,
@@ -208,6 +201,17 @@ export class PredictionSetProteinView {
       'What its terms rest on: `known` (its own annotations), `homology`, or `prior` (the prior alone); null on sets made before it was recorded',
   })
   basis!: 'homology' | 'prior' | 'known' | null;
+}
+
+export class PredictionSetProteinView extends QueryBackingView {
+  @ApiProperty({ example: 'P69905' }) protein_accession!: string;
+  @ApiProperty({ example: 29, description: 'Predicted terms' }) go_count!: number;
+  @ApiProperty({ example: 0.18 }) min_distance!: number;
+  @ApiProperty({ example: 0.91 }) best_score!: number;
+  @ApiProperty({ example: 14, description: "The protein's terms in the set's annotations" })
+  annotation_count!: number;
+  @ApiProperty({ example: 11, description: "Predicted terms the set's annotations confirm" })
+  match_count!: number;
 }
 
 export class PredictionSetProteinsPageView {
@@ -305,31 +309,8 @@ export class PredictionExportTermView {
 }
 
 /** A protein of the JSON download, its terms best first. */
-export class PredictionExportProteinView {
+export class PredictionExportProteinView extends QueryBackingView {
   @ApiProperty({ example: 'P69905' }) protein!: string;
-  @ApiPropertyOptional({
-    nullable: true,
-    type: Number,
-    example: 50,
-    description:
-      'Homologs (or neighbours) its terms could come from; null on sets made before it was recorded',
-  })
-  homologs!: number | null;
-  @ApiPropertyOptional({
-    nullable: true,
-    type: Number,
-    example: 0.87,
-    description: 'Best identity among them, 0..1',
-  })
-  best_identity!: number | null;
-  @ApiPropertyOptional({
-    nullable: true,
-    type: String,
-    example: 'homology',
-    description:
-      'What its terms rest on: `known` (its own annotations), `homology`, or `prior` (the prior alone); null on sets made before it was recorded',
-  })
-  basis!: 'homology' | 'prior' | 'known' | null;
   @ApiProperty({ type: [PredictionExportTermView] }) terms!: PredictionExportTermView[];
 }
 
