@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { GafReader } from '@svc/domain';
 import {
   AppProcess,
+  freePort,
   runSvc,
   createSuiteWorld,
   embedProteinsWithKmer,
@@ -161,7 +162,18 @@ describe('svc, the command-line client, against the real stack', () => {
         /^svc: 422 Validation Error on \/v1\/annotate\S*: 1 record looks like a nucleotide sequence \(DNA or RNA\), not a protein: NM_000546\.6\./,
       ),
     });
-    expect((await svc(['jobs', 'list', '--url', 'http://127.0.0.1:1'], config)).code).toBe(4);
+    // Usage errors exit 2 with a clear message; an unreachable service exits 4 and names the URL.
+    const noFile = await svc(['annotate', join(dir, 'missing.fasta'), '--out', dir], config);
+    expect({ code: noFile.code, first: noFile.stderr.split('\n')[0] }).toEqual({
+      code: 2,
+      first: `svc: ${join(dir, 'missing.fasta')}: no such file (annotate reads a FASTA file of protein sequences)`,
+    });
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const unreachable = await svc(['jobs', 'list', '--url', closed], config);
+    expect({ code: unreachable.code, stderr: unreachable.stderr }).toEqual({
+      code: 4,
+      stderr: `svc: could not reach ${closed}/v1/jobs: ECONNREFUSED\n`,
+    });
     // A guest's one-click run is unlisted: not in the list, readable by its id.
     expect((await svc(['jobs', 'list'], config)).code).toBe(0);
     const shown = await svc(['jobs', 'show', embeddingJob], config);

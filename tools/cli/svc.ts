@@ -11,7 +11,7 @@
 // (--config, else $XDG_CONFIG_HOME/svc/config.json, else ~/.config/svc/config.json).
 // Exit codes: 0 done, 1 a job FAILED or was CANCELLED, 2 usage, 3 the service refused (4xx),
 // 4 the service failed or could not be reached (5xx, network).
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -136,6 +136,8 @@ async function annotate(args: string[]): Promise<void> {
     throw new UsageError('--threshold must be in [0, 1]');
   if (values.taxon !== undefined && !/^[1-9]\d*$/.test(values.taxon))
     throw new UsageError('--taxon must be an NCBI taxonomy id, a positive integer (e.g. 9606)');
+  if (!existsSync(fasta) || !statSync(fasta).isFile())
+    throw new UsageError(`${fasta}: no such file (annotate reads a FASTA file of protein sequences)`);
   const client = clientOf(values);
   const name = values.name ?? basename(fasta).replace(/\.[^.]+$/, '');
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENT_ROUTES, SvcApiError, SvcClient } from './svc-client';
+import { CLIENT_ROUTES, SvcApiError, SvcClient, SvcUnreachableError } from './svc-client';
 
 interface OpenApi {
   paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>>;
@@ -67,7 +67,7 @@ describe('SvcClient requests and errors', () => {
     const answers: (() => Response)[] = [
       () => new Response(JSON.stringify({ title: 'Service Unavailable', status: 503 }), { status: 503 }),
       () => {
-        throw new TypeError('fetch failed');
+        throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
       },
       () =>
         new Response(JSON.stringify({ id: 'j', operation: 'x', status: 'SUCCEEDED' }), {
@@ -81,5 +81,17 @@ describe('SvcClient requests and errors', () => {
       fetch: async () => new Response(JSON.stringify({ title: 'Not Found', status: 404 }), { status: 404 }),
     });
     await expect(missing.waitForJob('j', { intervalMs: 1 })).rejects.toBeInstanceOf(SvcApiError);
+  });
+
+  it('names the URL and the cause when the service does not answer', async () => {
+    const client = new SvcClient({
+      baseUrl: 'http://127.0.0.1:1',
+      fetch: async () => {
+        throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+      },
+    });
+    const failure = await client.job('j').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SvcUnreachableError);
+    expect((failure as Error).message).toBe('could not reach http://127.0.0.1:1/v1/jobs/j: ECONNREFUSED');
   });
 });

@@ -27,6 +27,20 @@ export class SvcApiError extends Error {
   }
 }
 
+/** The service did not answer (refused, reset, unknown host, timeout): names the URL and the cause. */
+export class SvcUnreachableError extends Error {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
+    const reason = (cause as { cause?: { code?: string; message?: string } })?.cause;
+    super(
+      `could not reach ${url}: ${reason?.code ?? reason?.message ?? (cause as Error)?.message ?? String(cause)}`,
+    );
+    this.name = 'SvcUnreachableError';
+  }
+}
+
 /** A job that ended FAILED or CANCELLED while being waited for. */
 export class SvcJobError extends Error {
   constructor(readonly job: JobView) {
@@ -160,7 +174,7 @@ export class SvcClient {
     } catch (error) {
       const transient =
         (error instanceof SvcApiError && (error.status === 503 || error.status === 502)) ||
-        (error instanceof TypeError && /fetch failed/.test(error.message));
+        error instanceof SvcUnreachableError;
       if (!transient || Date.now() > deadline) throw error;
       return null;
     }
@@ -222,12 +236,17 @@ export class SvcClient {
     );
   }
 
-  private request(method: string, path: string, body?: string | FormData): Promise<Response> {
+  private async request(method: string, path: string, body?: string | FormData): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (typeof body === 'string') headers['content-type'] = 'application/json';
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
     if (this.options.token) headers['authorization'] = `Bearer ${this.options.token}`;
-    return this.fetch(`${this.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const url = `${this.baseUrl}${path}`;
+    try {
+      return await this.fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
+    } catch (error) {
+      throw new SvcUnreachableError(url, error);
+    }
   }
 
   private async parse<T>(path: string, response: Response): Promise<T> {
