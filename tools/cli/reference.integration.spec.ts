@@ -172,6 +172,31 @@ describe('a real reference from a mirror: svc reference install, then annotation
     const tsv = readFileSync(join(out, 'predictions.tsv'), 'utf8').split('\n');
     expect(tsv[1]).toMatch(/^# reference: human; go-version: releases\/2022-07-01; /);
     expect(readFileSync(join(out, 'predictions.gaf'), 'utf8')).toContain('!reference: human\n');
+
+    // The prediction job's events name the reference before the run and the coverage after it.
+    const api = new HttpClient(gateway.url);
+    const embeddingJob = /#\/annotate\/([0-9a-f-]{36})/.exec(run.stderr)![1]!;
+    const predictionJob = (await api.get<TestJob>(`/v1/jobs/${embeddingJob}`)).body.result![
+      'prediction_job_id'
+    ];
+    const events = (
+      await api.get<{ event: string; fields: Record<string, unknown> }[]>(
+        `/v1/jobs/${String(predictionJob)}/events`,
+      )
+    ).body;
+    expect(events.find((e) => e.event === 'predict_go_terms.reference')?.fields).toMatchObject({
+      reference_name: 'human',
+      ontology_version: 'releases/2022-07-01',
+      donor_evidence: 'experimental',
+      search_backend: 'diamond',
+    });
+    expect(events.find((e) => e.event === 'predict_go_terms.coverage')?.fields).toEqual({
+      queries: 2,
+      with_homolog: 2,
+      without_homolog: 0,
+      without_homolog_share: 0,
+      known: 1,
+    });
   }, 600_000);
 
   it('refuses a mirror outside the source policy, a changed file, a truncated annotation file, and an unknown name', async () => {

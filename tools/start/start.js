@@ -103,7 +103,9 @@ function startApp(app, restarts = 0) {
     // A process that ran for a minute gets a fresh restart budget.
     const budget = Date.now() - startedAt > 60_000 ? 0 : restarts + 1;
     if (code === 78) {
-      log('cannot start as configured (settings, or a data folder in use): see the line above; fix it and start again');
+      log(
+        'cannot start as configured (settings, or a data folder in use): see the line above; fix it and start again',
+      );
       stopAll(78);
     } else if (budget > MAX_RESTARTS) {
       log(`${app.name} keeps failing; stopping everything`);
