@@ -42,9 +42,19 @@ describe('firstRunAdminNotice', () => {
     expect(text).toMatch(/username\s+admin\b/);
     expect(text).toContain(`${url}/#/login`);
     expect(text).toContain('POST /v1/auth/api-keys');
-    expect(text).toContain('npm run user:add -- --standalone --email');
-    expect(text).toContain('--role admin');
     expect(text).toContain('shown only this once');
+  });
+
+  it('tells how to replace the password once signed in: the Password page or POST /v1/auth/password', () => {
+    const text = firstRunAdminNotice({
+      admin: { ...FIRST_RUN_ADMIN, username: 'admin', password: 'Pv7-generated-secret' },
+      url,
+    });
+    const ownPassword = text.slice(text.indexOf('own password'));
+    expect(ownPassword).toContain(`${url}/#/password`);
+    expect(ownPassword).toContain('POST /v1/auth/password with {"current_password":…,"new_password":…}');
+    expect(ownPassword).toContain('10 characters or more');
+    expect(text).not.toMatch(/no route changes a password/);
   });
 
   it('does not repeat a password that came from SVC_BOOTSTRAP_ADMIN_PASSWORD', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DomainError } from '@svc/contracts';
+import { DomainError, PASSWORD_MIN_LENGTH } from '@svc/contracts';
 import { DataSource, UserRepository } from '@svc/persistence';
 import type { AppConfig, PasswordHasher } from '@svc/platform';
 import { generateAdminPassword } from '../../apps/auth-service/src/admin/bootstrap.service';
@@ -84,10 +84,9 @@ export function firstRunAdminNotice(input: { admin: FirstRunAdmin; url: string }
     `  sign in         ${url}/#/login, or POST ${url}/v1/auth/login with {"email":"${admin.email}","password":…}`,
     `  API key         signed in, the Admin page (${url}/#/admin) or POST /v1/auth/api-keys creates one;`,
     `                  then: npx svc login --url ${url} --api-key KEY`,
-    '  own password    no route changes a password without e-mail (SMTP); instead create your own administrator,',
-    '                    npm run user:add -- --standalone --email you@example.org --role admin',
-    `                  (it works while the service runs), sign in as it and deactivate ${admin.email}`,
-    '                  on the Admin page',
+    `  own password    signed in, the Password page (${url}/#/password) or`,
+    '                    POST /v1/auth/password with {"current_password":…,"new_password":…}',
+    `                  replaces it (${PASSWORD_MIN_LENGTH} characters or more); your other sessions are signed out`,
     '',
     '',
   ].join('\n');

@@ -3,6 +3,7 @@ import { PersistenceModule, WorkerHttpModule } from '@svc/jobs';
 import { AccountsService } from './accounts/accounts.service';
 import { EmailFlowsService } from './accounts/email-flows.service';
 import { LoginThrottle } from './accounts/login-throttle';
+import { PasswordChangeService } from './accounts/password-change.service';
 import { AdminService } from './admin/admin.service';
 import { BootstrapService } from './admin/bootstrap.service';
 import { AUTH_CONTEXT, AuthContext } from './auth-context';
@@ -24,6 +25,7 @@ export class AuthModule {
         BootstrapService,
         EmailFlowsService,
         LoginThrottle,
+        PasswordChangeService,
       ],
     };
   }

@@ -131,4 +131,6 @@ export type ApiKey = Schemas['ApiKeyView'];
 
 export type AuditEntry = Schemas['AuditEntryView'];
 
+export type PasswordChanged = Schemas['PasswordChangedView'];
+
 export type AnnotateResponse = Schemas['AnnotateView'];

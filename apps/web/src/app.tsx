@@ -1,7 +1,7 @@
 import { ReactNode, useEffect, useRef, useState } from 'react';
 import { atLeast } from './api';
 import { navigate, Route, useRoute } from './hooks';
-import { AdminPage, LoginPage, SignupPage } from './pages/account';
+import { AdminPage, LoginPage, PasswordPage, SignupPage } from './pages/account';
 import { BenchmarkPage, EvaluationSetPage, EvaluationSetsPage } from './pages/evaluations';
 import { JobPage, JobsPage } from './pages/jobs';
 import {
@@ -89,6 +89,8 @@ function page(route: Route): ReactNode {
       return <SignupPage />;
     case 'admin':
       return <AdminPage />;
+    case 'password':
+      return <PasswordPage />;
     default:
       return (
         <>
@@ -120,6 +122,7 @@ function Account() {
       <span>
         {user.display_name} <span className="muted">({user.role})</span>
       </span>
+      <a href="#/password">Password</a>
       {atLeast(user.role, 'admin') && <a href="#/admin">Admin</a>}
       <button
         type="button"

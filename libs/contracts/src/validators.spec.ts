@@ -1,7 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { IsOptional, validateSync } from 'class-validator';
 import { parseIntegerParam } from './transforms';
-import { isTimestamp, IsTimestamp, IsValidUuid } from './validators';
+import { DiffersFrom, isTimestamp, IsTimestamp, IsValidUuid } from './validators';
 
 describe('isTimestamp', () => {
   it.each([
@@ -61,6 +61,28 @@ describe('IsValidUuid and IsTimestamp on a DTO', () => {
   ])('refuses %p', (input, message) => {
     const errors = validateSync(plainToInstance(Probe, input));
     expect(errors.flatMap((e) => Object.values(e.constraints ?? {}))).toEqual([message]);
+  });
+});
+
+class PasswordPair {
+  current?: unknown;
+  @DiffersFrom('current') next?: unknown;
+}
+
+describe('DiffersFrom', () => {
+  it.each([
+    { name: 'a different value', input: { current: 'old-password', next: 'new-password' }, errors: [] },
+    {
+      name: 'the same value',
+      input: { current: 'same-password', next: 'same-password' },
+      errors: ['next must differ from current'],
+    },
+    { name: 'a case-only difference', input: { current: 'Password-1', next: 'password-1' }, errors: [] },
+    { name: 'the other field missing', input: { next: 'new-password' }, errors: [] },
+    { name: 'both missing (left to the presence checks)', input: {}, errors: [] },
+  ])('$name', ({ input, errors }) => {
+    const found = validateSync(plainToInstance(PasswordPair, input));
+    expect(found.flatMap((e) => Object.values(e.constraints ?? {}))).toEqual(errors);
   });
 });
 

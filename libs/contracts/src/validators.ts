@@ -62,3 +62,19 @@ export const IsTimestamp = (): PropertyDecorator =>
         `${args?.property ?? 'value'} must be an ISO 8601 date or date-time with a year from 0001 to 9999`,
     },
   });
+
+/**
+ * A field that must not repeat another field of the same body (a new password that is the current
+ * one). Both values come from the request, so the check reveals nothing stored.
+ */
+export const DiffersFrom = (other: string): PropertyDecorator =>
+  ValidateBy({
+    name: 'differsFrom',
+    constraints: [other],
+    validator: {
+      // A missing value is left to the field's own checks.
+      validate: (value: unknown, args) =>
+        value === undefined || value !== (args?.object as Record<string, unknown> | undefined)?.[other],
+      defaultMessage: (args) => `${args?.property ?? 'value'} must differ from ${other}`,
+    },
+  });

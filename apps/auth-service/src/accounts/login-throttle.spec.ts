@@ -74,6 +74,20 @@ describe('throttleCounters', () => {
       ],
     },
     {
+      name: 'a wrong current password counts per account (its id: only its sessions can spend it) and per address',
+      input: { flow: 'password_change' as const, account: 'user-id-1', ipHash: 'h4' },
+      expected: [
+        {
+          scope: 'account',
+          key: account('user-id-1'),
+          resource: 'auth_password_change',
+          limit: 10,
+          progressive: false,
+        },
+        { scope: 'address', key: 'ip:h4', resource: 'auth_password_change', limit: 100, progressive: false },
+      ],
+    },
+    {
       name: 'nothing to count without an account or an address',
       input: { flow: 'password_reset_consume' as const, account: '', ipHash: '' },
       expected: [],

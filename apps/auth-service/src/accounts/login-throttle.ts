@@ -13,7 +13,8 @@ export type ThrottledFlow =
   | 'magic_link_request'
   | 'magic_link_consume'
   | 'password_reset_request'
-  | 'password_reset_consume';
+  | 'password_reset_consume'
+  | 'password_change';
 
 export interface ThrottleCounter {
   scope: 'account' | 'address' | 'account_address' | 'accepted_signups';

@@ -11,6 +11,7 @@ import {
 } from '@svc/contracts';
 import { AccountsService } from '../accounts/accounts.service';
 import { EmailFlowsService } from '../accounts/email-flows.service';
+import { PasswordChangeService } from '../accounts/password-change.service';
 import { AdminService } from '../admin/admin.service';
 import { ApiKeysService } from '../keys/api-keys.service';
 
@@ -22,6 +23,7 @@ export class AuthRpcController {
     private readonly keys: ApiKeysService,
     private readonly admin: AdminService,
     private readonly email: EmailFlowsService,
+    private readonly passwords: PasswordChangeService,
   ) {}
 
   @MessagePattern(AUTH_RPC.signup) signup(@Payload() r: RpcRequest<AuthRpcBody<typeof AUTH_RPC.signup>>) {
@@ -106,6 +108,11 @@ export class AuthRpcController {
     @Payload() r: RpcRequest<AuthRpcBody<typeof AUTH_RPC.passwordResetConsume>>,
   ) {
     return reply(AUTH_RPC.passwordResetConsume, () => this.email.consumePasswordReset(r.body, r.actor));
+  }
+  @MessagePattern(AUTH_RPC.changePassword) changePassword(
+    @Payload() r: RpcRequest<AuthRpcBody<typeof AUTH_RPC.changePassword>>,
+  ) {
+    return reply(AUTH_RPC.changePassword, () => this.passwords.change(r.body, r.actor));
   }
 }
 

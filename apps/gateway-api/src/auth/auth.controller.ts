@@ -7,6 +7,7 @@ import {
   ApiKeyTokenView,
   ApiKeyView,
   AUTH_RPC,
+  ChangePasswordRequest,
   ConsumeTokenQuery,
   CreateApiKeyRequest,
   CreatedApiKeyView,
@@ -14,6 +15,7 @@ import {
   EmailRequest,
   EmailRequestAcceptedView,
   LoginRequest,
+  PasswordChangedView,
   PasswordResetConsumeRequest,
   PasswordResetView,
   SESSION_COOKIE,
@@ -107,6 +109,30 @@ export class AuthController {
   me(@CurrentPrincipal() who: Principal, @Req() req: FastifyRequest): Promise<UserView> {
     if (who.userId === null) throw new DomainError('unauthorized', 'not signed in');
     return this.rpc.call(AUTH_RPC.me, { jti: who.sessionJti }, actorOf(who, req.headers['user-agent']));
+  }
+
+  @ApiDoc({
+    summary: 'Change your own password; revokes your other sessions and keeps this one',
+    description:
+      'Needs a signed-in session and the current password; API keys and the bearer tokens exchanged for them are refused (403). A wrong current password is 403; failures are throttled per account like sign-ins (429 with Retry-After).',
+    ok: PasswordChangedView,
+    problems: [403, 409, 503],
+  })
+  @Post('password')
+  @HttpCode(200)
+  @Roles('researcher')
+  async changePassword(
+    @ValidBody() body: ChangePasswordRequest,
+    @CurrentPrincipal() who: Principal,
+    @Req() req: FastifyRequest,
+  ): Promise<PasswordChangedView> {
+    const result = await this.rpc.call(
+      AUTH_RPC.changePassword,
+      { ...body, jti: who.sessionJti },
+      actorOf(who, req.headers['user-agent']),
+    );
+    this.auth.gate.invalidate();
+    return result;
   }
 
   @ApiDoc({

@@ -1,5 +1,5 @@
 import { FormEvent, useState } from 'react';
-import { ApiKey, AuditEntry, del, patch, post, Role, User } from '../api';
+import { ApiKey, AuditEntry, del, PasswordChanged, patch, post, Role, User } from '../api';
 import { navigate, useDocumentTitle, useList } from '../hooks';
 import { useSession } from '../session';
 import { Column, fmtDate, Link, ListView, PageHeader, shortId } from '../ui';
@@ -102,7 +102,7 @@ export function SignupPage() {
           name="password"
           type="password"
           autoComplete="new-password"
-          minLength={8}
+          minLength={10}
           required
         />
         <label htmlFor="signup-use">Intended use</label>
@@ -113,6 +113,99 @@ export function SignupPage() {
           </p>
         )}
         <button type="submit">Sign up</button>
+      </form>
+    </>
+  );
+}
+
+/** The sign-up rule for a new password (PASSWORD_MIN_LENGTH in the contracts). */
+const PASSWORD_MIN_LENGTH = 10;
+
+/** A signed-in user replaces their own password; their other sessions are signed out. */
+export function PasswordPage() {
+  useDocumentTitle('Change password');
+  const { user } = useSession();
+  const [error, setError] = useState<string | null>(null);
+  const [signedOut, setSignedOut] = useState<number | null>(null);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const text = (key: string): string => {
+      const value = form.get(key);
+      return typeof value === 'string' ? value : '';
+    };
+    setError(null);
+    setSignedOut(null);
+    if (text('new_password') !== text('repeat_password')) {
+      setError('The new password and its repetition differ.');
+      return;
+    }
+    try {
+      const changed = await post<PasswordChanged>('/auth/password', {
+        current_password: text('current_password'),
+        new_password: text('new_password'),
+      });
+      formElement.reset();
+      setSignedOut(changed.sessions_revoked);
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+  if (user === undefined) return <PageHeader title="Change password" />;
+  if (user === null)
+    return (
+      <>
+        <PageHeader title="Change password" />
+        <p>
+          <Link to="/login">Sign in</Link> to change your password.
+        </p>
+      </>
+    );
+  return (
+    <>
+      <PageHeader title="Change password" />
+      <form className="stack-form card narrow" onSubmit={(e) => void submit(e)}>
+        <label htmlFor="password-current">Current password</label>
+        <input
+          id="password-current"
+          name="current_password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        <label htmlFor="password-new">New password ({PASSWORD_MIN_LENGTH} characters or more)</label>
+        <input
+          id="password-new"
+          name="new_password"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          required
+        />
+        <label htmlFor="password-repeat">New password again</label>
+        <input
+          id="password-repeat"
+          name="repeat_password"
+          type="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN_LENGTH}
+          required
+        />
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {signedOut !== null && (
+          <p role="status">
+            Your password is changed.{' '}
+            {signedOut === 0
+              ? 'You had no other sessions.'
+              : `${signedOut} other session${signedOut === 1 ? ' was' : 's were'} signed out.`}
+          </p>
+        )}
+        <button type="submit">Change password</button>
       </form>
     </>
   );

@@ -713,6 +713,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password; revokes your other sessions and keeps this one
+         * @description Needs a signed-in session and the current password; API keys and the bearer tokens exchanged for them are refused (403). A wrong current password is 403; failures are throttled per account like sign-ins (429 with Retry-After).
+         */
+        post: operations["AuthController_changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/password-reset/consume": {
         parameters: {
             query?: never;
@@ -2258,6 +2278,10 @@ export interface components {
              */
             stages: string[];
         };
+        ChangePasswordRequest: {
+            current_password: string;
+            new_password: string;
+        };
         ComputeEmbeddingsPayload: {
             /** @default 16 */
             batch_size: number;
@@ -3292,6 +3316,15 @@ export interface components {
         OrphanSequenceDeletionView: {
             /** @example 37 */
             deleted: number;
+        };
+        PasswordChangedView: {
+            /** @example true */
+            changed: boolean;
+            /**
+             * @description Other sessions of the account revoked; the one that asked stays
+             * @example 1
+             */
+            sessions_revoked: number;
         };
         PasswordResetConsumeRequest: {
             new_password: string;
@@ -5218,7 +5251,7 @@ export interface operations {
     AdminController_audit: {
         parameters: {
             query?: {
-                action?: "signup" | "login_ok" | "login_fail" | "logout" | "admin_approve" | "role_change" | "deactivate" | "api_key_mint" | "api_key_revoke" | "sessions_revoked" | "db_reset" | "user_deleted" | "password_reset" | "login_throttled";
+                action?: "signup" | "login_ok" | "login_fail" | "logout" | "admin_approve" | "role_change" | "deactivate" | "api_key_mint" | "api_key_revoke" | "sessions_revoked" | "db_reset" | "user_deleted" | "password_reset" | "password_changed" | "login_throttled";
                 actor_user_id?: string;
                 after?: string;
                 limit?: number;
@@ -8177,6 +8210,102 @@ export interface operations {
             };
             /** @description Missing or refused credential, or a route that needs one */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Rate limit or quota reached (`Retry-After` says when to retry) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A dependency (database, broker) is unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+        };
+    };
+    AuthController_changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChangedView"];
+                };
+            };
+            /** @description Missing or refused credential, or a route that needs one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description The caller's role is below the route's floor, or below what this request asks for */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Conflicts with the current state (see the problem detail) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Body or upload over its limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemView"];
+                };
+            };
+            /** @description A field failed validation (`errors` lists them) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13817,7 +13946,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const pathsV1AdminAuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit"]["get"]["parameters"]["query"]["action"]> = ["signup", "login_ok", "login_fail", "logout", "admin_approve", "role_change", "deactivate", "api_key_mint", "api_key_revoke", "sessions_revoked", "db_reset", "user_deleted", "password_reset", "login_throttled"];
+export const pathsV1AdminAuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit"]["get"]["parameters"]["query"]["action"]> = ["signup", "login_ok", "login_fail", "logout", "admin_approve", "role_change", "deactivate", "api_key_mint", "api_key_revoke", "sessions_revoked", "db_reset", "user_deleted", "password_reset", "password_changed", "login_throttled"];
 export const pathsV1AdminUsersGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users"]["get"]["parameters"]["query"]["status"]> = ["pending", "active", "deactivated"];
 export const pathsV1AnnotationsEvaluationSetsIdDeltaProteinsFastaGetParametersQueryCategoryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotations/evaluation-sets/{id}/delta-proteins.fasta"]["get"]["parameters"]["query"]["category"]> = ["nk", "lk", "pk", "all"];
 export const pathsV1AnnotationsSetsGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotations/sets"]["get"]["parameters"]["query"]["source"]> = ["goa", "quickgo"];

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'db_reset',
   'user_deleted',
   'password_reset',
+  'password_changed',
   'login_throttled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,14 +1,26 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ROLES, Role } from '../roles';
 import { trimString } from '../transforms';
 import { OptionalInteger } from '../ranges';
+import { DiffersFrom } from '../validators';
 
 export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 1000;
 export const API_KEY_TTL_DEFAULT_SECONDS = 3600;
 export const API_KEY_TTL_MIN_SECONDS = 60;
 export const API_KEY_TTL_MAX_SECONDS = 86_400;
+
+/** The rules every chosen password meets: at sign-up, at a reset by e-mail and at a change alike. */
+const NewPassword = (): PropertyDecorator =>
+  applyDecorators(
+    ApiProperty({ minLength: PASSWORD_MIN_LENGTH }),
+    IsString(),
+    MinLength(PASSWORD_MIN_LENGTH),
+    MaxLength(PASSWORD_MAX_LENGTH),
+  );
 
 export class SignupRequest {
   @ApiProperty() @Transform(trimString) @IsEmail() @MaxLength(320) email!: string;
@@ -19,17 +31,14 @@ export class SignupRequest {
   })
   username!: string;
   @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(200) display_name!: string;
-  @ApiProperty({ minLength: PASSWORD_MIN_LENGTH })
-  @IsString()
-  @MinLength(PASSWORD_MIN_LENGTH)
-  @MaxLength(1000)
+  @NewPassword()
   password!: string;
   @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(4000) intended_use!: string;
 }
 
 export class LoginRequest {
   @ApiProperty() @Transform(trimString) @IsString() @MinLength(1) @MaxLength(320) email!: string;
-  @ApiProperty() @IsString() @MinLength(1) @MaxLength(1000) password!: string;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(PASSWORD_MAX_LENGTH) password!: string;
 }
 
 export class CreateApiKeyRequest {
@@ -75,9 +84,13 @@ export class EmailRequest {
 
 export class PasswordResetConsumeRequest {
   @ApiProperty() @IsString() @MinLength(16) @MaxLength(200) token!: string;
-  @ApiProperty({ minLength: PASSWORD_MIN_LENGTH })
-  @IsString()
-  @MinLength(PASSWORD_MIN_LENGTH)
-  @MaxLength(1000)
+  @NewPassword()
+  new_password!: string;
+}
+
+export class ChangePasswordRequest {
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(PASSWORD_MAX_LENGTH) current_password!: string;
+  @NewPassword()
+  @DiffersFrom('current_password')
   new_password!: string;
 }

@@ -4,6 +4,7 @@ import type { ListAuditQuery } from './auth.queries';
 import type {
   ApiKeyLoginRequest,
   ApproveUserRequest,
+  ChangePasswordRequest,
   CreateApiKeyRequest,
   EmailRequest,
   LoginRequest,
@@ -44,6 +45,7 @@ export const AUTH_RPC = {
   magicLinkConsume: 'auth.magic_link.consume',
   passwordResetRequest: 'auth.password_reset.request',
   passwordResetConsume: 'auth.password_reset.consume',
+  changePassword: 'auth.password.change',
 } as const;
 export type AuthRpcPattern = (typeof AUTH_RPC)[keyof typeof AUTH_RPC];
 
@@ -79,6 +81,11 @@ export interface AuthRpcMap {
   'auth.password_reset.consume': {
     body: PasswordResetConsumeRequest;
     reply: { reset: true; sessions_revoked: number };
+  };
+  /** `jti` is the caller's session; null for an API key or a bearer token, which are refused. */
+  'auth.password.change': {
+    body: ChangePasswordRequest & { jti: string | null };
+    reply: { changed: true; sessions_revoked: number };
   };
 }
 

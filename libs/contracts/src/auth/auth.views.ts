@@ -108,6 +108,12 @@ export class PasswordResetView {
   sessions_revoked!: number;
 }
 
+export class PasswordChangedView {
+  @ApiProperty({ type: Boolean, example: true }) changed!: true;
+  @ApiProperty({ example: 1, description: 'Other sessions of the account revoked; the one that asked stays' })
+  sessions_revoked!: number;
+}
+
 export class UserDeletionView {
   @IdProperty('user') id!: string;
   @ApiProperty({ example: true }) deleted!: boolean;

@@ -132,4 +132,28 @@ describe('SessionRepository', () => {
     expect(await sessions.revokeAllForUser(owner.id)).toBe(0);
     expect(await sessions.revokeAllForUser(randomUUID())).toBe(0);
   });
+
+  it("revokeOthersForUser revokes and counts that user's other live sessions, keeping the named one", async () => {
+    const owner = await user();
+    const other = await user();
+    const kept = await open(owner.id);
+    const a = await open(owner.id);
+    const b = await open(owner.id);
+    const already = await open(owner.id);
+    const theirs = await open(other.id);
+    expect(await sessions.revoke(already)).toBe(true);
+    const alreadyAt = (await sessionRow(already)).revoked_at;
+
+    expect(await sessions.revokeOthersForUser(owner.id, kept)).toBe(2);
+    for (const jti of [a, b, already]) expect(await sessions.state(jti)).toMatchObject({ revoked: true });
+    expect((await sessionRow(already)).revoked_at).toEqual(alreadyAt);
+    expect(await sessions.state(kept)).toMatchObject({ revoked: false });
+    expect(await sessions.state(theirs)).toMatchObject({ revoked: false });
+
+    expect(await sessions.revokeOthersForUser(owner.id, kept)).toBe(0);
+    // Another user's session named as the kept one protects nothing of this user's.
+    const c = await open(owner.id);
+    expect(await sessions.revokeOthersForUser(owner.id, theirs)).toBe(2);
+    for (const jti of [c, kept]) expect(await sessions.state(jti)).toMatchObject({ revoked: true });
+  });
 });

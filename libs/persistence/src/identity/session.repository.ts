@@ -67,4 +67,15 @@ export class SessionRepository {
     );
     return rows.length;
   }
+
+  /** Revokes every live session of the user but `keptJti` (the one that asked); how many it revoked. */
+  async revokeOthersForUser(userId: string, keptJti: string): Promise<number> {
+    const rows = await queryRows(
+      this.db,
+      `UPDATE user_session SET revoked_at = clock_timestamp()
+        WHERE user_id = $1 AND jti <> $2 AND revoked_at IS NULL RETURNING id`,
+      [userId, keptJti],
+    );
+    return rows.length;
+  }
 }

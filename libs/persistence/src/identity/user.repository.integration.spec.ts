@@ -109,6 +109,35 @@ describe('UserRepository', () => {
     });
   });
 
+  it('findCredentialsById gives the account with its hash, and null for an unknown id', async () => {
+    const created = await users.create(newUser({ passwordHash: '$argon2id$v=19$by-id' }));
+    expect(await users.findCredentialsById(created.id)).toEqual({
+      ...created,
+      password_hash: '$argon2id$v=19$by-id',
+    });
+    expect(await users.findCredentialsById(randomUUID())).toBeNull();
+  });
+
+  it('replacePasswordHash replaces the hash only while it is the expected one', async () => {
+    const created = await users.create(newUser({ passwordHash: 'checked-hash' }));
+    const hashOf = async (): Promise<string | null | undefined> =>
+      (await users.findCredentialsById(created.id))?.password_hash;
+
+    expect(await users.replacePasswordHash(created.id, { expected: 'stale-hash', next: 'lost-hash' })).toBe(
+      false,
+    );
+    expect(await hashOf()).toBe('checked-hash');
+    expect(await users.replacePasswordHash(created.id, { expected: 'checked-hash', next: 'new-hash' })).toBe(
+      true,
+    );
+    expect(await hashOf()).toBe('new-hash');
+    expect(await users.replacePasswordHash(created.id, { expected: 'checked-hash', next: 'again' })).toBe(
+      false,
+    );
+    expect(await hashOf()).toBe('new-hash');
+    expect(await users.replacePasswordHash(randomUUID(), { expected: 'new-hash', next: 'x' })).toBe(false);
+  });
+
   it('list is newest first, and filtered by status keeps only that status', async () => {
     const a = await users.create(newUser({ status: 'pending' }));
     const b = await users.create(newUser({ status: 'active' }));

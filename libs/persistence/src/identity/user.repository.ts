@@ -72,6 +72,11 @@ export class UserRepository {
     );
   }
 
+  /** The user and their password hash, for checking a signed-in user's current password. */
+  findCredentialsById(id: string): Promise<(UserView & { password_hash: string | null }) | null> {
+    return queryOne(this.db, `SELECT ${USER_COLUMNS}, password_hash FROM app_user WHERE id = $1`, [id]);
+  }
+
   findByEmail(email: string): Promise<UserView | null> {
     return queryOne<UserView>(
       this.db,
@@ -102,6 +107,19 @@ export class UserRepository {
     );
     if (row === null) throw notFound('User');
     return row;
+  }
+
+  /**
+   * Replaces the password hash only if it is still the one the current password was checked against,
+   * so a reset or another change in between is not overwritten; false when it was.
+   */
+  async replacePasswordHash(id: string, hashes: { expected: string; next: string }): Promise<boolean> {
+    const rows = await queryRows(
+      this.db,
+      `UPDATE app_user SET password_hash = $3 WHERE id = $1 AND password_hash = $2 RETURNING id`,
+      [id, hashes.expected, hashes.next],
+    );
+    return rows.length === 1;
   }
 
   async recordLogin(id: string): Promise<void> {
