@@ -119,9 +119,24 @@ describe('predictionGafLine', () => {
   it('column 6 is the method’s documented reference, never an SVC:<set id>', () => {
     expect(columns({})[5]).toBe('SVC_REF:0000001');
     expect(columns({ donor: null })[5]).toBe('SVC_REF:0000002');
-    expect(PREDICTION_GAF_REFERENCES).toEqual({ homology: 'SVC_REF:0000001', prior: 'SVC_REF:0000002' });
+    expect(PREDICTION_GAF_REFERENCES).toEqual({
+      homology: 'SVC_REF:0000001',
+      prior: 'SVC_REF:0000002',
+      known: 'SVC_REF:0000003',
+    });
     for (const line of [predictionGafLine(base), predictionGafLine({ ...base, donor: null })])
       expect(line).not.toContain(SET_ID);
+  });
+
+  it('a known term (the query is a reference protein) keeps its recorded evidence code, no With/From', () => {
+    const known = columns({ known: { evidenceCode: 'IDA' } });
+    expect([known[5], known[6], known[7]]).toEqual(['SVC_REF:0000003', 'IDA', '']);
+    // A code GAF does not know (or none) is written as IEA.
+    expect(columns({ known: { evidenceCode: 'XYZ' } })[6]).toBe('IEA');
+    expect(columns({ known: { evidenceCode: null } })[6]).toBe('IEA');
+    expect(parseGafLine(predictionGafLine({ ...base, known: { evidenceCode: 'IMP' } }), 1).kind).toBe(
+      'record',
+    );
   });
 
   it('column 15 is the service’s short name, the one the header declares as generated-by', () => {
