@@ -206,6 +206,21 @@ describe('owners and visibility (finding 8, rule 8; authentication on)', () => {
     expect((await as(bob).delete(`/v1/experiment-runs/${aliceRun}`)).status).toBe(404);
   });
 
+  it("researcher B cannot publish researcher A's prediction set (404), nor can anonymous callers (401); A publishes it and takes it back", async () => {
+    const set = `/v1/embeddings/prediction-sets/${alicePredictionSet.id}`;
+    expect((await as(bob).patch(`${set}/visibility`, { visibility: 'public' })).status).toBe(404);
+    expect((await anonymous.patch(`${set}/visibility`, { visibility: 'public' })).status).toBe(401);
+    expect((await as(alice).patch(`${set}/visibility`, { visibility: 'everyone' })).status).toBe(422);
+    expect((await anonymous.get(set)).status).toBe(404);
+    expect((await as(alice).patch(`${set}/visibility`, { visibility: 'public' })).status).toBe(200);
+    expect((await anonymous.get(set)).status).toBe(200);
+    expect((await as(bob).get(`${set}/predictions.tsv`)).status).toBe(200);
+    // Public is readable, not writable: B still cannot take it back or delete it.
+    expect((await as(bob).patch(`${set}/visibility`, { visibility: 'owner' })).status).toBe(403);
+    expect((await as(alice).patch(`${set}/visibility`, { visibility: 'owner' })).status).toBe(200);
+    expect((await anonymous.get(set)).status).toBe(404);
+  });
+
   it("finding 8: researcher B cannot read or delete researcher A's prediction set (404); A deletes it", async () => {
     const set = `/v1/embeddings/prediction-sets/${alicePredictionSet.id}`;
     for (const path of [
