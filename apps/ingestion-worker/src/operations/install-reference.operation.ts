@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { INSTALL_REFERENCE, InstallReferencePayload } from '@svc/contracts';
 import { parseSha256Sums, referenceSpec, REFERENCE_CATALOG, sourceOf, type ReferenceFile } from '@svc/domain';
 import { defineOperation, JobContext, JobError } from '@svc/jobs';
-import type { InstalledFile } from '@svc/persistence';
+import type { InstalledFile, InstalledReference } from '@svc/persistence';
 import { readText, SourceError, sourcePolicyOf, stageSource } from '@svc/platform';
 import { insertProteinsOperation } from './insert-proteins.operation';
 import { loadGoaAnnotationsOperation } from './load-goa-annotations.operation';
@@ -159,16 +159,7 @@ export const installReferenceOperation = defineOperation<InstallReferencePayload
   },
 });
 
-function resultOf(installed: {
-  name: string;
-  content_sha256: string;
-  ontology_snapshot_id: string;
-  ontology_version: string;
-  annotation_set_id: string;
-  annotation_set_label: string;
-  files: InstalledFile[];
-  stats: Record<string, unknown>;
-}): Record<string, unknown> {
+function resultOf(installed: InstalledReference): Record<string, unknown> {
   return {
     name: installed.name,
     content_sha256: installed.content_sha256,
