@@ -30,6 +30,8 @@ import { ASPECTS, CATEGORIES, loadWindow, readSequences, WINDOWS } from '../qual
 
 const VERSION = 'homology-blend-v1';
 const MIN_SCORE = 0.01;
+/** The windows' donors are the experimental ones (tools/quality/windows.ts): the model says so. */
+const DONOR_POLICY = 'experimental';
 const GRID = {
   base: [0, 0.2, 0.4, 0.6, 0.8, 1],
   slope: [0, 0.5, 1],
@@ -45,7 +47,7 @@ const meanOver = (scores: CellScores, aspect: GoAspect): number =>
   CATEGORIES.reduce((sum, category) => sum + scores[category][aspect], 0) / CATEGORIES.length;
 
 function modelOf(params: Record<GoAspect, AspectBlend>): BlendModel {
-  return { version: VERSION, min_score: MIN_SCORE, aspects: params };
+  return { version: VERSION, min_score: MIN_SCORE, donor_evidence: DONOR_POLICY, aspects: params };
 }
 
 async function main(): Promise<void> {

@@ -89,10 +89,15 @@ describe('checkBlendModel', () => {
   const good = {
     version: 'v',
     min_score: 0.01,
+    donor_evidence: 'experimental',
     aspects: { F: params, P: params, C: params },
   };
   it('accepts a complete model and refuses a broken one', () => {
     expect(checkBlendModel(good).version).toBe('v');
+    expect(checkBlendModel({ ...good, donor_evidence: 'all' }).donor_evidence).toBe('all');
+    // The donor policy its calibration was fitted for is part of the model: a score means nothing without it.
+    expect(() => checkBlendModel({ ...good, donor_evidence: undefined })).toThrow(/donor_evidence/);
+    expect(() => checkBlendModel({ ...good, donor_evidence: 'IEA' })).toThrow(/donor_evidence/);
     expect(() => checkBlendModel({ ...good, aspects: { F: params, P: params } })).toThrow(/aspect C/);
     expect(() => checkBlendModel({ ...good, min_score: 2 })).toThrow(/min_score/);
     expect(() =>

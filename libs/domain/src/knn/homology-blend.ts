@@ -44,6 +44,11 @@ export interface BlendModel {
    * cut changes no evaluation: every emitted term's ancestors score at least as much and are emitted.
    */
   min_score: number;
+  /**
+   * The donor policy its parameters and calibration were fitted with (`donor_evidence` of
+   * predict_go_terms): a calibrated score reads as a confirmation rate only for donors chosen so.
+   */
+  donor_evidence: 'experimental' | 'all';
   aspects: Record<GoAspect, AspectBlend>;
 }
 
@@ -82,6 +87,11 @@ export function termPrior(termsByProtein: Iterable<Iterable<string>>): TermPrior
     }
     if (any) proteins++;
   }
+  return termPriorOf(counts, proteins);
+}
+
+/** The prior of `proteins` annotated proteins from how many of them carry each term. */
+export function termPriorOf(counts: ReadonlyMap<string, number>, proteins: number): TermPrior {
   const frequency = new Map<string, number>();
   for (const [term, count] of counts) frequency.set(term, count / proteins);
   const ranked = [...frequency].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
@@ -243,6 +253,8 @@ export function checkBlendModel(value: unknown): BlendModel {
   if (typeof model.min_score !== 'number' || !(model.min_score >= 0 && model.min_score <= 1)) {
     fail('min_score must be in [0, 1]');
   }
+  if (model.donor_evidence !== 'experimental' && model.donor_evidence !== 'all')
+    fail('donor_evidence must be experimental or all (the donor policy the model was fitted with)');
   for (const aspect of ['F', 'P', 'C'] as const) {
     const params = model.aspects?.[aspect];
     if (params === undefined) return fail(`aspect ${aspect} missing`);

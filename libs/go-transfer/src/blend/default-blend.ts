@@ -9,8 +9,8 @@ let cached: BlendModel | null = null;
 
 export function defaultBlendModel(): BlendModel {
   if (cached === null) {
-    const { version, min_score, aspects } = checkBlendModel(shipped);
-    cached = { version, min_score, aspects };
+    const { version, min_score, donor_evidence, aspects } = checkBlendModel(shipped);
+    cached = { version, min_score, donor_evidence, aspects };
   }
   return cached;
 }
