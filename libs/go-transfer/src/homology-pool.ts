@@ -1,8 +1,10 @@
+import { getHeapStatistics } from 'node:v8';
 import { join } from 'node:path';
-import { DonorAnnotation, GoAspect, TermPrior, termPrior } from '@svc/domain';
-import { ensureDiamondDatabase } from '@svc/inference';
-import { Repositories, ReferenceProtein } from '@svc/persistence';
-import { ontologyView } from './ontology-cache';
+import { DonorAnnotation, GoAspect, TermPrior, termPriorOf } from '@svc/domain';
+import { ensureDiamondDatabaseFrom } from '@svc/inference';
+import { JobError } from '@svc/jobs';
+import { Repositories, ReferenceProtein, SequencePoolPage } from '@svc/persistence';
+import { ontologyView, OntologyView } from './ontology-cache';
 
 /** One term a reference protein carries in an aspect, after propagation over is_a and part_of. */
 export interface PoolTerm {
@@ -15,22 +17,26 @@ export interface PoolTerm {
 }
 
 /**
- * The homology reference pool of one (annotation set, donor rule, snapshot): proteins and their
- * propagated terms per aspect, the term prior of each aspect, and the DIAMOND database of their
- * sequences (built once, kept on disk under `<artifacts_dir>/cache/diamond`, named by content).
+ * The homology reference pool of one (annotation set, donor rule, snapshot): its proteins, their
+ * own donor annotations, the term prior of each aspect, and the DIAMOND database of their sequences
+ * (built once, kept on disk under `<artifacts_dir>/cache/diamond`, named by content).
+ *
+ * The pool holds what a Swiss-Prot-sized reference needs and no more: the annotations as columns of
+ * small integers, the sequences only in the DIAMOND database, and a protein's propagated terms
+ * worked out when a search hits it (docs/scaling.md, "Memory").
  */
 export interface HomologyPool {
-  readonly proteins: ReferenceProtein[];
-  readonly byAccession: ReadonlyMap<string, number>;
-  /** Per aspect: protein index -> propagated terms (namespace roots left out), by GO id. */
-  readonly terms: Record<GoAspect, ReadonlyMap<number, ReadonlyMap<string, PoolTerm>>>;
-  /** Per aspect: protein index -> number of its own (direct) annotations' terms. */
-  readonly directCount: Record<GoAspect, ReadonlyMap<number, number>>;
-  /** Per aspect: the same terms as GO ids, for the blend. */
-  readonly termIds: Record<GoAspect, ReadonlyMap<string, readonly string[]>>;
+  readonly size: number;
+  protein(index: number): ReferenceProtein | undefined;
+  /** Whether the protein carries a term of the aspect below its namespace root. */
+  hasTerms(index: number, aspect: GoAspect): boolean;
+  /** The protein's propagated terms of an aspect (namespace roots left out), by GO id, in a fixed order. */
+  terms(index: number, aspect: GoAspect): ReadonlyMap<string, PoolTerm> | undefined;
+  /** How many of those terms are the protein's own (direct) annotations. */
+  directCount(index: number, aspect: GoAspect): number;
   readonly priors: Record<GoAspect, TermPrior>;
   /** GO id -> go_term id of the snapshot, for prior-only rows. */
-  readonly goTermIdOf: ReadonlyMap<string, number>;
+  goTermIdOf(goId: string): number | undefined;
   readonly database: string;
 }
 
@@ -43,22 +49,37 @@ export interface HomologyPoolKey {
   donorEvidence: 'all' | 'experimental';
 }
 
+/** Where the pool is built and how much of the heap it may take. */
+export interface HomologyPoolSettings {
+  artifactsDir: string;
+  binary: string;
+  /** Share of the heap's free space one pool may take (`SVC_POOL_MEMORY_FRACTION`). */
+  memoryFraction: number;
+}
+
 const ASPECTS: readonly GoAspect[] = ['F', 'P', 'C'];
+const ASPECT_BIT: Readonly<Record<GoAspect, number>> = { F: 1, P: 2, C: 4 };
 const MAX_ENTRIES = 4;
 const entries = new Map<string, Promise<HomologyPool>>();
+
+/**
+ * Heap a pool takes, measured on the 516,371-protein Swiss-Prot pool (docs/scaling.md): per protein
+ * (accession strings, ids, offsets, flags), per donor annotation (three integer columns) and a fixed
+ * part (priors, term table, one page of rows in flight).
+ */
+export const POOL_BYTES = { perProtein: 200, perAnnotation: 40, fixed: 64 * 1024 * 1024 } as const;
 
 /** The pool for a key at the data's current version, from the process cache when it is there. */
 export async function homologyPool(
   repos: Repositories,
-  artifactsDir: string,
-  binary: string,
+  settings: HomologyPoolSettings,
   key: HomologyPoolKey,
 ): Promise<HomologyPool> {
   const version = await repos.referencePools.sequencePoolVersion(key.annotationSetId);
   const id = [key.annotationSetId, key.ontologySnapshotId, key.donorEvidence, version].join('|');
   let entry = entries.get(id);
   if (entry === undefined) {
-    entry = build(repos, artifactsDir, binary, key);
+    entry = build(repos, settings, key);
     entries.set(id, entry);
     entry.catch(() => entries.delete(id));
     while (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
@@ -69,71 +90,216 @@ export async function homologyPool(
   return entry;
 }
 
+/**
+ * Refuses, before anything is loaded, a pool larger than the worker may hold: the job fails with
+ * `reference_too_large` and says what would make it fit, instead of the process running out of heap
+ * and taking every job in it along.
+ */
+export function checkPoolFits(
+  size: { proteins: number; annotations: number },
+  memoryFraction: number,
+  heap: { limit: number; used: number } = heapNow(),
+): void {
+  const needed =
+    POOL_BYTES.fixed + size.proteins * POOL_BYTES.perProtein + size.annotations * POOL_BYTES.perAnnotation;
+  const budget = Math.max(0, heap.limit - heap.used) * memoryFraction;
+  if (needed <= budget) return;
+  const mb = (bytes: number): string => `${Math.ceil(bytes / (1024 * 1024))} MB`;
+  throw new JobError(
+    'reference_too_large',
+    `the reference pool (${size.proteins} proteins, ${size.annotations} donor annotations) needs about ` +
+      `${mb(needed)} of the prediction worker's heap; it may give a pool ${mb(budget)} ` +
+      `(${memoryFraction} of the ${mb(heap.limit - heap.used)} free of its ${mb(heap.limit)} heap): ` +
+      'run the prediction worker with a larger heap (NODE_OPTIONS=--max-old-space-size) or a larger ' +
+      'SVC_POOL_MEMORY_FRACTION',
+  );
+}
+
+function heapNow(): { limit: number; used: number } {
+  const stats = getHeapStatistics();
+  return { limit: stats.heap_size_limit, used: stats.used_heap_size };
+}
+
+/** The columns a pool is read into, one page at a time. */
+class PoolColumns {
+  readonly accessions: string[] = [];
+  readonly canonicals: string[] = [];
+  readonly sequenceIds: number[] = [];
+  /** Protein i's annotations are rows offsets[i] .. offsets[i + 1] - 1. */
+  readonly offsets: number[] = [0];
+  readonly goTermIds: number[] = [];
+  readonly codes: number[] = [];
+  /** Index into `qualifierTable`; 0 is no qualifier. */
+  readonly qualifiers: number[] = [];
+  readonly codeTable: string[] = [];
+  readonly qualifierTable: (string | null)[] = [null];
+  readonly termMeta = new Map<number, { goId: string; aspect: GoAspect }>();
+  private readonly codeIndex = new Map<string, number>();
+  private readonly qualifierIndex = new Map<string | null, number>([[null, 0]]);
+
+  add(protein: SequencePoolPage): void {
+    this.accessions.push(protein.accession);
+    // Most proteins are canonical: the same string, not a copy.
+    this.canonicals.push(
+      protein.canonicalAccession === protein.accession ? protein.accession : protein.canonicalAccession,
+    );
+    this.sequenceIds.push(protein.sequenceId);
+    protein.goTermIds.forEach((goTermId, i) => {
+      this.goTermIds.push(goTermId);
+      if (!this.termMeta.has(goTermId))
+        this.termMeta.set(goTermId, { goId: protein.goIds[i]!, aspect: protein.aspects[i]! });
+      this.codes.push(intern(this.codeIndex, this.codeTable, protein.evidenceCodes[i]!));
+      this.qualifiers.push(intern(this.qualifierIndex, this.qualifierTable, protein.qualifiers[i] ?? null));
+    });
+    this.offsets.push(this.goTermIds.length);
+  }
+
+  annotationsOf(index: number): DonorAnnotation[] {
+    const out: DonorAnnotation[] = [];
+    for (let row = this.offsets[index]!; row < this.offsets[index + 1]!; row += 1) {
+      const goTermId = this.goTermIds[row]!;
+      const meta = this.termMeta.get(goTermId)!;
+      out.push({
+        goTermId,
+        goId: meta.goId,
+        aspect: meta.aspect,
+        qualifier: this.qualifierTable[this.qualifiers[row]!] ?? null,
+        evidenceCode: this.codeTable[this.codes[row]!]!,
+      });
+    }
+    return out;
+  }
+}
+
+function intern<T>(index: Map<T, number>, table: T[], value: T): number {
+  let at = index.get(value);
+  if (at === undefined) {
+    at = table.length;
+    table.push(value);
+    index.set(value, at);
+  }
+  return at;
+}
+
+/**
+ * A protein's annotations propagated over is_a and part_of, per aspect: its own terms first (in
+ * annotation order), each followed by the ancestors it first brings; namespace roots (no parent)
+ * left out, since they hold for every annotated protein and carry no information.
+ */
+export function propagateAnnotations(
+  ontology: OntologyView,
+  annotations: readonly DonorAnnotation[],
+): Map<GoAspect, PoolTerm[]> {
+  const perAspect = new Map<GoAspect, Map<number, PoolTerm>>();
+  for (const annotation of annotations) {
+    let carried = perAspect.get(annotation.aspect);
+    if (carried === undefined) perAspect.set(annotation.aspect, (carried = new Map<number, PoolTerm>()));
+    const own = carried.get(annotation.goTermId);
+    if (own === undefined || own.direct === null) {
+      carried.set(annotation.goTermId, {
+        goTermId: annotation.goTermId,
+        goId: annotation.goId,
+        direct: annotation,
+        via: annotation,
+      });
+    }
+    for (const ancestor of ontology.ancestorsOf(annotation.goTermId)) {
+      const info = ontology.termInfo(ancestor);
+      if (info === null || info.aspect !== annotation.aspect || carried.has(ancestor)) continue;
+      carried.set(ancestor, { goTermId: ancestor, goId: info.goId, direct: null, via: annotation });
+    }
+  }
+  const out = new Map<GoAspect, PoolTerm[]>();
+  for (const [aspect, carried] of perAspect) {
+    const list = [...carried.values()].filter((t) => ontology.ancestorsOf(t.goTermId).length > 0);
+    if (list.length > 0) out.set(aspect, list);
+  }
+  return out;
+}
+
+/** Propagated term sets kept per worker for the proteins searches hit most (they repeat across queries). */
+const TERM_CACHE = 10_000;
+
 async function build(
   repos: Repositories,
-  artifactsDir: string,
-  binary: string,
+  settings: HomologyPoolSettings,
   key: HomologyPoolKey,
 ): Promise<HomologyPool> {
-  const pool = await repos.referencePools.loadSequencePool(key);
+  checkPoolFits(await repos.referencePools.sequencePoolSize(key), settings.memoryFraction);
   const ontology = await ontologyView(repos, key.ontologySnapshotId);
-  const terms = { F: new Map(), P: new Map(), C: new Map() } as Record<
-    GoAspect,
-    Map<number, Map<string, PoolTerm>>
-  >;
-  const directCount = { F: new Map(), P: new Map(), C: new Map() } as Record<GoAspect, Map<number, number>>;
-  const termIds = { F: new Map(), P: new Map(), C: new Map() } as Record<GoAspect, Map<string, string[]>>;
-  const goTermIdOf = new Map<string, number>();
-  pool.annotations.forEach((annotations, index) => {
-    const perAspect = new Map<GoAspect, Map<number, PoolTerm>>();
-    for (const annotation of annotations) {
-      let carried = perAspect.get(annotation.aspect);
-      if (carried === undefined) perAspect.set(annotation.aspect, (carried = new Map<number, PoolTerm>()));
-      const own = carried.get(annotation.goTermId);
-      if (own === undefined || own.direct === null) {
-        carried.set(annotation.goTermId, {
-          goTermId: annotation.goTermId,
-          goId: annotation.goId,
-          direct: annotation,
-          via: annotation,
-        });
-      }
-      for (const ancestor of ontology.ancestorsOf(annotation.goTermId)) {
-        const info = ontology.termInfo(ancestor);
-        if (info === null || info.aspect !== annotation.aspect || carried.has(ancestor)) continue;
-        carried.set(ancestor, { goTermId: ancestor, goId: info.goId, direct: null, via: annotation });
-      }
-    }
-    for (const [aspect, carried] of perAspect) {
-      // Namespace roots (no parent) hold for every annotated protein and carry no information.
-      const list = [...carried.values()].filter((t) => ontology.ancestorsOf(t.goTermId).length > 0);
-      if (list.length === 0) continue;
-      terms[aspect].set(index, new Map(list.map((t) => [t.goId, t])));
-      directCount[aspect].set(index, list.filter((t) => t.direct !== null).length);
-      termIds[aspect].set(
-        pool.proteins[index]!.accession,
-        list.map((t) => t.goId),
-      );
-      for (const t of list) goTermIdOf.set(t.goId, t.goTermId);
-    }
+  const columns = new PoolColumns();
+  const aspectsOf: number[] = [];
+  const directCounts: Record<GoAspect, number[]> = { F: [], P: [], C: [] };
+  const counts: Record<GoAspect, Map<string, number>> = { F: new Map(), P: new Map(), C: new Map() };
+  const annotated: Record<GoAspect, number> = { F: 0, P: 0, C: 0 };
+  const goTermIds = new Map<string, number>();
+  const database = await ensureDiamondDatabaseFrom({
+    binary: settings.binary,
+    dir: join(settings.artifactsDir, 'cache', 'diamond'),
+    write: (add) =>
+      repos.referencePools.streamSequencePool(key, async (page) => {
+        for (const protein of page) {
+          const index = columns.accessions.length;
+          columns.add(protein);
+          let bits = 0;
+          const propagated = propagateAnnotations(ontology, columns.annotationsOf(index));
+          for (const aspect of ASPECTS) {
+            const list = propagated.get(aspect);
+            directCounts[aspect].push(list === undefined ? 0 : list.filter((t) => t.direct !== null).length);
+            if (list === undefined) continue;
+            bits |= ASPECT_BIT[aspect];
+            annotated[aspect] += 1;
+            const count = counts[aspect];
+            for (const t of list) {
+              count.set(t.goId, (count.get(t.goId) ?? 0) + 1);
+              goTermIds.set(t.goId, t.goTermId);
+            }
+          }
+          aspectsOf.push(bits);
+          if (protein.sequence.length > 0) await add({ id: referenceId(index), sequence: protein.sequence });
+        }
+      }),
   });
   const priors = {} as Record<GoAspect, TermPrior>;
-  for (const aspect of ASPECTS) priors[aspect] = termPrior(termIds[aspect].values());
-  const database = await ensureDiamondDatabase({
-    binary,
-    dir: join(artifactsDir, 'cache', 'diamond'),
-    references: pool.proteins
-      .map((_, i) => ({ id: referenceId(i), sequence: pool.sequences[i] ?? '' }))
-      .filter((r) => r.sequence.length > 0),
-  });
+  for (const aspect of ASPECTS) priors[aspect] = termPriorOf(counts[aspect], annotated[aspect]);
+  const cache = new Map<number, Map<GoAspect, Map<string, PoolTerm>>>();
+  const propagatedOf = (index: number): Map<GoAspect, Map<string, PoolTerm>> => {
+    let hit = cache.get(index);
+    if (hit !== undefined) {
+      cache.delete(index);
+      cache.set(index, hit);
+      return hit;
+    }
+    hit = new Map(
+      [...propagateAnnotations(ontology, columns.annotationsOf(index))].map(([aspect, list]) => [
+        aspect,
+        new Map(list.map((t) => [t.goId, t])),
+      ]),
+    );
+    cache.set(index, hit);
+    if (cache.size > TERM_CACHE) cache.delete(cache.keys().next().value!);
+    return hit;
+  };
+  const size = columns.accessions.length;
+  const inPool = (index: number): boolean => Number.isInteger(index) && index >= 0 && index < size;
   return {
-    proteins: pool.proteins,
-    byAccession: new Map(pool.proteins.map((p, i) => [p.accession, i])),
-    terms,
-    directCount,
-    termIds,
+    size,
+    protein: (index) =>
+      inPool(index)
+        ? {
+            accession: columns.accessions[index]!,
+            canonicalAccession: columns.canonicals[index]!,
+            sequenceId: columns.sequenceIds[index]!,
+          }
+        : undefined,
+    hasTerms: (index, aspect) => inPool(index) && (aspectsOf[index]! & ASPECT_BIT[aspect]) !== 0,
+    terms: (index, aspect) => {
+      if (!inPool(index) || (aspectsOf[index]! & ASPECT_BIT[aspect]) === 0) return undefined;
+      return propagatedOf(index).get(aspect);
+    },
+    directCount: (index, aspect) => (inPool(index) ? directCounts[aspect][index]! : 0),
     priors,
-    goTermIdOf,
+    goTermIdOf: (goId) => goTermIds.get(goId),
     database,
   };
 }

@@ -10,7 +10,7 @@ import {
 } from '@svc/domain';
 import { diamondSearch } from '@svc/inference';
 import { Repositories } from '@svc/persistence';
-import { HomologyPool, homologyPool, referenceId } from './homology-pool';
+import { HomologyPool, homologyPool, HomologyPoolSettings, referenceId } from './homology-pool';
 import { withSearchJobErrors } from './search-failure';
 
 /** Hits kept per query after self-exclusion: the homology baseline's `--max-target-seqs 50`. */
@@ -41,20 +41,19 @@ export interface HomologyTerm {
  */
 export async function homologyTransfer(input: {
   repos: Repositories;
-  artifactsDir: string;
+  pool: HomologyPoolSettings;
   annotationSetId: string;
   ontologySnapshotId: string;
   donorEvidence: 'all' | 'experimental';
   excludeSelf: boolean;
   queries: HomologyQuery[];
   model: BlendModel;
-  binary: string;
   threads?: number;
 }): Promise<{ terms: HomologyTerm[]; summaries: QuerySummary[]; queriesWithoutSequence: number }> {
   // DIAMOND's refusal of the references (formatting the pool) or of the queries fails the job with a
   // stable code; the batch step and the dataset export both come through here.
   const pool = await withSearchJobErrors(
-    homologyPool(input.repos, input.artifactsDir, input.binary, {
+    homologyPool(input.repos, input.pool, {
       annotationSetId: input.annotationSetId,
       ontologySnapshotId: input.ontologySnapshotId,
       donorEvidence: input.donorEvidence,
@@ -66,7 +65,7 @@ export async function homologyTransfer(input: {
     .filter((q) => q.sequence.length > 0);
   const hitsById = await withSearchJobErrors(
     diamondSearch({
-      binary: input.binary,
+      binary: input.pool.binary,
       database: pool.database,
       queries: searchable.map((q) => ({ id: q.id, sequence: q.sequence })),
       options: {
@@ -132,7 +131,7 @@ function keptHits(
   const selves: PoolHit[] = [];
   for (const hit of hits) {
     const index = Number(hit.reference.slice(1));
-    const protein = pool.proteins[index];
+    const protein = pool.protein(index);
     if (protein === undefined || referenceId(index) !== hit.reference) continue;
     const selfHit = isSelfHit({
       queryAccession: query.accession,
@@ -164,7 +163,7 @@ function knownTerms(
 ): HomologyTerm[] {
   const out = new Map<string, HomologyTerm>();
   for (const self of selves) {
-    const carried = pool.terms[aspect].get(self.index);
+    const carried = pool.terms(self.index, aspect);
     if (carried === undefined) continue;
     for (const t of carried.values()) {
       if (out.has(t.goId)) continue;
@@ -180,7 +179,7 @@ function knownTerms(
         voteCount: 1,
         neighbourVoteFraction: 1,
         neighbourDistanceStd: 0,
-        refAnnotationDensity: pool.directCount[aspect].get(self.index) ?? 0,
+        refAnnotationDensity: pool.directCount(self.index, aspect),
         goTermFrequency: null,
         minDistance: 0,
         meanDistance: 0,
@@ -188,7 +187,7 @@ function knownTerms(
       };
       out.set(t.goId, {
         query,
-        ref: { accession: self.reference, sequenceId: pool.proteins[self.index]!.sequenceId },
+        ref: { accession: self.reference, sequenceId: pool.protein(self.index)!.sequenceId },
         term,
         score: 1,
         features: {
@@ -210,12 +209,17 @@ function aspectTerms(
   aspect: GoAspect,
   model: BlendModel,
 ): HomologyTerm[] {
-  const termIds = pool.termIds[aspect];
-  const inAspect = hits.filter((h) => termIds.has(h.reference));
+  const inAspect = hits.filter((h) => pool.hasTerms(h.index, aspect));
+  const indexOf = new Map(inAspect.map((h) => [h.reference, h.index]));
+  const termIdsOf = (accession: string): string[] | undefined => {
+    const index = indexOf.get(accession);
+    const terms = index === undefined ? undefined : pool.terms(index, aspect);
+    return terms === undefined ? undefined : [...terms.keys()];
+  };
   const prior = pool.priors[aspect];
   const blended = blendTerms({
     hits: inAspect,
-    termsOf: (accession) => termIds.get(accession),
+    termsOf: termIdsOf,
     prior,
     params: model.aspects[aspect],
     minScore: model.min_score,
@@ -224,11 +228,11 @@ function aspectTerms(
   const hitOf = new Map(inAspect.map((h) => [h.reference, h]));
   return blended.map((t) => {
     const donor = t.donor === null ? null : (hitOf.get(t.donor.reference) ?? null);
-    const poolTerm = donor === null ? null : (pool.terms[aspect].get(donor.index)?.get(t.goId) ?? null);
+    const poolTerm = donor === null ? null : (pool.terms(donor.index, aspect)?.get(t.goId) ?? null);
     const frequency = Math.round(t.prior * prior.proteins);
     const distance = donor === null ? 1 : 1 - donor.identity;
     const term: TransferredTerm = {
-      goTermId: poolTerm?.goTermId ?? pool.goTermIdOf.get(t.goId)!,
+      goTermId: poolTerm?.goTermId ?? pool.goTermIdOf(t.goId)!,
       goId: t.goId,
       aspect,
       distance,
@@ -239,7 +243,7 @@ function aspectTerms(
       voteCount: t.votes,
       neighbourVoteFraction: inAspect.length > 0 ? t.votes / inAspect.length : 0,
       neighbourDistanceStd: 0,
-      refAnnotationDensity: donor === null ? 0 : (pool.directCount[aspect].get(donor.index) ?? 0),
+      refAnnotationDensity: donor === null ? 0 : pool.directCount(donor.index, aspect),
       goTermFrequency: frequency,
       minDistance: distance,
       meanDistance: distance,
@@ -250,7 +254,7 @@ function aspectTerms(
       ref:
         donor === null
           ? null
-          : { accession: donor.reference, sequenceId: pool.proteins[donor.index]!.sequenceId },
+          : { accession: donor.reference, sequenceId: pool.protein(donor.index)!.sequenceId },
       term,
       score: t.score,
       features: {

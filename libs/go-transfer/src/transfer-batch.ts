@@ -118,14 +118,17 @@ async function homologySearch(
 ): Promise<Searched> {
   const { terms, summaries, queriesWithoutSequence } = await homologyTransfer({
     repos: input.repos,
-    artifactsDir: input.config.artifactsDir,
+    pool: {
+      artifactsDir: input.config.artifactsDir,
+      binary: input.config.diamondBin,
+      memoryFraction: input.config.poolMemoryFraction,
+    },
     annotationSetId: input.settings.annotation_set_id,
     ontologySnapshotId: input.settings.ontology_snapshot_id,
     donorEvidence,
     excludeSelf,
     queries: input.queries,
     model: defaultBlendModel(),
-    binary: input.config.diamondBin,
   });
   const pending = terms.map((t) => ({
     query: {

@@ -65,6 +65,8 @@ export const JOB_ERROR_CODES = {
   ping_failed: 'the ping operation was asked to fail',
   checksum_mismatch: "a reference file's SHA-256 is not the one its catalog entry or mirror publishes",
   unknown_reference: 'the reference name is not in the catalog',
+  reference_too_large:
+    "the reference pool needs more memory than the prediction worker's heap has free (SVC_POOL_MEMORY_FRACTION, NODE_OPTIONS=--max-old-space-size)",
   reranker_incomplete: "the re-ranker's files are incomplete",
   reranker_unusable: "the re-ranker's model cannot be read or is not a LightGBM model",
   same_annotation_set: 'old and new annotation sets are the same set',

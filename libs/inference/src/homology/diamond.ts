@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,18 +56,15 @@ export async function diamondVersion(binary = 'diamond'): Promise<string | null>
 export function toFasta(records: Iterable<SequenceRecord>): string {
   const lines: string[] = [];
   for (const { id, sequence } of records) {
-    if (!/^[A-Za-z0-9_.:|-]+$/.test(id))
-      throw new Error(`sequence identifier not allowed in a DIAMOND input: ${id}`);
+    assertFastaId(id);
     lines.push(`>${id}`, sequence);
   }
   return lines.join('\n') + '\n';
 }
 
-/** A content key of a reference database: identifiers and sequences, in order. */
-export function referenceDigest(records: readonly SequenceRecord[]): string {
-  const hash = createHash('sha256');
-  for (const { id, sequence } of records) hash.update(id).update('\0').update(sequence).update('\n');
-  return hash.digest('hex');
+function assertFastaId(id: string): void {
+  if (!/^[A-Za-z0-9_.:|-]+$/.test(id))
+    throw new Error(`sequence identifier not allowed in a DIAMOND input: ${id}`);
 }
 
 /**
@@ -78,15 +77,47 @@ export async function ensureDiamondDatabase(input: {
   binary?: string;
   threads?: number;
 }): Promise<string> {
+  return ensureDiamondDatabaseFrom({
+    ...input,
+    write: async (add) => {
+      for (const record of input.references) await add(record);
+    },
+  });
+}
+
+/**
+ * `ensureDiamondDatabase` for references too many to hold: `write` hands them over one at a time and
+ * they go straight to a staging FASTA file, hashed on the way. The digest names the database; one
+ * that already exists is reused and the staging file dropped.
+ */
+export async function ensureDiamondDatabaseFrom(input: {
+  dir: string;
+  write: (add: (record: SequenceRecord) => Promise<void>) => Promise<void>;
+  binary?: string;
+  threads?: number;
+}): Promise<string> {
   const binary = input.binary ?? 'diamond';
-  const digest = referenceDigest(input.references);
-  const base = join(input.dir, `ref-${digest.slice(0, 32)}`);
-  const database = `${base}.dmnd`;
-  if (await exists(database)) return database;
   await mkdir(input.dir, { recursive: true });
-  const staging = `${base}.${process.pid}.${Date.now()}`;
-  await writeFile(`${staging}.fasta`, toFasta(input.references));
+  const staging = join(
+    input.dir,
+    `staging-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+  );
+  const hash = createHash('sha256');
+  const out = createWriteStream(`${staging}.fasta`);
+  const closed = new Promise<void>((resolve, reject) => {
+    out.once('close', resolve);
+    out.once('error', reject);
+  });
   try {
+    await input.write(async (record) => {
+      assertFastaId(record.id);
+      hash.update(record.id).update('\0').update(record.sequence).update('\n');
+      if (!out.write(`>${record.id}\n${record.sequence}\n`)) await once(out, 'drain');
+    });
+    out.end();
+    await closed;
+    const database = join(input.dir, `ref-${hash.digest('hex').slice(0, 32)}.dmnd`);
+    if (await exists(database)) return database;
     await runDiamond(binary, 'references', [
       'makedb',
       '--in',
@@ -99,11 +130,12 @@ export async function ensureDiamondDatabase(input: {
     ]);
     // Concurrent builders of the same references write the same bytes: the last rename wins.
     await rename(`${staging}.dmnd`, database);
+    return database;
   } finally {
+    out.destroy();
     await rm(`${staging}.fasta`, { force: true });
     await rm(`${staging}.dmnd`, { force: true });
   }
-  return database;
 }
 
 /**

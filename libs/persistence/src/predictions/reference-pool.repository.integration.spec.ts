@@ -208,6 +208,21 @@ describe('ReferencePoolRepository', () => {
       donorEvidence: 'experimental',
     });
     expect(experimental.annotations[0]).toEqual([donor('GO:0000001', 'EXP')]);
+    // Pages of one annotation row (a protein with two rows is never split) give the same pool.
+    for (const pageRows of [1, 2])
+      expect(
+        await pools.loadSequencePool({ annotationSetId: setId, donorEvidence: 'all', pageRows }),
+      ).toEqual(pool);
+    expect(await pools.sequencePoolSize({ annotationSetId: setId, donorEvidence: 'all' })).toEqual({
+      proteins: 3,
+      annotations: 4,
+      residues: SEQUENCES.RA.length + SEQUENCES.RB.length + SEQUENCES.RC.length,
+    });
+    expect(await pools.sequencePoolSize({ annotationSetId: setId, donorEvidence: 'experimental' })).toEqual({
+      proteins: 3,
+      annotations: 3,
+      residues: SEQUENCES.RA.length + SEQUENCES.RB.length + SEQUENCES.RC.length,
+    });
   });
 
   it('hasSequenceReferences / hasEmbeddedReferences tell whether the pools are empty', async () => {

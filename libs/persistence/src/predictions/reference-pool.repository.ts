@@ -25,6 +25,19 @@ export interface SequencePool {
   readonly annotations: DonorAnnotation[][];
 }
 
+/** One donor protein of a streamed homology pool, its donor annotations in load order. */
+export interface SequencePoolPage {
+  readonly accession: string;
+  readonly canonicalAccession: string;
+  readonly sequenceId: number;
+  readonly sequence: string;
+  readonly goTermIds: number[];
+  readonly goIds: string[];
+  readonly aspects: ('F' | 'P' | 'C')[];
+  readonly evidenceCodes: string[];
+  readonly qualifiers: (string | null)[];
+}
+
 export interface QueryProtein {
   readonly accession: string;
   readonly sequenceId: number;
@@ -131,29 +144,152 @@ export class ReferencePoolRepository {
   async loadSequencePool(input: {
     annotationSetId: string;
     donorEvidence: 'all' | 'experimental';
+    pageRows?: number;
   }): Promise<SequencePool> {
-    const byProtein = await this.donorAnnotations(input.annotationSetId, null, input.donorEvidence);
-    const proteins = await queryRows<{
-      accession: string;
-      canonical_accession: string;
-      sequence_id: number;
-      sequence: string;
-    }>(
+    const pool = {
+      proteins: [] as ReferenceProtein[],
+      sequences: [] as string[],
+      annotations: [] as DonorAnnotation[][],
+    };
+    await this.streamSequencePool(input, (page) => {
+      for (const p of page) {
+        pool.proteins.push({
+          accession: p.accession,
+          canonicalAccession: p.canonicalAccession,
+          sequenceId: p.sequenceId,
+        });
+        pool.sequences.push(p.sequence);
+        pool.annotations.push(
+          p.goTermIds.map((goTermId, i) => ({
+            goTermId,
+            goId: p.goIds[i]!,
+            aspect: p.aspects[i]!,
+            qualifier: p.qualifiers[i] ?? null,
+            evidenceCode: p.evidenceCodes[i]!,
+          })),
+        );
+      }
+    });
+    return pool;
+  }
+
+  /**
+   * How large the homology pool of a set is: its donor proteins (with a sequence) and their donor
+   * annotations, counted before anything is loaded, so a worker can refuse a pool it cannot hold.
+   */
+  async sequencePoolSize(input: {
+    annotationSetId: string;
+    donorEvidence: 'all' | 'experimental';
+  }): Promise<{ proteins: number; annotations: number; residues: number }> {
+    const row = await queryOne<{ proteins: string; annotations: string; residues: string }>(
       this.db,
-      `SELECT p.accession, p.canonical_accession, p.sequence_id, s.sequence FROM protein p
-         JOIN sequence s ON s.id = p.sequence_id
-        WHERE p.accession = ANY($1::text[]) ORDER BY p.accession`,
-      [[...byProtein.keys()]],
+      `WITH donors AS (
+         SELECT a.protein_accession, count(*) AS n FROM protein_go_annotation a
+           JOIN go_term t ON t.id = a.go_term_id
+          WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
+            AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))
+          GROUP BY a.protein_accession)
+       SELECT count(*) AS proteins, coalesce(sum(d.n), 0) AS annotations,
+              coalesce(sum(length(s.sequence)), 0) AS residues
+         FROM donors d JOIN protein p ON p.accession = d.protein_accession
+         JOIN sequence s ON s.id = p.sequence_id`,
+      [input.annotationSetId, input.donorEvidence === 'experimental' ? DONOR_EVIDENCE_CODES : null],
     );
     return {
-      proteins: proteins.map((p) => ({
-        accession: p.accession,
-        canonicalAccession: p.canonical_accession,
-        sequenceId: p.sequence_id,
-      })),
-      sequences: proteins.map((p) => p.sequence),
-      annotations: proteins.map((p) => byProtein.get(p.accession) ?? []),
+      proteins: Number(row?.proteins ?? 0),
+      annotations: Number(row?.annotations ?? 0),
+      residues: Number(row?.residues ?? 0),
     };
+  }
+
+  /**
+   * The homology pool of `loadSequencePool`, in the same order, handed over a page at a time
+   * (keyset pages of about `pageRows` annotation rows), so a Swiss-Prot-sized pool is never held as
+   * rows: the caller keeps what it needs of each page and writes the sequences out.
+   */
+  async streamSequencePool(
+    input: { annotationSetId: string; donorEvidence: 'all' | 'experimental'; pageRows?: number },
+    onPage: (page: SequencePoolPage[]) => Promise<void> | void,
+  ): Promise<void> {
+    const codes = input.donorEvidence === 'experimental' ? DONOR_EVIDENCE_CODES : null;
+    const pageRows = input.pageRows ?? 50_000;
+    let from: string | null = null;
+    for (;;) {
+      const bound = await this.pageBound(input.annotationSetId, from, pageRows);
+      const rows = await queryRows<{
+        accession: string;
+        canonical_accession: string;
+        sequence_id: number;
+        sequence: string;
+        go_term_ids: number[];
+        go_ids: string[];
+        aspects: ('F' | 'P' | 'C')[];
+        evidence_codes: string[];
+        qualifiers: (string | null)[];
+      }>(
+        this.db,
+        `SELECT a.protein_accession AS accession, p.canonical_accession, p.sequence_id, s.sequence,
+                array_agg(a.go_term_id ORDER BY a.id) AS go_term_ids,
+                array_agg(t.go_id ORDER BY a.id) AS go_ids,
+                array_agg(t.aspect ORDER BY a.id) AS aspects,
+                array_agg(a.evidence_code ORDER BY a.id) AS evidence_codes,
+                array_agg(a.qualifier ORDER BY a.id) AS qualifiers
+           FROM protein_go_annotation a
+           JOIN go_term t ON t.id = a.go_term_id
+           JOIN protein p ON p.accession = a.protein_accession
+           JOIN sequence s ON s.id = p.sequence_id
+          WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
+            AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))
+            AND ($3::text IS NULL OR a.protein_accession >= $3)
+            AND ($4::text IS NULL OR a.protein_accession < $4)
+          GROUP BY a.protein_accession, p.canonical_accession, p.sequence_id, s.sequence
+          ORDER BY a.protein_accession`,
+        [input.annotationSetId, codes, from, bound],
+      );
+      if (rows.length > 0)
+        await onPage(
+          rows.map((r) => ({
+            accession: r.accession,
+            canonicalAccession: r.canonical_accession,
+            sequenceId: Number(r.sequence_id),
+            sequence: r.sequence,
+            goTermIds: r.go_term_ids.map(Number),
+            goIds: r.go_ids,
+            aspects: r.aspects,
+            evidenceCodes: r.evidence_codes,
+            qualifiers: r.qualifiers,
+          })),
+        );
+      if (bound === null) return;
+      from = bound;
+    }
+  }
+
+  /**
+   * Where a page that starts at `from` ends (exclusive): the accession about `rows` annotation rows on
+   * (an index-only walk), moved past `from` when one protein alone holds that many; null at the end.
+   */
+  private async pageBound(
+    annotationSetId: string,
+    from: string | null,
+    rows: number,
+  ): Promise<string | null> {
+    const at = await queryOne<{ accession: string }>(
+      this.db,
+      `SELECT protein_accession AS accession FROM protein_go_annotation
+        WHERE annotation_set_id = $1 AND ($2::text IS NULL OR protein_accession >= $2)
+        ORDER BY protein_accession OFFSET $3 LIMIT 1`,
+      [annotationSetId, from, rows],
+    );
+    if (at === null || at.accession !== from) return at?.accession ?? null;
+    const next = await queryOne<{ accession: string }>(
+      this.db,
+      `SELECT protein_accession AS accession FROM protein_go_annotation
+        WHERE annotation_set_id = $1 AND protein_accession > $2
+        ORDER BY protein_accession LIMIT 1`,
+      [annotationSetId, from],
+    );
+    return next?.accession ?? null;
   }
 
   /** Content fingerprint of a homology pool's inputs: changes when annotations or proteins do. */

@@ -28,6 +28,8 @@ export interface AppConfig {
   readonly termEmbeddingPath: string | null;
   /** The DIAMOND binary (`SVC_DIAMOND_BIN`), `diamond` on the PATH by default. */
   readonly diamondBin: string;
+  /** Share of a prediction worker's free heap one homology pool may take (`SVC_POOL_MEMORY_FRACTION`). */
+  readonly poolMemoryFraction: number;
   /** Optional benchmark config file (stages, baseline scoring, labels); missing means defaults. */
   readonly benchmarkConfigPath: string | null;
   /** Folder whose package.json dependencies are scanned for plugins; the working directory when null. */

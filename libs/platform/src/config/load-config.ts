@@ -345,6 +345,7 @@ function buildConfig(
     allowedOrigins: Object.freeze([...v.allowed_origins]),
     termEmbeddingPath: v.term_embedding_path,
     diamondBin: v.diamond_bin,
+    poolMemoryFraction: v.pool_memory_fraction,
     benchmarkConfigPath: v.benchmark_config_path,
     pluginRoot: v.plugin_root,
     stackFilePath: v.stack_file,

@@ -149,6 +149,16 @@ const SETTING_TABLE = [
   { key: 'models_dir', env: 'SVC_MODELS_DIR', type: 'path', default: 'models' },
   // The aligner of the default prediction path (docs/prediction.md); a name on the PATH or a file.
   { key: 'diamond_bin', env: 'SVC_DIAMOND_BIN', type: 'string', default: 'diamond' },
+  // The share of its free heap a prediction worker may give one homology reference pool; a larger
+  // pool fails its job with reference_too_large instead of the process (docs/scaling.md).
+  {
+    key: 'pool_memory_fraction',
+    env: 'SVC_POOL_MEMORY_FRACTION',
+    type: 'float',
+    min: 0,
+    max: 1,
+    default: 0.5,
+  },
   { key: 'data_dir', env: 'SVC_DATA_DIR', type: 'path', default: null },
   { key: 'public_url', env: 'SVC_PUBLIC_URL', type: 'string', default: 'http://127.0.0.1:8000' },
   { key: 'rpc_timeout_ms', env: 'SVC_RPC_TIMEOUT_MS', type: 'int', min: 100, default: 10000 },

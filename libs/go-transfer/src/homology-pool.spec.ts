@@ -1,0 +1,82 @@
+import { JobError } from '@svc/jobs';
+import { checkPoolFits, POOL_BYTES, propagateAnnotations } from './homology-pool';
+import type { OntologyView } from './ontology-cache';
+
+const MB = 1024 * 1024;
+
+describe('checkPoolFits: a pool the worker cannot hold fails its job, not the process', () => {
+  const swissProt = { proteins: 516_371, annotations: 1_988_112 };
+
+  it('lets a pool within its share of the free heap through', () => {
+    expect(() => checkPoolFits(swissProt, 0.5, { limit: 4096 * MB, used: 200 * MB })).not.toThrow();
+  });
+
+  it('refuses a larger one with reference_too_large, saying what it needs and what would make it fit', () => {
+    let thrown: unknown;
+    try {
+      checkPoolFits(swissProt, 0.5, { limit: 256 * MB, used: 100 * MB });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(JobError);
+    const error = thrown as JobError;
+    expect(error.code).toBe('reference_too_large');
+    const needed =
+      POOL_BYTES.fixed +
+      swissProt.proteins * POOL_BYTES.perProtein +
+      swissProt.annotations * POOL_BYTES.perAnnotation;
+    expect(error.message).toContain(`516371 proteins, 1988112 donor annotations`);
+    expect(error.message).toContain(`about ${Math.ceil(needed / MB)} MB`);
+    expect(error.message).toContain('78 MB'); // half of the 156 MB free
+    expect(error.message).toContain('--max-old-space-size');
+    expect(error.message).toContain('SVC_POOL_MEMORY_FRACTION');
+  });
+
+  it('a fraction of 0 refuses every pool', () => {
+    expect(() => checkPoolFits({ proteins: 1, annotations: 1 }, 0, { limit: 4096 * MB, used: 0 })).toThrow(
+      JobError,
+    );
+  });
+});
+
+describe('propagateAnnotations', () => {
+  // 1 (F root) <- 2 <- 3 ; 4 (P root) <- 5 ; 6 is a P term whose parent is the F term 2 (cross-aspect).
+  const parents: Record<number, number[]> = { 2: [1], 3: [2], 5: [4], 6: [2, 4] };
+  const aspects: Record<number, 'F' | 'P'> = { 1: 'F', 2: 'F', 3: 'F', 4: 'P', 5: 'P', 6: 'P' };
+  const ontology: OntologyView = {
+    termInfo: (id) => (aspects[id] === undefined ? null : { goId: `GO:${id}`, aspect: aspects[id] }),
+    ancestorsOf: (id) => {
+      const out = new Set<number>();
+      const stack = [...(parents[id] ?? [])];
+      while (stack.length > 0) {
+        const next = stack.pop()!;
+        if (!out.has(next)) stack.push(...(parents[next] ?? []));
+        out.add(next);
+      }
+      return [...out];
+    },
+  };
+  const ann = (id: number, evidenceCode: string) => ({
+    goTermId: id,
+    goId: `GO:${id}`,
+    aspect: aspects[id]!,
+    qualifier: null,
+    evidenceCode,
+  });
+
+  it('carries each term once per aspect, own annotations kept as direct, roots and other aspects left out', () => {
+    const direct3 = ann(3, 'IDA');
+    const direct2 = ann(2, 'IEA');
+    const direct6 = ann(6, 'EXP');
+    const out = propagateAnnotations(ontology, [direct3, direct2, direct6]);
+    expect(out.get('F')!.map((t) => [t.goId, t.direct?.evidenceCode ?? null, t.via.evidenceCode])).toEqual([
+      ['GO:3', 'IDA', 'IDA'],
+      ['GO:2', 'IEA', 'IEA'],
+    ]);
+    expect(out.get('P')!.map((t) => [t.goId, t.direct?.evidenceCode ?? null])).toEqual([['GO:6', 'EXP']]);
+  });
+
+  it('an annotation to a namespace root alone gives no term', () => {
+    expect(propagateAnnotations(ontology, [ann(1, 'IDA')]).size).toBe(0);
+  });
+});
