@@ -1,4 +1,4 @@
-import type { ReferenceSummary } from '@svc/domain';
+import { provenanceWarnings, type ReferenceSummary } from '@svc/domain';
 import { coverageLine, referenceLines, warningLines } from './summary';
 
 const REFERENCE: ReferenceSummary = {
@@ -14,6 +14,7 @@ const REFERENCE: ReferenceSummary = {
   donor_species: [{ taxon: 'taxon:9606', proteins: 15398 }],
   search_backend: 'diamond',
   blend_version: 'homology-blend-v1',
+  blend_donor_evidence: 'experimental',
   self_transfer: true,
 };
 
@@ -23,6 +24,19 @@ describe('svc annotate summary lines', () => {
       'reference: human — GO releases/2022-07-01; annotations goa gene2go-2022-09-12',
       '  donors: 15398 proteins (MF 11204, BP 12890, CC 13012; experimental evidence); species taxon:9606 15398',
       "  search: diamond, blend homology-blend-v1; a reference protein's own annotations come back as known",
+    ]);
+  });
+
+  it('say when the donors are not those the blend was calibrated with, and print that warning', () => {
+    const all: ReferenceSummary = { ...REFERENCE, donor_evidence: 'all' };
+    expect(referenceLines(all).slice(1)).toEqual([
+      '  donors: 15398 proteins (MF 11204, BP 12890, CC 13012; all evidence, electronic included); species taxon:9606 15398',
+      "  search: diamond, blend homology-blend-v1 (calibrated with experimental evidence donors, not these); a reference protein's own annotations come back as known",
+    ]);
+    expect(warningLines(provenanceWarnings(all, null))).toEqual([
+      expect.stringMatching(
+        /^warning: This run transfers annotations of every evidence code, electronic \(IEA\) included, but the scores of homology-blend-v1 were calibrated/,
+      ),
     ]);
   });
 

@@ -13,8 +13,15 @@ export function referenceLines(reference: ReferenceSummary): string[] {
   return [
     `reference: ${reference.reference_name === null ? '' : `${reference.reference_name} — `}GO ${reference.ontology_version}; annotations ${reference.annotation_set_label}`,
     `  donors: ${reference.donor_proteins} proteins (MF ${F}, BP ${P}, CC ${C}; ${reference.donor_evidence === 'experimental' ? 'experimental evidence' : 'all evidence, electronic included'})${species === '' ? '' : `; species ${species}`}`,
-    `  search: ${reference.search_backend}${reference.blend_version === null ? '' : `, blend ${reference.blend_version}`}${reference.self_transfer ? "; a reference protein's own annotations come back as known" : ''}`,
+    `  search: ${reference.search_backend}${reference.blend_version === null ? '' : `, blend ${reference.blend_version}${calibrationNote(reference)}`}${reference.self_transfer ? "; a reference protein's own annotations come back as known" : ''}`,
   ];
+}
+
+/** Said only when the donors differ from those the blend's calibration was fitted with. */
+function calibrationNote(reference: ReferenceSummary): string {
+  const fitted = reference.blend_donor_evidence ?? null;
+  if (fitted === null || fitted === reference.donor_evidence) return '';
+  return ` (calibrated with ${fitted === 'experimental' ? 'experimental evidence' : 'all evidence'} donors, not these)`;
 }
 
 export function coverageLine(coverage: Coverage | null): string {

@@ -364,7 +364,11 @@ export function Backing({
             ],
             [
               'Search',
-              `${reference.search_backend}${reference.blend_version ? `, blend ${reference.blend_version}` : ''}`,
+              `${reference.search_backend}${reference.blend_version ? `, blend ${reference.blend_version}` : ''}${
+                reference.blend_donor_evidence
+                  ? ` (calibrated with ${reference.blend_donor_evidence === 'experimental' ? 'experimental evidence' : 'all evidence'} donors)`
+                  : ''
+              }`,
             ],
             [
               'Reference proteins as queries',

@@ -11,6 +11,7 @@ import { defaultBlendModel } from '@svc/go-transfer';
 import {
   canonicalizeEmbeddingConfig,
   FastaResult,
+  provenanceWarningCodes,
   provenanceWarnings,
   type ReferenceSummary,
 } from '@svc/domain';
@@ -88,6 +89,7 @@ export class AnnotateService {
             ...stored,
             search_backend: 'diamond',
             blend_version: defaultBlendModel().version,
+            blend_donor_evidence: defaultBlendModel().donor_evidence,
             self_transfer: true,
           },
     );
@@ -175,6 +177,7 @@ export class AnnotateService {
       ontology_snapshot_id: target.ontology_snapshot_id,
       reference,
       warnings: provenanceWarnings(reference, null),
+      warning_codes: provenanceWarningCodes(reference, null),
       links: annotateLinks({ querySetId: querySet.id, embeddingJobId: job.id, embeddingConfigId: config }),
     };
   }

@@ -195,6 +195,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
       donor_species: [{ taxon: 'taxon:9606', proteins: donors!.total }],
       search_backend: 'diamond',
       blend_version: defaultBlendModel().version,
+      blend_donor_evidence: 'experimental',
       self_transfer: false,
     };
     const coverage = {
@@ -210,10 +211,17 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     expect(detail.body['warnings']).toEqual([
       expect.stringMatching(/^The reference is small: \d+ donor proteins/),
     ]);
+    // The donors are those the blend was calibrated with: no donor-policy warning.
+    expect(detail.body['warning_codes']).toEqual(['small_reference']);
     const job = await api.get<{ result: Record<string, unknown> }>(
       `/v1/jobs/${String(detail.body['job_id'])}`,
     );
-    expect(job.body.result).toMatchObject({ reference, coverage, warnings: detail.body['warnings'] });
+    expect(job.body.result).toMatchObject({
+      reference,
+      coverage,
+      warnings: detail.body['warnings'],
+      warning_codes: ['small_reference'],
+    });
     const events = await api.get<{ event: string; fields: Record<string, unknown> }[]>(
       `/v1/jobs/${String(detail.body['job_id'])}/events`,
     );
@@ -241,15 +249,27 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     );
     expect(comment).toContain('search-backend: diamond');
     expect(comment).toContain(
+      'blend-calibration: fitted transferring annotations of experimental evidence codes only',
+    );
+    expect(comment).toMatch(/; warnings: small_reference$/);
+    expect(comment).toContain(
       'coverage: 1 of 2 proteins with a homolog, 1 on the prior alone, 0 with known terms',
     );
     const gaf = await api.get(`/v1/embeddings/prediction-sets/${setId}/predictions.gaf`);
     expect(gaf.text).toContain('!go-version: releases/2022-07-01/tiny-subset\n');
     expect(gaf.text).toContain(`!blend-version: ${defaultBlendModel().version}\n`);
+    expect(gaf.text).toContain('!warnings: small_reference\n');
     const json = await api.get<Record<string, unknown>>(
       `/v1/embeddings/prediction-sets/${setId}/predictions.json`,
     );
-    expect(json.body).toMatchObject({ prediction_set_id: setId, reference, coverage, min_score: 0 });
+    expect(json.body).toMatchObject({
+      prediction_set_id: setId,
+      reference,
+      coverage,
+      warnings: detail.body['warnings'],
+      warning_codes: ['small_reference'],
+      min_score: 0,
+    });
     const entries = json.body['proteins'] as Record<string, unknown>[];
     expect(entries.find((e) => e['protein'] === 'NO_HOMOLOG')).toMatchObject({ homologs: 0, basis: 'prior' });
     expect(entries.find((e) => e['protein'] === 'CLOSE_HOMOLOG')).toMatchObject({ basis: 'homology' });

@@ -15,6 +15,7 @@ import {
   predictionGafLine,
   provenanceComment,
   provenanceHeader,
+  provenanceWarningCodes,
   provenanceWarnings,
   type Coverage,
   type QuerySummary,
@@ -105,7 +106,12 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     await this.requireSet(id, viewer);
     const set = await this.sets.detail(id);
     const { reference, coverage } = await this.backing(id);
-    return { ...set, coverage, warnings: provenanceWarnings(reference, coverage) };
+    return {
+      ...set,
+      coverage,
+      warnings: provenanceWarnings(reference, coverage),
+      warning_codes: provenanceWarningCodes(reference, coverage),
+    };
   }
 
   private async backing(
@@ -290,6 +296,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
       reference,
       coverage,
       warnings: provenanceWarnings(reference, coverage),
+      warning_codes: provenanceWarningCodes(reference, coverage),
       min_score: minScore,
     };
     yield `${JSON.stringify(head).slice(0, -1)},"proteins":[`;

@@ -4,6 +4,7 @@ import {
   canRead,
   featureFlagsOf,
   featureSchemaSha,
+  provenanceWarningCodes,
   provenanceWarnings,
   type ReferenceSummary,
 } from '@svc/domain';
@@ -116,7 +117,8 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
 
     // What the answer will stand on, said before any batch runs (docs/prediction.md, "What backs a
     // prediction").
-    const donorEvidence = payload.donor_evidence ?? (homology ? 'experimental' : 'all');
+    // The blend's default donors are those its calibration was fitted with; another policy is warned of.
+    const donorEvidence = payload.donor_evidence ?? (homology ? defaultBlendModel().donor_evidence : 'all');
     const stored = await repos.predictionProvenance.describeReference(
       payload.annotation_set_id,
       donorEvidence,
@@ -126,9 +128,11 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       ...stored,
       search_backend: backend,
       blend_version: homology ? defaultBlendModel().version : null,
+      blend_donor_evidence: homology ? defaultBlendModel().donor_evidence : null,
       self_transfer: payload.exclude_self === false,
     };
     const referenceWarnings = provenanceWarnings(reference, null);
+    const referenceWarningCodes = provenanceWarningCodes(reference, null);
     await emit('predict_go_terms.reference', referenceWarnings.join(' ') || null, { ...reference });
 
     // A re-run (handed back during an outage, or requeued after a crash) reuses the first run's
@@ -151,7 +155,6 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         options: {
           ...flags,
           expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
-          // The homology blend was fitted with experimental donors: that is its default.
           donor_evidence: donorEvidence,
           exclude_self: payload.exclude_self ?? true,
           ...(homology ? { blend_model: defaultBlendModel().version } : {}),
@@ -195,6 +198,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         exclude_self: excludeSelf,
         reference,
         warnings: referenceWarnings,
+        warning_codes: referenceWarningCodes,
       };
     // Before any batch is sent: the steps' counts add to this, and a resumed run keeps what they added.
     await repos.jobs.mergeResult(job.id, {
@@ -205,6 +209,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
         exclude_self: excludeSelf,
         reference,
         warnings: referenceWarnings,
+        warning_codes: referenceWarningCodes,
       },
       counts: { prediction_count: 0 },
     });

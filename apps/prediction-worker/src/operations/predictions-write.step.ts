@@ -1,5 +1,5 @@
 import { PredictionsWritePayload } from '@svc/contracts';
-import { coverageOf, provenanceWarnings, type QuerySummary } from '@svc/domain';
+import { coverageOf, provenanceWarningCodes, provenanceWarnings, type QuerySummary } from '@svc/domain';
 import { defineStep, JobError } from '@svc/jobs';
 import {
   Db,
@@ -74,8 +74,10 @@ async function closeWithCoverage(repos: Repositories, jobId: string, setId: stri
   const provenance = repos.predictionProvenance;
   const coverage =
     (await provenance.coverage(setId, tx)) ?? coverageOf({ queries: 0, without_homolog: 0, known: 0 });
-  const warnings = provenanceWarnings(await provenance.reference(setId, tx), coverage);
-  await repos.jobs.mergeResult(jobId, { fields: { coverage, warnings } }, tx);
+  const reference = await provenance.reference(setId, tx);
+  const warnings = provenanceWarnings(reference, coverage);
+  const warningCodes = provenanceWarningCodes(reference, coverage);
+  await repos.jobs.mergeResult(jobId, { fields: { coverage, warnings, warning_codes: warningCodes } }, tx);
   await new JobEventRepository(tx).append(
     jobId,
     'predict_go_terms.coverage',

@@ -1998,7 +1998,12 @@ export interface components {
             /** @description The reference the proteins are annotated against (the newest annotation set, the default) */
             reference: components["schemas"]["ReferenceSummaryView"];
             /**
-             * @description Plain-words warnings known before the run (a small reference); the prediction job adds coverage
+             * @description One stable code per entry of `warnings`, in the same order: small_reference (fewer than 1,000 donor proteins), donor_policy_differs_from_calibration (donor_evidence is not the policy the blend was calibrated with, `reference.blend_donor_evidence`), low_coverage (most queries without a homolog)
+             * @example []
+             */
+            warning_codes: components["schemas"]["ProvenanceWarningCode"][];
+            /**
+             * @description Plain-words warnings known before the run (a small reference, donors chosen otherwise than the calibration); the prediction job adds coverage
              * @example []
              */
             warnings: string[];
@@ -3495,6 +3500,11 @@ export interface components {
             prediction_set_id: string;
             proteins: components["schemas"]["PredictionExportProteinView"][];
             reference?: components["schemas"]["ReferenceSummaryView"] | null;
+            /**
+             * @description One stable code per entry of `warnings`, in the same order: small_reference (fewer than 1,000 donor proteins), donor_policy_differs_from_calibration (donor_evidence is not the policy the blend was calibrated with, `reference.blend_donor_evidence`), low_coverage (most queries without a homolog)
+             * @example []
+             */
+            warning_codes: components["schemas"]["ProvenanceWarningCode"][];
             /** @example [] */
             warnings: string[];
         };
@@ -3695,7 +3705,12 @@ export interface components {
              */
             visibility: "owner" | "unlisted" | "public";
             /**
-             * @description Plain-words warnings: a small reference, most queries without a homolog
+             * @description One stable code per entry of `warnings`, in the same order: small_reference (fewer than 1,000 donor proteins), donor_policy_differs_from_calibration (donor_evidence is not the policy the blend was calibrated with, `reference.blend_donor_evidence`), low_coverage (most queries without a homolog)
+             * @example []
+             */
+            warning_codes: components["schemas"]["ProvenanceWarningCode"][];
+            /**
+             * @description Plain-words warnings: a small reference, donors chosen otherwise than the calibration, most queries without a homolog
              * @example [
              *       "2 of 20 proteins (10 %) found no homolog in the reference: their terms rest on the prior alone."
              *     ]
@@ -4266,6 +4281,11 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * @description One stable code per entry of `warnings`, in the same order: small_reference (fewer than 1,000 donor proteins), donor_policy_differs_from_calibration (donor_evidence is not the policy the blend was calibrated with, `reference.blend_donor_evidence`), low_coverage (most queries without a homolog)
+         * @enum {string}
+         */
+        ProvenanceWarningCode: "small_reference" | "donor_policy_differs_from_calibration" | "low_coverage";
         PullRequestView: {
             /** @example ada */
             author?: string | null;
@@ -4520,6 +4540,12 @@ export interface components {
             annotation_set_label: string;
             /** @example gene2go-2022-09-12 */
             annotation_source_version: string;
+            /**
+             * @description The donor policy the blend's calibration was fitted with (null for the embedding backends; absent on sets made before it was recorded). When donor_evidence differs, the warning donor_policy_differs_from_calibration says so
+             * @example experimental
+             * @enum {string|null}
+             */
+            blend_donor_evidence?: "experimental" | "all" | null;
             /**
              * @description The homology blend's version (null for the embedding backends)
              * @example homology-blend-v2
@@ -13999,6 +14025,7 @@ export const predictionSetSummaryViewVisibilityValues: ReadonlyArray<FlattenedDe
 export const predictionSetViewSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetView"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
 export const predictionSetViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetView"]["visibility"]> = ["owner", "unlisted", "public"];
 export const proteinAnnotationViewSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProteinAnnotationView"]["source"]> = ["goa", "quickgo"];
+export const provenanceWarningCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ProvenanceWarningCode"]> = ["small_reference", "donor_policy_differs_from_calibration", "low_coverage"];
 export const querySetDetailViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuerySetDetailView"]["visibility"]> = ["owner", "unlisted", "public"];
 export const querySetViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QuerySetView"]["visibility"]> = ["owner", "unlisted", "public"];
 export const queuedJobViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["QueuedJobView"]["status"]> = ["queued"];
@@ -14006,6 +14033,7 @@ export const readinessChecksViewBrokerValues: ReadonlyArray<FlattenedDeepRequire
 export const readinessChecksViewDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessChecksView"]["database"]> = ["ok", "down"];
 export const readinessViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessView"]["status"]> = ["ready"];
 export const referenceEntryViewDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceEntryView"]["donor_evidence"]> = ["experimental", "all"];
+export const referenceSummaryViewBlend_donor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceSummaryView"]["blend_donor_evidence"]> = ["experimental", "all"];
 export const referenceSummaryViewDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceSummaryView"]["donor_evidence"]> = ["experimental", "all"];
 export const rerankerMetricsViewLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerMetricsView"]["level"]> = ["pair"];
 export const rerankerViewImport_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerView"]["import_kind"]> = ["upload", "reference"];

@@ -8,6 +8,28 @@ import { STORED_SOURCE_TEXT } from '../reference/reference.views';
 const ASPECTS = ['F', 'P', 'C'] as const;
 type Aspect = (typeof ASPECTS)[number];
 
+/** The stable codes of a prediction's warnings (the domain's `ProvenanceWarningCode`), for programs. */
+export const PROVENANCE_WARNING_CODES = [
+  'small_reference',
+  'donor_policy_differs_from_calibration',
+  'low_coverage',
+] as const;
+export type ProvenanceWarningCodeName = (typeof PROVENANCE_WARNING_CODES)[number];
+
+/** `warning_codes`: one stable code per entry of `warnings`, in the same order. */
+function WarningCodesProperty(): PropertyDecorator {
+  return ApiProperty({
+    enum: PROVENANCE_WARNING_CODES,
+    enumName: 'ProvenanceWarningCode',
+    isArray: true,
+    example: [],
+    description:
+      'One stable code per entry of `warnings`, in the same order: small_reference (fewer than 1,000 donor ' +
+      'proteins), donor_policy_differs_from_calibration (donor_evidence is not the policy the blend was ' +
+      'calibrated with, `reference.blend_donor_evidence`), low_coverage (most queries without a homolog)',
+  });
+}
+
 /** Donor proteins of one species in a reference. */
 export class DonorSpeciesView {
   @ApiProperty({ example: 'taxon:9606' }) taxon!: string;
@@ -57,6 +79,16 @@ export class ReferenceSummaryView {
     description: "The homology blend's version (null for the embedding backends)",
   })
   blend_version!: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    enum: ['experimental', 'all'],
+    example: 'experimental',
+    description:
+      "The donor policy the blend's calibration was fitted with (null for the embedding backends; absent on " +
+      'sets made before it was recorded). When donor_evidence differs, the warning ' +
+      'donor_policy_differs_from_calibration says so',
+  })
+  blend_donor_evidence!: 'experimental' | 'all' | null;
   @ApiProperty({
     example: true,
     description: "A query's own annotations come back as known terms (annotation mode)",
@@ -164,9 +196,11 @@ export class PredictionSetDetailView extends PredictionSetView {
     example: [
       '2 of 20 proteins (10 %) found no homolog in the reference: their terms rest on the prior alone.',
     ],
-    description: 'Plain-words warnings: a small reference, most queries without a homolog',
+    description:
+      'Plain-words warnings: a small reference, donors chosen otherwise than the calibration, most queries without a homolog',
   })
   warnings!: string[];
+  @WarningCodesProperty() warning_codes!: ProvenanceWarningCodeName[];
   @ApiProperty({ type: [PredictionSetProteinCountView], description: 'Per protein, by accession' })
   proteins!: PredictionSetProteinCountView[];
 }
@@ -321,6 +355,7 @@ export class PredictionExportView {
   reference!: ReferenceSummaryView | null;
   @ApiPropertyOptional({ nullable: true, type: CoverageView }) coverage!: CoverageView | null;
   @ApiProperty({ type: [String], example: [] }) warnings!: string[];
+  @WarningCodesProperty() warning_codes!: ProvenanceWarningCodeName[];
   @ApiProperty({ example: 0.3, description: 'Terms scoring below this were left out' }) min_score!: number;
   @ApiProperty({ type: [PredictionExportProteinView] }) proteins!: PredictionExportProteinView[];
 }
@@ -434,9 +469,10 @@ export class AnnotateView {
     type: [String],
     example: [],
     description:
-      'Plain-words warnings known before the run (a small reference); the prediction job adds coverage',
+      'Plain-words warnings known before the run (a small reference, donors chosen otherwise than the calibration); the prediction job adds coverage',
   })
   warnings!: string[];
+  @WarningCodesProperty() warning_codes!: ProvenanceWarningCodeName[];
   @ApiProperty({ type: AnnotateLinksView }) links!: AnnotateLinksView;
 }
 

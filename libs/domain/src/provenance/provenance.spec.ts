@@ -3,6 +3,7 @@ import {
   coverageOf,
   provenanceComment,
   provenanceHeader,
+  provenanceWarningCodes,
   provenanceWarnings,
   type ReferenceSummary,
 } from './provenance';
@@ -20,6 +21,7 @@ const reference = (donors: number, label = 'goa gene2go-2022-09-12'): ReferenceS
   donor_species: [{ taxon: 'taxon:9606', proteins: donors }],
   search_backend: 'diamond',
   blend_version: 'homology-blend-v1',
+  blend_donor_evidence: 'experimental',
   self_transfer: true,
 });
 
@@ -53,6 +55,63 @@ describe('provenance', () => {
     expect(provenanceWarnings(null, null)).toEqual([]);
   });
 
+  it.each([
+    {
+      name: 'experimental donors, blend fitted on experimental',
+      run: 'experimental',
+      fitted: 'experimental',
+      warned: false,
+    },
+    {
+      name: 'every code donates, blend fitted on experimental',
+      run: 'all',
+      fitted: 'experimental',
+      warned: true,
+    },
+    {
+      name: 'experimental donors, a blend fitted on every code',
+      run: 'experimental',
+      fitted: 'all',
+      warned: true,
+    },
+    { name: 'every code donates, a blend fitted on every code', run: 'all', fitted: 'all', warned: false },
+    { name: 'an embedding search (no blend)', run: 'all', fitted: null, warned: false },
+    { name: 'a set recorded before the fitted policy was', run: 'all', fitted: undefined, warned: false },
+  ] as const)(
+    'warns that the donor policy differs from the calibration only when it does: $name',
+    ({ run, fitted, warned }) => {
+      const summary = {
+        ...reference(15398),
+        donor_evidence: run,
+        blend_donor_evidence: fitted,
+      } as ReferenceSummary;
+      const codes = provenanceWarningCodes(summary, null);
+      const messages = provenanceWarnings(summary, null);
+      expect(codes).toEqual(warned ? ['donor_policy_differs_from_calibration'] : []);
+      expect(messages).toHaveLength(codes.length);
+      if (warned) {
+        expect(messages[0]).toMatch(/calibrat/);
+        expect(messages[0]).toContain('homology-blend-v1');
+        // The header of every export names it too.
+        expect(provenanceHeader(summary, null)['warnings']).toBe('donor_policy_differs_from_calibration');
+      } else expect(provenanceHeader(summary, null)['warnings']).toBeUndefined();
+    },
+  );
+
+  it('gives every warning a stable code, in the order of the messages', () => {
+    const small = { ...reference(300), donor_evidence: 'all' as const };
+    const coverage = coverageOf({ queries: 20, without_homolog: 14, known: 0 });
+    expect(provenanceWarningCodes(small, coverage)).toEqual([
+      'small_reference',
+      'donor_policy_differs_from_calibration',
+      'low_coverage',
+    ]);
+    expect(provenanceWarnings(small, coverage)).toHaveLength(3);
+    expect(provenanceHeader(small, coverage)['warnings']).toBe(
+      'small_reference, donor_policy_differs_from_calibration, low_coverage',
+    );
+  });
+
   it('names the reference in export headers, with no line break from an uploaded label', () => {
     const header = provenanceHeader(
       reference(15398, 'goa evil\nlabel'),
@@ -63,6 +122,7 @@ describe('provenance', () => {
       'reference-annotations': 'goa evil label (experimental evidence codes donate)',
       'reference-donors': '15398 proteins (F 15398, P 15398, C 15398)',
       'search-backend': 'diamond',
+      'blend-calibration': 'fitted transferring annotations of experimental evidence codes only',
       coverage: '1 of 2 proteins with a homolog; 1 on the prior alone; 0 with known terms',
     });
     expect(provenanceComment({ a: 'x; y', b: 'z' })).toBe('# a: x, y; b: z');

@@ -25,6 +25,11 @@ export interface ReferenceSummary {
   search_backend: string;
   /** The homology blend's version; null for the embedding backends. */
   blend_version: string | null;
+  /**
+   * The donor policy the blend's calibration was fitted with (`donor_evidence` of the blend model);
+   * null for the embedding backends. Absent from sets recorded before it was.
+   */
+  blend_donor_evidence: 'experimental' | 'all' | null;
   /** The query's own annotations come back as known terms (annotation mode), not as predictions. */
   self_transfer: boolean;
 }
@@ -76,26 +81,72 @@ export const SMALL_REFERENCE_DONORS = 1000;
 /** Above this share of queries without a homolog, most answers are the prior alone. */
 export const LOW_COVERAGE_SHARE = 0.5;
 
+/** What each warning is about, stable for programs; its message is for people. */
+export type ProvenanceWarningCode =
+  'small_reference' | 'donor_policy_differs_from_calibration' | 'low_coverage';
+
+export interface ProvenanceWarning {
+  code: ProvenanceWarningCode;
+  message: string;
+}
+
+const DONOR_POLICY_WORDS: Record<ReferenceSummary['donor_evidence'], string> = {
+  experimental: 'experimental evidence codes only',
+  all: 'every evidence code, electronic (IEA) included',
+};
+
 /**
- * The plain-words warnings an answer carries: a small reference, most queries without a homolog.
- * Either may be known before the run (the reference) or only after it (the coverage).
+ * The warnings an answer carries, in plain words with a stable code: a small reference, donors
+ * chosen otherwise than the blend's calibration was fitted with, most queries without a homolog.
+ * The first two are known before the run (the reference), the last only after it (the coverage).
  */
-export function provenanceWarnings(reference: ReferenceSummary | null, coverage: Coverage | null): string[] {
-  const warnings: string[] = [];
+export function provenanceWarningList(
+  reference: ReferenceSummary | null,
+  coverage: Coverage | null,
+): ProvenanceWarning[] {
+  const warnings: ProvenanceWarning[] = [];
   if (reference !== null && reference.donor_proteins < SMALL_REFERENCE_DONORS)
-    warnings.push(
-      `The reference is small: ${reference.donor_proteins} donor proteins (annotation set ` +
+    warnings.push({
+      code: 'small_reference',
+      message:
+        `The reference is small: ${reference.donor_proteins} donor proteins (annotation set ` +
         `${reference.annotation_set_label}, GO ${reference.ontology_version}). Most proteins will find no ` +
         'homolog in it and get only the prior (terms common to all proteins); load a full reference ' +
         '(README, "A real reference") for real annotations.',
-    );
+    });
+  // A set recorded before the fitted policy was has it undefined: nothing is known, nothing is said.
+  const fitted = reference?.blend_donor_evidence ?? null;
+  if (reference !== null && fitted !== null && fitted !== reference.donor_evidence)
+    warnings.push({
+      code: 'donor_policy_differs_from_calibration',
+      message:
+        `This run transfers annotations of ${DONOR_POLICY_WORDS[reference.donor_evidence]}, but the ` +
+        `scores of ${reference.blend_version ?? 'the blend'} were calibrated transferring annotations of ` +
+        `${DONOR_POLICY_WORDS[fitted]}: a score no longer reads as the share of such terms later ` +
+        'confirmed by experiment.',
+    });
   if (coverage !== null && coverage.queries > 0 && coverage.without_homolog_share > LOW_COVERAGE_SHARE)
-    warnings.push(
-      `${coverage.without_homolog} of ${coverage.queries} proteins ` +
+    warnings.push({
+      code: 'low_coverage',
+      message:
+        `${coverage.without_homolog} of ${coverage.queries} proteins ` +
         `(${(100 * coverage.without_homolog_share).toFixed(0)} %) found no homolog in the reference: ` +
         'their terms rest on the prior alone (how common each term is), not on their sequence.',
-    );
+    });
   return warnings;
+}
+
+/** The warnings' messages (`warnings` of every answer). */
+export function provenanceWarnings(reference: ReferenceSummary | null, coverage: Coverage | null): string[] {
+  return provenanceWarningList(reference, coverage).map((w) => w.message);
+}
+
+/** The warnings' codes, in the order of their messages (`warning_codes` of every answer). */
+export function provenanceWarningCodes(
+  reference: ReferenceSummary | null,
+  coverage: Coverage | null,
+): ProvenanceWarningCode[] {
+  return provenanceWarningList(reference, coverage).map((w) => w.code);
 }
 
 /**
@@ -117,6 +168,12 @@ export function provenanceHeader(
       reference.donor_species.map((s) => `${s.taxon} (${s.proteins})`).join(', ') || 'none',
     'search-backend': reference.search_backend,
     'blend-version': reference.blend_version ?? 'none (embedding neighbours)',
+    // Absent from sets recorded before the fitted policy was.
+    ...(reference.blend_donor_evidence != null
+      ? {
+          'blend-calibration': `fitted transferring annotations of ${DONOR_POLICY_WORDS[reference.blend_donor_evidence]}`,
+        }
+      : {}),
     'self-transfer': reference.self_transfer
       ? "yes: a reference protein's own annotations are reported as known"
       : 'no: a query never donates to itself',
@@ -125,6 +182,8 @@ export function provenanceHeader(
     header['coverage'] =
       `${coverage.with_homolog} of ${coverage.queries} proteins with a homolog; ` +
       `${coverage.without_homolog} on the prior alone; ${coverage.known} with known terms`;
+  const codes = provenanceWarningCodes(reference, coverage);
+  if (codes.length > 0) header['warnings'] = codes.join(', ');
   // Labels come from uploads: no line break or tab may reach a header line.
   for (const key of Object.keys(header)) header[key] = header[key]!.replace(/[\t\r\n]+/g, ' ');
   return header;

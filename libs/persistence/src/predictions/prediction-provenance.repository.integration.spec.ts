@@ -120,6 +120,7 @@ describe('PredictionProvenanceRepository', () => {
       ...(await provenance.describeReference(annotationSetId, 'experimental'))!,
       search_backend: 'diamond',
       blend_version: 'homology-blend-v1',
+      blend_donor_evidence: 'experimental',
       self_transfer: false,
     } satisfies ReferenceSummary;
     await provenance.setReference(setId, reference);

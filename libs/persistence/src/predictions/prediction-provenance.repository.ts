@@ -11,7 +11,10 @@ import { bulkInsert } from '../bulk';
 import { Db, queryOne, queryRows } from '../sql';
 
 /** The reference fields the coordinator reads from the database; the rest it knows itself. */
-export type StoredReference = Omit<ReferenceSummary, 'search_backend' | 'blend_version' | 'self_transfer'>;
+export type StoredReference = Omit<
+  ReferenceSummary,
+  'search_backend' | 'blend_version' | 'blend_donor_evidence' | 'self_transfer'
+>;
 
 /**
  * What backs a prediction set: the reference it was made against (`prediction_set.reference`) and
