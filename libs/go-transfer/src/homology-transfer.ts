@@ -49,6 +49,8 @@ export async function homologyTransfer(input: {
   queries: HomologyQuery[];
   model: BlendModel;
   threads?: number;
+  /** Stops the search (a cancel or a shutdown). */
+  signal?: AbortSignal;
 }): Promise<{ terms: HomologyTerm[]; summaries: QuerySummary[]; queriesWithoutSequence: number }> {
   // DIAMOND's refusal of the references (formatting the pool) or of the queries fails the job with a
   // stable code; the batch step and the dataset export both come through here.
@@ -72,6 +74,7 @@ export async function homologyTransfer(input: {
         maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN,
         ...(input.threads !== undefined ? { threads: input.threads } : {}),
       },
+      ...(input.signal !== undefined ? { signal: input.signal } : {}),
     }),
   );
   const terms: HomologyTerm[] = [];

@@ -93,6 +93,8 @@ interface TransferInput {
   queries: TransferQuery[];
   emit: EmitFn;
   throwIfCancelled: () => Promise<void>;
+  /** Fires on a cancel or a shutdown; stops a running search tool. */
+  signal?: AbortSignal;
 }
 
 export async function transferBatch(input: TransferInput): Promise<TransferResult> {
@@ -129,6 +131,7 @@ async function homologySearch(
     excludeSelf,
     queries: input.queries,
     model: defaultBlendModel(),
+    ...(input.signal !== undefined ? { signal: input.signal } : {}),
   });
   const pending = terms.map((t) => ({
     query: {

@@ -11,7 +11,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
   name: 'predict_go_terms_batch',
   queue: 'svc.predictions.batch',
   payload: PredictionsBatchPayload,
-  async execute({ payload, repos, dispatch, emit, throwIfCancelled, config, artifacts }) {
+  async execute({ payload, repos, dispatch, emit, throwIfCancelled, signal, config, artifacts }) {
     const started = process.hrtime.bigint();
     const set = await repos.predictionSets.find(payload.prediction_set_id);
     if (set === null)
@@ -28,6 +28,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       queries: payload.queries,
       emit,
       throwIfCancelled,
+      signal,
     });
     const rerankerScore = await applyReranker({ payload, options: set.options, rows, emit, sources });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HomologyHit } from '@svc/domain';
-import { diamondSearch, ensureDiamondDatabase, parseHits, toFasta } from './diamond';
+import { cpuLimit, diamondSearch, ensureDiamondDatabase, parseHits, toFasta } from './diamond';
 import { DiamondInputError } from './diamond-failure';
 
 // Two unrelated reference proteins (real human sequences, trimmed) and a query per case.
@@ -25,6 +25,17 @@ describe('toFasta', () => {
   it('refuses an identifier that could be read as something else', () => {
     expect(() => toFasta([{ id: 'a b', sequence: 'MK' }])).toThrow(/not allowed/);
     expect(toFasta([{ id: 'r1', sequence: 'MK' }])).toBe('>r1\nMK\n');
+  });
+});
+
+describe('cpuLimit: DIAMOND threads follow the CPU limit', () => {
+  it('reads a cgroup quota, rounded up, never above the CPUs offered', () => {
+    const offered = cpuLimit(null);
+    expect(offered).toBeGreaterThanOrEqual(1);
+    expect(cpuLimit('100000 100000')).toBe(1);
+    expect(cpuLimit('150000 100000')).toBe(Math.min(2, offered));
+    expect(cpuLimit('6400000 100000')).toBe(offered);
+    expect(cpuLimit('max 100000')).toBe(offered);
   });
 });
 
@@ -93,5 +104,27 @@ describe('DIAMOND blastp (Debian diamond-aligner)', () => {
     });
     await expect(search).rejects.toThrow(/DIAMOND blastp failed/);
     await expect(search).rejects.not.toBeInstanceOf(DiamondInputError);
+  });
+
+  it('a cancel stops DIAMOND: the search rejects with the signal reason and leaves no work folder', async () => {
+    const database = await ensureDiamondDatabase({
+      dir,
+      references: [{ id: 'r0', sequence: INSULIN }],
+      threads: 1,
+    });
+    const work = mkdtempSync(join(tmpdir(), 'svc-diamond-cancel-'));
+    const controller = new AbortController();
+    const reason = new Error('cancelled');
+    const search = diamondSearch({
+      database,
+      queries: Array.from({ length: 1000 }, (_, i) => ({ id: `q${i}`, sequence: UBIQUITIN + INSULIN })),
+      options: { threads: 1, sensitivity: 'very-sensitive' },
+      workDir: work,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(reason), 50);
+    await expect(search).rejects.toBe(reason);
+    expect(readdirSync(work)).toEqual([]);
+    rmSync(work, { recursive: true, force: true });
   });
 });

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { HomologyHit } from '@svc/domain';
@@ -24,8 +24,31 @@ export const DEFAULT_DIAMOND_SEARCH: Readonly<DiamondSearchOptions> = Object.fre
   sensitivity: 'sensitive',
   evalue: 1e-3,
   maxTargetSeqs: 50,
-  threads: Math.max(1, cpus().length),
+  threads: cpuLimit(),
 });
+
+/**
+ * The CPUs this process may use: the cgroup's CPU quota (a Kubernetes limit, `cpu.max`) when it sets
+ * one, else the CPUs the scheduler offers. DIAMOND's `--threads` follows it, so a worker limited to 2
+ * CPUs runs 2 threads instead of one per CPU of the node.
+ */
+export function cpuLimit(cpuMax = readCgroupCpuMax()): number {
+  const offered = Math.max(
+    1,
+    typeof availableParallelism === 'function' ? availableParallelism() : cpus().length,
+  );
+  const [quota, period] = (cpuMax ?? '').trim().split(/\s+/);
+  const limit = Number(quota) / Number(period);
+  return Number.isFinite(limit) && limit > 0 ? Math.max(1, Math.min(offered, Math.ceil(limit))) : offered;
+}
+
+function readCgroupCpuMax(): string | null {
+  try {
+    return readFileSync('/sys/fs/cgroup/cpu.max', 'utf8');
+  } catch {
+    return null;
+  }
+}
 
 export interface SequenceRecord {
   id: string;
@@ -148,6 +171,8 @@ export async function diamondSearch(input: {
   options?: Partial<DiamondSearchOptions>;
   binary?: string;
   workDir?: string;
+  /** Stops DIAMOND (the job was cancelled or the worker is stopping); the search rejects with its reason. */
+  signal?: AbortSignal;
 }): Promise<Map<string, HomologyHit[]>> {
   const options = { ...DEFAULT_DIAMOND_SEARCH, ...input.options };
   const binary = input.binary ?? 'diamond';
@@ -186,7 +211,7 @@ export async function diamondSearch(input: {
       '--quiet',
     ];
     if (options.sensitivity !== 'fast') args.push(`--${options.sensitivity}`);
-    await runDiamond(binary, 'queries', args);
+    await runDiamond(binary, 'queries', args, input.signal);
     parseHits(await readFile(join(work, 'hits.tsv'), 'utf8'), hits);
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -226,10 +251,16 @@ export function parseHits(text: string, into: Map<string, HomologyHit[]>): void 
  * Runs DIAMOND on one input file (`input` says whose sequences it holds). A refusal of that input is
  * a DiamondInputError; any other failure an Error quoting DIAMOND's last line, for the log only.
  */
-async function runDiamond(binary: string, input: 'queries' | 'references', args: string[]): Promise<void> {
+async function runDiamond(
+  binary: string,
+  input: 'queries' | 'references',
+  args: string[],
+  signal?: AbortSignal,
+): Promise<void> {
   try {
-    await run(binary, args, { maxBuffer: 16 * 1024 * 1024 });
+    await run(binary, args, { maxBuffer: 16 * 1024 * 1024, ...(signal !== undefined ? { signal } : {}) });
   } catch (error) {
+    if (signal?.aborted === true) throw signal.reason;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new DiamondUnavailableError(binary);
     const raw = (error as { stderr?: unknown }).stderr;
