@@ -565,6 +565,40 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       });
     });
 
+    it('a large FASTA export is stored in chunks of 5,000 entries as it is read, duplicates still found across chunks', async () => {
+      const n = 12_345;
+      const accession = (i: number): string => `P9${i.toString(36).toUpperCase().padStart(3, '0')}9`;
+      const residues = 'ACDEFGHIKLMNPQRSTVWY';
+      const sequence = (i: number): string =>
+        `M${[...i.toString(20).padStart(4, '0')].map((d) => residues[parseInt(d, 20)]).join('')}KLV`;
+      const records = Array.from(
+        { length: n },
+        (_, i) => `>sp|${accession(i)}|T${i}_HUMAN Test OX=9606\n${sequence(i)}`,
+      );
+      records.push(`>sp|${accession(3)}|AGAIN_HUMAN Test OX=9606\n${sequence(3)}`);
+      const path = join(workDir, 'large-export.fasta');
+      writeFileSync(path, `${records.join('\n')}\n`);
+      const before = await totals();
+      const accessions = Array.from({ length: n }, (_, i) => accession(i));
+      try {
+        const job = await runJob('/v1/proteins/insert', { source_url: path });
+        expect(job.error_message).toBeNull();
+        expect(job.result).toMatchObject({ proteins: n, sequences: n, skipped: 0, pages: 3, problems: 1 });
+        expect(JSON.stringify(job.result!['problem_samples'])).toContain('duplicate');
+        expect(await totals()).toMatchObject({
+          proteins: before.proteins + n,
+          sequences: before.sequences + n,
+        });
+      } finally {
+        // The other cases list and count the proteins: these go again.
+        const ids = await sql<{ sequence_id: number }>(
+          'DELETE FROM protein WHERE accession = ANY($1) RETURNING sequence_id',
+          [accessions],
+        );
+        await sql('DELETE FROM sequence WHERE id = ANY($1)', [ids.map((r) => r.sequence_id)]);
+      }
+    });
+
     it('from a gzip-compressed UniProt TSV export (plain path), isoforms included', async () => {
       const path = join(workDir, 'uniprot-export.tsv.gz');
       const entries = [TSV_ENTRIES[0]!, TSV_ISOFORM, ...TSV_ENTRIES.slice(1)];

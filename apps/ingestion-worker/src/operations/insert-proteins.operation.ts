@@ -1,8 +1,16 @@
 import { INSERT_PROTEINS, InsertProteinsPayload } from '@svc/contracts';
-import { md5Hex, parseFasta, parseUniProtFastaHeader, parseUniProtTsv, UniProtEntry } from '@svc/domain';
+import {
+  FastaReader,
+  type FastaRecord,
+  md5Hex,
+  parseUniProtFastaHeader,
+  parseUniProtTsv,
+  UniProtEntry,
+  UniProtTsvReader,
+} from '@svc/domain';
 import { defineOperation, JobError } from '@svc/jobs';
 import { Repositories } from '@svc/persistence';
-import { readText, sourcePolicyOf } from '@svc/platform';
+import { readLines, sourcePolicyOf } from '@svc/platform';
 import { sourceFailure } from './source-failure';
 import { uniprotSearchPages } from './uniprot-search';
 
@@ -39,27 +47,60 @@ async function storeEntries(
   return { ...stored, skipped: entries.length - kept.length };
 }
 
-/** Entries of a UniProt FASTA or TSV export (format told by its first line). */
-function entriesOfExport(text: string): {
-  entries: Entry[];
-  problems: { lineNumber: number; message: string }[];
-} {
-  const first = text.split('\n').find((line) => line.trim() !== '') ?? '';
-  if (first.startsWith('>')) {
-    const parsed = parseFasta(text);
-    const entries = parsed.records.map((record) => {
-      const header = parseUniProtFastaHeader(record.header);
-      return {
-        ...header,
-        accession: header.accession ?? record.identifier,
-        sequence: record.sequence,
-        length: record.sequence.length,
-      };
-    });
-    return { entries, problems: parsed.problems };
+/** Entries stored per transaction while an export is read. */
+const EXPORT_CHUNK = 5000;
+
+/** A FASTA record as an entry: its UniProt header read, the record's identifier as the fallback accession. */
+function entryOfFasta(record: FastaRecord): Entry {
+  const header = parseUniProtFastaHeader(record.header);
+  return {
+    ...header,
+    accession: header.accession ?? record.identifier,
+    sequence: record.sequence,
+    length: record.sequence.length,
+  };
+}
+
+/**
+ * A UniProt FASTA or TSV export (format told by its first line) read a line at a time and handed over
+ * in chunks of entries, so a Swiss-Prot-sized file (516,000 entries, 200 MB) is loaded in bounded
+ * memory; problems of the whole file come back at the end.
+ */
+async function readExport(
+  lines: AsyncIterable<string>,
+  onEntries: (entries: Entry[]) => Promise<void>,
+): Promise<{ entries: number; problems: { lineNumber: number; message: string }[] }> {
+  let reader: FastaReader | UniProtTsvReader | null = null;
+  let entries = 0;
+  let pending: Entry[] = [];
+  const take = (from: FastaReader | UniProtTsvReader, records?: (FastaRecord | Entry)[]): void => {
+    const taken = records ?? from.takeRecords();
+    for (const record of taken)
+      pending.push(from instanceof FastaReader ? entryOfFasta(record as FastaRecord) : (record as Entry));
+  };
+  const flush = async (): Promise<void> => {
+    if (pending.length === 0) return;
+    const chunk = pending;
+    pending = [];
+    entries += chunk.length;
+    await onEntries(chunk);
+  };
+  for await (const line of lines) {
+    if (reader === null) {
+      if (line.trim() === '') continue;
+      reader = line.replace(/^\uFEFF/, '').startsWith('>') ? new FastaReader() : new UniProtTsvReader();
+    }
+    reader.push(line);
+    if (reader.linesRead % 1000 === 0) {
+      take(reader);
+      if (pending.length >= EXPORT_CHUNK) await flush();
+    }
   }
-  const parsed = parseUniProtTsv(text);
-  return { entries: parsed.records, problems: parsed.problems };
+  if (reader === null) return { entries: 0, problems: [{ lineNumber: 0, message: 'the file is empty' }] };
+  const { records, problems } = reader.finish();
+  take(reader, records);
+  await flush();
+  return { entries, problems };
 }
 
 /**
@@ -75,20 +116,31 @@ export const insertProteinsOperation = defineOperation<InsertProteinsPayload>({
     const totals = { proteins: 0, sequences: 0, skipped: 0, pages: 0, problems: 0 };
     const problemSamples: { lineNumber: number; message: string }[] = [];
     if (payload.source_url !== undefined) {
-      let text: string;
+      let read: Awaited<ReturnType<typeof readExport>>;
       try {
-        text = await readText(payload.source_url, sources);
+        read = await readExport(readLines(payload.source_url, sources), async (entries) => {
+          const stored = await storeEntries(repos, entries, includeIsoforms);
+          totals.proteins += stored.proteins;
+          totals.sequences += stored.sequences;
+          totals.skipped += stored.skipped;
+          totals.pages += 1;
+          await emit('insert_proteins.page', null, {
+            page: totals.pages,
+            proteins: totals.proteins,
+            total_results: null,
+          });
+          await throwIfCancelled();
+        });
       } catch (error) {
         throw sourceFailure(error);
       }
-      const { entries, problems } = entriesOfExport(text);
-      if (entries.length === 0)
+      const { entries, problems } = read;
+      if (entries === 0)
         throw new JobError(
           'empty_source',
           `no protein entries in ${payload.source_url}${problems[0] ? ` (${problems[0].message})` : ''}`,
         );
-      const stored = await storeEntries(repos, entries, includeIsoforms);
-      Object.assign(totals, { ...stored, pages: 1, problems: problems.length });
+      totals.problems = problems.length;
       problemSamples.push(...problems.slice(0, 100));
     } else {
       const query = new URLSearchParams({

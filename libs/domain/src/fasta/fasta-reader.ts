@@ -35,7 +35,7 @@ export class FastaReader {
   private strayTextReported = false;
   private stopped = false;
   private result: FastaResult | null = null;
-  private readonly records: FastaRecord[] = [];
+  private records: FastaRecord[] = [];
   private readonly problems: FastaProblem[] = [];
   private readonly firstSeen = new Map<string, number>();
   private readonly maxRecords: number | undefined;
@@ -107,6 +107,17 @@ export class FastaReader {
       return;
     }
     this.addResidues(this.current, residues);
+  }
+
+  /**
+   * The records completed since the last call, handed over: the reader keeps none of them (it still
+   * finds duplicates across the whole input), so a large file is read in bounded memory. The record
+   * being read stays until the next header or `finish`.
+   */
+  takeRecords(): FastaRecord[] {
+    const taken = this.records;
+    this.records = [];
+    return taken;
   }
 
   finish(): FastaResult {

@@ -68,54 +68,82 @@ export function parseUniProtTsv(input: string | Iterable<string>): {
   records: UniProtTsvRecord[];
   problems: UniProtTsvProblem[];
 } {
-  const records: UniProtTsvRecord[] = [];
-  const problems: UniProtTsvProblem[] = [];
-  const firstSeen = new Map<string, number>();
-  let columns: Partial<Record<Field, number>> | null = null;
-  let width = 0;
-  let lineNumber = 0;
+  const reader = new UniProtTsvReader();
+  for (const line of linesOf(input)) reader.push(line);
+  return reader.finish();
+}
 
-  for (const rawLine of linesOf(input)) {
-    lineNumber += 1;
+/**
+ * `parseUniProtTsv` a line at a time, for exports too large to hold: `takeRecords` hands over the
+ * records read so far (duplicates are still found across the whole input), `finish` the rest.
+ */
+export class UniProtTsvReader {
+  private records: UniProtTsvRecord[] = [];
+  private readonly problems: UniProtTsvProblem[] = [];
+  private readonly firstSeen = new Map<string, number>();
+  private columns: Partial<Record<Field, number>> | null = null;
+  private width = 0;
+  private lineNumber = 0;
+  private headerRefused = false;
+
+  push(rawLine: string): void {
+    this.lineNumber += 1;
+    if (this.headerRefused) return;
+    const lineNumber = this.lineNumber;
     const line = (lineNumber === 1 ? rawLine.replace(/^\uFEFF/, '') : rawLine).replace(/[\r\n]+$/, '');
-    if (line.trim() === '') continue;
+    if (line.trim() === '') return;
     const cells = line.split('\t');
 
-    if (columns === null) {
-      columns = {};
-      width = cells.length;
+    if (this.columns === null) {
+      const columns: Partial<Record<Field, number>> = {};
+      this.width = cells.length;
       for (const [index, label] of cells.entries()) {
         const field = COLUMNS.get(normaliseLabel(label));
         if (field !== undefined) columns[field] ??= index;
       }
+      this.columns = columns;
       if (columns.accession === undefined) {
-        problems.push({ lineNumber, message: `line ${lineNumber}: no Entry column in the header row` });
-        return { records, problems };
+        this.problems.push({ lineNumber, message: `line ${lineNumber}: no Entry column in the header row` });
+        this.headerRefused = true;
       }
-      continue;
+      return;
     }
 
     const rowProblems: string[] = [];
-    if (cells.length !== width) {
-      rowProblems.push(`expected ${width} tab-separated columns, found ${cells.length}`);
+    if (cells.length !== this.width) {
+      rowProblems.push(`expected ${this.width} tab-separated columns, found ${cells.length}`);
     } else {
-      const record = readRow(cells, columns, lineNumber, rowProblems);
+      const record = readRow(cells, this.columns, lineNumber, rowProblems);
       if (record !== null && rowProblems.length === 0 && record.accession !== null) {
-        const first = firstSeen.get(record.accession);
+        const first = this.firstSeen.get(record.accession);
         if (first === undefined) {
-          firstSeen.set(record.accession, lineNumber);
-          records.push(record);
+          this.firstSeen.set(record.accession, lineNumber);
+          this.records.push(record);
         } else {
           rowProblems.push(`duplicate entry ${record.accession} (first at line ${first})`);
         }
       }
     }
     for (const message of rowProblems)
-      problems.push({ lineNumber, message: `line ${lineNumber}: ${message}` });
+      this.problems.push({ lineNumber, message: `line ${lineNumber}: ${message}` });
   }
 
-  if (columns === null) problems.push({ lineNumber: 0, message: 'no header row' });
-  return { records, problems };
+  /** Lines pushed so far. */
+  get linesRead(): number {
+    return this.lineNumber;
+  }
+
+  /** The records read since the last call, handed over (the reader keeps none of them). */
+  takeRecords(): UniProtTsvRecord[] {
+    const taken = this.records;
+    this.records = [];
+    return taken;
+  }
+
+  finish(): { records: UniProtTsvRecord[]; problems: UniProtTsvProblem[] } {
+    if (this.columns === null) this.problems.push({ lineNumber: 0, message: 'no header row' });
+    return { records: this.takeRecords(), problems: this.problems };
+  }
 }
 
 function readRow(
