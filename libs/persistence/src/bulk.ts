@@ -1,3 +1,8 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { DataSource, QueryRunner } from 'typeorm';
 import { Db, queryRows } from './sql';
 
 export interface BulkColumn {
@@ -56,4 +61,56 @@ export async function bulkInsertColumns<T = Record<string, unknown>>(
     if (options.returning) out.push(...rows);
   }
   return out;
+}
+
+/** A COPY ... FROM STDIN in progress: rows go in as they come, `finish` ends it and reports its failure. */
+export interface CopyWriter {
+  write(rows: readonly (readonly unknown[])[]): Promise<void>;
+  finish(): Promise<void>;
+}
+
+/** One value in COPY's text format: NULL as \N, booleans as t/f, and the four escapes of text. */
+function copyText(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  const text = typeof value === 'string' ? value : String(value as number);
+  return /[\\\t\n\r]/.test(text)
+    ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+    : text;
+}
+
+/**
+ * Opens `COPY table (columns) FROM STDIN` on the connection of `db` (inside its transaction when it has
+ * one): the fastest way PostgreSQL takes rows, about twice the rate of `bulkInsert` for wide rows. No
+ * other statement may run on that connection until `finish`.
+ */
+export async function copyInto(db: Db, table: string, columns: readonly BulkColumn[]): Promise<CopyWriter> {
+  const borrowed = db instanceof DataSource ? undefined : db.queryRunner;
+  const runner: QueryRunner = borrowed ?? (db instanceof DataSource ? db : db.connection).createQueryRunner();
+  const client = (await runner.connect()) as PoolClient;
+  const names = columns.map((c) => (c.name === 'end' ? '"end"' : c.name)).join(', ');
+  const stream = client.query(copyFrom(`COPY ${table} (${names}) FROM STDIN`));
+  let failure: Error | null = null;
+  const done = finished(stream).catch((error: unknown) => {
+    failure = error instanceof Error ? error : new Error(String(error));
+  });
+  const release = async (): Promise<void> => {
+    if (borrowed === undefined) await runner.release();
+  };
+  return {
+    async write(rows) {
+      if (failure !== null) throw failure;
+      if (rows.length === 0) return;
+      let text = '';
+      for (const row of rows) text += `${row.map(copyText).join('\t')}\n`;
+      if (!stream.write(text)) await Promise.race([once(stream, 'drain'), done]);
+      if (failure !== null) throw failure;
+    },
+    async finish() {
+      stream.end();
+      await done;
+      await release();
+      if (failure !== null) throw failure;
+    },
+  };
 }

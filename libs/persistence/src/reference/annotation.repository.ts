@@ -1,7 +1,7 @@
 import type { GeneAnnotation } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { DomainError, notFound } from '@svc/contracts';
-import { bulkInsert } from '../bulk';
+import { copyInto, type CopyWriter } from '../bulk';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 import { loadHoldoutAnnotations } from '../evaluations/holdout-annotations';
 
@@ -83,12 +83,16 @@ export class AnnotationLoad {
     readonly setId: string,
   ) {}
 
+  private copy: Promise<CopyWriter> | null = null;
+
+  /** Rows go into the set through one COPY for the whole load, ended by `finish`. */
   async insert(rows: AnnotationRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await bulkInsert(this.tx, {
-      table: 'protein_go_annotation',
-      columns: ANNOTATION_COLUMNS,
-      rows: rows.map((r) => [
+    this.copy ??= copyInto(this.tx, 'protein_go_annotation', ANNOTATION_COLUMNS);
+    await (
+      await this.copy
+    ).write(
+      rows.map((r) => [
         this.setId,
         r.proteinAccession,
         r.goTermId,
@@ -107,8 +111,15 @@ export class AnnotationLoad {
         r.annotationExtension,
         r.geneProductFormId,
       ]),
-    });
+    );
     this.count += rows.length;
+  }
+
+  /** Ends the load's COPY; its failure (a row PostgreSQL refused) is thrown here at the latest. */
+  async finish(): Promise<void> {
+    const copy = this.copy;
+    this.copy = null;
+    if (copy !== null) await (await copy).finish();
   }
 }
 
@@ -137,7 +148,16 @@ export class AnnotationRepository {
         [set.source, set.sourceVersion, set.snapshotId, set.sourceUrl, set.jobId],
       );
       const load = new AnnotationLoad(tx, created!.id);
-      const { value, stats } = await work(load);
+      let outcome: { value: T; stats: Record<string, unknown> };
+      try {
+        outcome = await work(load);
+      } catch (error) {
+        // The connection takes no other statement (not even the rollback) while its COPY is open.
+        await load.finish().catch(() => undefined);
+        throw error;
+      }
+      await load.finish();
+      const { value, stats } = outcome;
       await queryRows(tx, `UPDATE annotation_set SET annotation_count = $2, stats = $3 WHERE id = $1`, [
         load.setId,
         load.count,
