@@ -28,8 +28,8 @@ describe('svc, the command-line client, against the real stack', () => {
   let workers: AppProcess[] = [];
   let dir: string;
   let config: string;
-  /** The embedding job of the annotate run (its dashboard link names it). */
-  let embeddingJob: string;
+  /** The prediction job of the annotate run (its dashboard link names it). */
+  let predictionJob: string;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
@@ -92,7 +92,9 @@ describe('svc, the command-line client, against the real stack', () => {
     );
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stderr).toMatch(/prediction: SUCCEEDED/);
-    embeddingJob = /#\/annotate\/([0-9a-f-]{36})/.exec(run.stderr)![1]!;
+    // The default prediction reads no embedding: svc follows the prediction job alone.
+    expect(run.stderr).not.toMatch(/embeddings:/);
+    predictionJob = /#\/annotate\/([0-9a-f-]{36})/.exec(run.stderr)![1]!;
     for (const file of ['predictions.tsv', 'predictions.gaf', 'predictions.json', 'predictions-cafa.tsv']) {
       expect(existsSync(join(out, file))).toBe(true);
     }
@@ -176,11 +178,11 @@ describe('svc, the command-line client, against the real stack', () => {
     });
     // A guest's one-click run is unlisted: not in the list, readable by its id.
     expect((await svc(['jobs', 'list'], config)).code).toBe(0);
-    const shown = await svc(['jobs', 'show', embeddingJob], config);
+    const shown = await svc(['jobs', 'show', predictionJob], config);
     expect(shown.code).toBe(0);
     expect(JSON.parse(shown.stdout)).toMatchObject({
-      id: embeddingJob,
-      operation: 'compute_embeddings',
+      id: predictionJob,
+      operation: 'predict_go_terms',
       status: 'SUCCEEDED',
     });
   });

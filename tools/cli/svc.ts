@@ -16,6 +16,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  type AnnotateAnswer,
   EXPORT_FILES,
   type ExportFormat,
   type JobView,
@@ -153,12 +154,9 @@ async function annotate(args: string[]): Promise<void> {
     ...referenceLines(answer.reference as ReferenceSummary),
     ...warningLines(answer.warnings),
   ]);
-  const embedded = await client.waitForJob(answer.embedding_job_id, { onProgress: progress('embeddings') });
-  endLine();
-  const predictionJobId = embedded.result?.['prediction_job_id'];
-  if (typeof predictionJobId !== 'string')
-    throw new Error(`the embedding job ${embedded.id} queued no prediction`);
-  const predicted = await client.waitForJob(predictionJobId, { onProgress: progress('prediction') });
+  const predicted = await client.waitForJob(await predictionJobOf(client, answer), {
+    onProgress: progress('prediction'),
+  });
   endLine();
   const setId = predicted.result?.['prediction_set_id'];
   if (typeof setId !== 'string')
@@ -180,6 +178,21 @@ async function annotate(args: string[]): Promise<void> {
     process.stdout.write(`${file}\n`);
   }
   process.stderr.write(`prediction set ${setId}\n`);
+}
+
+/**
+ * The run's prediction job: named in the answer, or, from a service that still embeds first, the job
+ * its embedding job queued when it succeeded (`result.prediction_job_id`).
+ */
+async function predictionJobOf(client: SvcClient, answer: AnnotateAnswer): Promise<string> {
+  const named: unknown = answer.prediction_job_id;
+  if (typeof named === 'string') return named;
+  if (answer.embedding_job_id === null) throw new Error('the service named no prediction job');
+  const embedded = await client.waitForJob(answer.embedding_job_id, { onProgress: progress('embeddings') });
+  endLine();
+  const queued = embedded.result?.['prediction_job_id'];
+  if (typeof queued !== 'string') throw new Error(`the embedding job ${embedded.id} queued no prediction`);
+  return queued;
 }
 
 /** `svc reference list | show NAME | install NAME [--mirror M]`: the named references. */

@@ -237,30 +237,31 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       });
       expect(await page.getByLabel(/Keep the query set in my history/).isChecked()).toBe(true);
       await page.getByRole('button', { name: 'Annotate', exact: true }).click();
-      await page.getByRole('progressbar', { name: 'Embedding progress' }).waitFor();
+      // The default prediction reads no embedding: the run is its prediction job alone.
+      await page.getByRole('progressbar', { name: 'Prediction progress' }).waitFor();
       await screenshot(page, '01-annotate-progress');
+      expect(await page.getByRole('progressbar', { name: 'Embedding progress' }).count()).toBe(0);
 
       const succeeded = (label: string) =>
         page
           .locator('.progress[data-status="SUCCEEDED"]')
           .filter({ has: page.getByRole('progressbar', { name: label }) });
-      await succeeded('Embedding progress').waitFor({ timeout: 120_000 });
       await succeeded('Prediction progress').waitFor({ timeout: 120_000 });
       expect(
         await page.getByRole('progressbar', { name: 'Prediction progress' }).getAttribute('aria-valuetext'),
       ).toBe('SUCCEEDED: 2 of 2 (100%)');
       await screenshot(page, '02-annotate-succeeded');
-      // The run has a permalink that shows it by name after a reload.
-      expect(page.url()).toMatch(/#\/annotate\/[0-9a-f-]{36}$/);
+      // The run has a permalink, named by its prediction job, that shows it by name after a reload.
+      const runId = /#\/annotate\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+      expect(runId).toBeDefined();
       await page.reload();
       await page.getByRole('heading', { level: 2, name: 'Progress of two proteins' }).waitFor();
       await succeeded('Prediction progress').waitFor({ timeout: 30_000 });
       const predictionJob = await page
         .getByRole('region', { name: 'Progress of two proteins' })
         .getByRole('link', { name: /^job / })
-        .nth(1)
         .getAttribute('href');
-      expect(predictionJob).toMatch(/^#\/jobs\/[0-9a-f-]{36}$/);
+      expect(predictionJob).toBe(`#/jobs/${runId}`);
 
       await page.getByRole('link', { name: 'Open the predictions' }).click();
       await page.getByRole('heading', { level: 1, name: /^Prediction set / }).waitFor();

@@ -23,7 +23,7 @@ export class AnnotateController {
    * save_history=true needs a researcher account.
    */
   @ApiDoc({
-    summary: 'One-click annotation: upload a FASTA, embed it and queue its GO-term prediction',
+    summary: 'One-click annotation: upload a FASTA and queue its GO-term prediction',
     ok: AnnotateView,
     problems: [403, 409, 503],
   })

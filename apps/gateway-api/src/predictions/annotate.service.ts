@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   AnnotateLinksView,
   AnnotateView,
-  COMPUTE_EMBEDDINGS,
   DomainError,
   hasRoleAtLeast,
   PREDICT_GO_TERMS,
@@ -27,21 +26,17 @@ import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
 import { JobsService } from '../jobs/jobs.service';
 import { ReferenceService } from '../reference/reference.service';
 
-/** The embedding recipe one-click annotation uses when no config has embeddings yet. */
+/** The embedding config one-click annotation records its set under when no config has embeddings yet. */
 const DEFAULT_CONFIG = { model_name: 'kmer-v1', model_backend: 'kmer', description: 'default k-mer recipe' };
 
-/**
- * Where a one-click run's results appear, as paths on the service's own origin. The prediction job is
- * queued only when the embedding job succeeds: its id is then the embedding job's
- * `result.prediction_job_id`.
- */
+/** Where a one-click run's results appear, as paths on the service's own origin. */
 export type AnnotateLinks = AnnotateLinksView;
 
 export type AnnotateResponse = AnnotateView;
 
 export function annotateLinks(input: {
   querySetId: string;
-  embeddingJobId: string;
+  predictionJobId: string;
   embeddingConfigId: string;
 }): AnnotateLinks {
   const query = new URLSearchParams({
@@ -50,18 +45,20 @@ export function annotateLinks(input: {
   });
   return {
     query_set: `/v1/query-sets/${input.querySetId}`,
-    embedding_job: `/v1/jobs/${input.embeddingJobId}`,
+    prediction_job: `/v1/jobs/${input.predictionJobId}`,
+    embedding_job: null,
     prediction_set: `/v1/embeddings/resolve?${query.toString()}`,
-    dashboard: `/#/annotate/${input.embeddingJobId}`,
+    dashboard: `/#/annotate/${input.predictionJobId}`,
   };
 }
 
 /**
- * One-click annotation: FASTA in, a query set, its embeddings with the best available config, and
- * the prediction queued automatically when the embeddings are done (the embedding job's
- * `meta.then`; its result then carries `prediction_job_id`). The prediction keeps the query's own
- * accession as a donor (`exclude_self: false`): an annotated reference is the best answer a user can
- * get for its own sequence, and its rows say so (`self_hit`).
+ * One-click annotation: FASTA in, a query set, and its GO-term prediction queued at once against the
+ * default reference. The prediction aligns with DIAMOND (the default backend), which reads sequences,
+ * not embeddings, so nothing is embedded: the set is recorded under the config with the most
+ * embeddings, which the prediction's contract names. The prediction keeps the query's own accession
+ * as a donor (`exclude_self: false`): an annotated reference is the best answer a user can get for
+ * its own sequence, and its rows say so (`self_hit`).
  */
 @Injectable()
 export class AnnotateService {
@@ -137,30 +134,22 @@ export class AnnotateService {
         upload,
         this.reference.ownershipFor(input.principal, input.saveHistory),
       )) as { id: string };
-      const predict = {
-        embedding_config_id: config,
-        annotation_set_id: target.annotation_set_id,
-        ontology_snapshot_id: target.ontology_snapshot_id,
-        query_set_id: querySet.id,
-        exclude_self: false,
-      };
+      // One job on the caller's daily job quota; its sequences were charged by the upload above.
       job = await this.jobs.dispatch(
-        COMPUTE_EMBEDDINGS,
-        { embedding_config_id: config, query_set_id: querySet.id },
+        PREDICT_GO_TERMS,
+        {
+          embedding_config_id: config,
+          annotation_set_id: target.annotation_set_id,
+          ontology_snapshot_id: target.ontology_snapshot_id,
+          query_set_id: querySet.id,
+          exclude_self: false,
+        },
         input.principal,
         {
           via: 'annotate',
           saveHistory: input.saveHistory,
           sequencesCharged: true,
-          meta: {
-            annotate: { save_history: input.saveHistory },
-            then: {
-              operation: PREDICT_GO_TERMS.name,
-              queue_name: PREDICT_GO_TERMS.queue,
-              payload: predict,
-              result_key: 'prediction_job_id',
-            },
-          },
+          meta: { annotate: { save_history: input.saveHistory } },
         },
       );
     } catch (error) {
@@ -171,14 +160,15 @@ export class AnnotateService {
     }
     return {
       query_set_id: querySet.id,
-      embedding_job_id: job.id,
+      prediction_job_id: job.id,
+      embedding_job_id: null,
       embedding_config_id: config,
       annotation_set_id: target.annotation_set_id,
       ontology_snapshot_id: target.ontology_snapshot_id,
       reference,
       warnings: provenanceWarnings(reference, null),
       warning_codes: provenanceWarningCodes(reference, null),
-      links: annotateLinks({ querySetId: querySet.id, embeddingJobId: job.id, embeddingConfigId: config }),
+      links: annotateLinks({ querySetId: querySet.id, predictionJobId: job.id, embeddingConfigId: config }),
     };
   }
 
@@ -212,7 +202,10 @@ export class AnnotateService {
     return row;
   }
 
-  /** The config with the most stored embeddings (the reference pool lives there), else the default recipe. */
+  /**
+   * The config the set is recorded under: the one with the most stored embeddings (where an embedding
+   * search of the same query set would look), else the default recipe. Nothing is embedded with it.
+   */
   private async pickEmbeddingConfig(): Promise<string> {
     const best = await this.embeddings.mostEmbeddedConfig();
     if (best !== null) return best;

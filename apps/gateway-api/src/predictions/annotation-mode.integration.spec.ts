@@ -22,11 +22,19 @@ const EXPERIMENTAL = ['EXP', 'IDA', 'IPI', 'IMP', 'IGI', 'IEP', 'HTP', 'HDA', 'H
 
 interface AnnotateBody {
   query_set_id: string;
-  embedding_job_id: string;
+  prediction_job_id: string;
+  embedding_job_id: string | null;
   embedding_config_id: string;
-  links: { query_set: string; embedding_job: string; prediction_set: string; dashboard: string };
+  links: {
+    query_set: string;
+    prediction_job: string;
+    embedding_job: string | null;
+    prediction_set: string;
+    dashboard: string;
+  };
   reference: Record<string, unknown>;
   warnings: string[];
+  warning_codes: string[];
 }
 
 interface PredictedTerm {
@@ -98,7 +106,7 @@ describe('annotation mode and finding results: the query as its own donor, links
     await world?.dispose();
   });
 
-  it('POST /annotate answers links to the query set, the embedding job, the prediction set to be and the dashboard; the new set is listed within 2 s of its job succeeding', async () => {
+  it('POST /annotate queues the prediction itself (DIAMOND reads no embedding): it answers the prediction job and links to the query set, that job, the prediction set to be and the dashboard; no compute_embeddings job is queued; the new set is listed within 2 s of its job succeeding', async () => {
     // The cached list is filled before the run, so only a refresh on the job's success can show the set.
     const before = await api.get<{ job_id: string }[]>('/v1/embeddings/prediction-sets');
     expect(before.status).toBe(200);
@@ -108,22 +116,58 @@ describe('annotation mode and finding results: the query as its own donor, links
     const response = await fetch(`${api.baseUrl}/v1/annotate`, { method: 'POST', body: form });
     expect(response.status).toBe(201);
     const body = (await response.json()) as AnnotateBody;
+    // The config the prediction's contract names; nothing is embedded with it.
     expect(body.embedding_config_id).toBe(configId);
+    expect(body.embedding_job_id).toBeNull();
     expect(body.links).toEqual({
       query_set: `/v1/query-sets/${body.query_set_id}`,
-      embedding_job: `/v1/jobs/${body.embedding_job_id}`,
+      prediction_job: `/v1/jobs/${body.prediction_job_id}`,
+      embedding_job: null,
       prediction_set: `/v1/embeddings/resolve?query_set_id=${body.query_set_id}&embedding_config_id=${configId}`,
-      dashboard: `/#/annotate/${body.embedding_job_id}`,
+      dashboard: `/#/annotate/${body.prediction_job_id}`,
     });
     expect((await api.get<{ id: string }>(body.links.query_set)).body.id).toBe(body.query_set_id);
 
-    const embedding = await waitForJobEnd<TestJob>(api, body.embedding_job_id);
-    expect(embedding.status).toBe('SUCCEEDED');
-    expect((await api.get<TestJob>(body.links.embedding_job)).body.id).toBe(body.embedding_job_id);
-    const predictionJobId = embedding.result?.['prediction_job_id'] as string;
+    const predictionJobId = body.prediction_job_id;
     const predictionJob = await waitForJobEnd<TestJob>(api, predictionJobId);
     expect(predictionJob.error_message).toBeNull();
     expect(predictionJob.status).toBe('SUCCEEDED');
+    expect((await api.get<TestJob>(body.links.prediction_job)).body.id).toBe(predictionJobId);
+    // The one-click job itself: predict_go_terms, queued through the annotate entry point, not a follow-up.
+    const queued = await api.get<{
+      operation: string;
+      submitted_via: string;
+      parent_job_id: string | null;
+      payload: Record<string, unknown>;
+      meta: Record<string, unknown>;
+    }>(`/v1/jobs/${predictionJobId}`);
+    expect(queued.body).toMatchObject({
+      operation: 'predict_go_terms',
+      submitted_via: 'annotate',
+      parent_job_id: null,
+      payload: {
+        query_set_id: body.query_set_id,
+        embedding_config_id: configId,
+        annotation_set_id: annotationSetId,
+        ontology_snapshot_id: snapshotId,
+        exclude_self: false,
+      },
+      meta: { annotate: { save_history: false } },
+    });
+    // No embedding work at all: neither in the job table nor in the jobs list.
+    const embeddingJobs = await gateway.infra.db.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM job WHERE operation = 'compute_embeddings' AND payload->>'query_set_id' = $1`,
+      [body.query_set_id],
+    );
+    expect(embeddingJobs[0]!.n).toBe(0);
+    const listedEmbeddingJobs = await api.get<{ payload: Record<string, unknown> }[]>(
+      '/v1/jobs?operation=compute_embeddings&include_children=true&limit=500',
+    );
+    expect(listedEmbeddingJobs.status).toBe(200);
+    expect(listedEmbeddingJobs.body.filter((j) => j.payload['query_set_id'] === body.query_set_id)).toEqual(
+      [],
+    );
+
     const listed = await waitFor(
       async () => {
         const list = await api.get<{ id: string; job_id: string; prediction_count: number }[]>(
@@ -134,6 +178,7 @@ describe('annotation mode and finding results: the query as its own donor, links
       { timeoutMs: 2000, intervalMs: 100, what: 'the new set in the cached list' },
     );
 
+    // The answer's prediction job is the one that made the set.
     const resolved = await api.get<SetDetail>(body.links.prediction_set);
     expect(resolved.status).toBe(200);
     expect(resolved.body.job_id).toBe(predictionJobId);
@@ -149,6 +194,7 @@ describe('annotation mode and finding results: the query as its own donor, links
       reference: body.reference,
       coverage: expect.objectContaining({ queries: 1, known: 1 }),
       warnings: body.warnings,
+      warning_codes: body.warning_codes,
     });
     // The response named the reference before the run: the default annotation set, self-transfer on.
     expect(body.reference).toMatchObject({
@@ -156,8 +202,10 @@ describe('annotation mode and finding results: the query as its own donor, links
       ontology_snapshot_id: snapshotId,
       search_backend: 'diamond',
       donor_evidence: 'experimental',
+      blend_donor_evidence: 'experimental',
       self_transfer: true,
     });
+    expect(body.warning_codes).toEqual(['small_reference']);
     expect(listed.prediction_count).toBe(detail.body.prediction_count);
     annotated = { body, predictionJob, predictionSetId: resolved.body.id };
   });

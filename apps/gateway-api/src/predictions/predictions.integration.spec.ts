@@ -501,7 +501,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     expect((await api.post('/v1/scoring/configs', { name: 'x', weights: {} })).status).toBe(422);
   });
 
-  it('POST /annotate: FASTA in, embeddings, then the prediction chained automatically', async () => {
+  it('POST /annotate: FASTA in, the prediction queued at once (no embedding job)', async () => {
     const fasta = readFileSync(join(DATA, 'tiny/sequences.fasta'), 'utf8')
       .split('>')
       .slice(5, 7)
@@ -515,21 +515,22 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
       body: form,
     });
     expect(response.status).toBe(201);
-    const body = (await response.json()) as Record<string, string>;
+    const body = (await response.json()) as Record<string, string | null>;
     expect(Object.keys(body).sort()).toEqual([
       'annotation_set_id',
       'embedding_config_id',
       'embedding_job_id',
       'links',
       'ontology_snapshot_id',
+      'prediction_job_id',
       'query_set_id',
       'reference',
+      'warning_codes',
       'warnings',
     ]);
     expect(body['embedding_config_id']).toBe(configId);
-    const embedding = await waitForJobEnd<Job>(api, body['embedding_job_id']!, 120_000);
-    expect(embedding.status).toBe('SUCCEEDED');
-    const predictionJobId = embedding.result?.['prediction_job_id'] as string;
+    expect(body['embedding_job_id']).toBeNull();
+    const predictionJobId = body['prediction_job_id']!;
     expect(predictionJobId).toMatch(/^[0-9a-f-]{36}$/);
     const prediction = await waitForJobEnd<Job>(api, predictionJobId, 120_000);
     expect(prediction.error_message).toBeNull();

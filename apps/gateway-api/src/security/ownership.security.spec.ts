@@ -26,7 +26,8 @@ interface PredictionSet {
 }
 interface AnnotateResponse {
   query_set_id: string;
-  embedding_job_id: string;
+  prediction_job_id: string;
+  embedding_job_id: string | null;
   embedding_config_id: string;
 }
 
@@ -254,21 +255,15 @@ describe('owners and visibility (finding 8, rule 8; authentication on)', () => {
     });
     expect(response.status).toBe(201);
     const created = (await response.json()) as AnnotateResponse;
-    const embedding = await waitFor(
-      async () => {
-        const job = (await anonymous.get<TestJob>(`/v1/jobs/${created.embedding_job_id}`)).body;
-        return ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(job.status) ? job : undefined;
-      },
-      { timeoutMs: 120_000, what: 'the one-click embedding job' },
-    );
-    expect(embedding.status).toBe('SUCCEEDED');
-    const predictionJobId = embedding.result!['prediction_job_id'] as string;
+    // The default prediction reads no embedding: the prediction job is queued at once.
+    expect(created.embedding_job_id).toBeNull();
+    const predictionJobId = created.prediction_job_id;
     const prediction = await waitFor(
       async () => {
         const job = (await anonymous.get<TestJob>(`/v1/jobs/${predictionJobId}`)).body;
         return ['SUCCEEDED', 'FAILED', 'CANCELLED'].includes(job.status) ? job : undefined;
       },
-      { timeoutMs: 120_000, what: 'the chained prediction job' },
+      { timeoutMs: 120_000, what: 'the one-click prediction job' },
     );
     expect(prediction.status).toBe('SUCCEEDED');
 
@@ -291,7 +286,7 @@ describe('owners and visibility (finding 8, rule 8; authentication on)', () => {
       expect(ids(await list(client, '/v1/query-sets'))).not.toContain(created.query_set_id);
       expect(ids(await list(client, '/v1/embeddings/prediction-sets'))).not.toContain(resolved.body.id);
       expect(ids(await list(client, '/v1/jobs?include_children=true&limit=500'))).not.toContain(
-        created.embedding_job_id,
+        predictionJobId,
       );
     }
 
@@ -313,10 +308,9 @@ describe('owners and visibility (finding 8, rule 8; authentication on)', () => {
       purges.reduce((sum, job) => sum + Number(job.result?.[key] ?? 0), 0);
     expect(removed('query_sets')).toBeGreaterThanOrEqual(1);
     expect(removed('prediction_sets')).toBeGreaterThanOrEqual(1);
-    expect(removed('jobs')).toBeGreaterThanOrEqual(2);
+    expect(removed('jobs')).toBeGreaterThanOrEqual(1);
     expect((await anonymous.get(querySetPath)).status).toBe(404);
     expect((await anonymous.get(setPath)).status).toBe(404);
-    expect((await as(operator).get(`/v1/jobs/${created.embedding_job_id}`)).status).toBe(404);
     expect((await as(operator).get(`/v1/jobs/${predictionJobId}`)).status).toBe(404);
     // Saved work is not touched by the purge.
     expect((await as(alice).get(`/v1/query-sets/${aliceQuerySet}`)).status).toBe(200);

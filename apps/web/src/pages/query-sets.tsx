@@ -107,8 +107,9 @@ export function QuerySetPage({ id }: { id: string }) {
 }
 
 /**
- * FASTA in, embeddings, then the chained prediction. A submitted run moves to its permalink,
- * `#/annotate/<embedding job id>`, where both jobs are followed live until the predictions open.
+ * FASTA in, the prediction queued at once. A submitted run moves to its permalink,
+ * `#/annotate/<prediction job id>`, where the job is followed live until the predictions open. A
+ * permalink of an older run names its embedding job, whose result names the prediction it chained.
  */
 export function AnnotatePage({ runId }: { runId?: string }) {
   useDocumentTitle('Annotate');
@@ -124,7 +125,7 @@ export function AnnotatePage({ runId }: { runId?: string }) {
     form.delete('save_history');
     try {
       const submitted = await post<AnnotateResponse>(`/annotate${qs({ save_history: saveHistory })}`, form);
-      navigate(`/annotate/${submitted.embedding_job_id}`);
+      navigate(`/annotate/${submitted.prediction_job_id}`);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -135,8 +136,9 @@ export function AnnotatePage({ runId }: { runId?: string }) {
     <>
       <PageHeader title="One-click annotation" />
       <p>
-        Upload protein sequences in FASTA format. The service picks the best embedding config, annotation set
-        and ontology, embeds the sequences and predicts GO terms by nearest-neighbour transfer.
+        Upload protein sequences in FASTA format. The service picks the reference (annotation set and
+        ontology), aligns the sequences to its annotated proteins with DIAMOND and predicts GO terms from
+        their homologs and the term prior.
       </p>
       <form className="stack-form card" onSubmit={(e) => void submit(e)}>
         <label htmlFor="annotate-name">Name</label>
@@ -156,25 +158,33 @@ export function AnnotatePage({ runId }: { runId?: string }) {
           {busy ? 'Uploading…' : 'Annotate'}
         </button>
       </form>
-      {runId && <AnnotationTracker embeddingJobId={runId} />}
+      {runId && <AnnotationTracker runJobId={runId} />}
     </>
   );
 }
 
 const POLL_MS = 1500;
 
-function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
-  const embedding = useApi<Job>(`/jobs/${embeddingJobId}`, {
+/**
+ * Follows a run from the job its permalink names: the prediction job itself, or (an older run) the
+ * embedding job whose result names the prediction it chained.
+ */
+function AnnotationTracker({ runJobId }: { runJobId: string }) {
+  const run = useApi<Job>(`/jobs/${runJobId}`, {
     pollMs: POLL_MS,
     keepPolling: (j) => isActive(j.status),
   });
-  const querySetId = embedding.data?.payload['query_set_id'];
+  const isPrediction = run.data?.operation === 'predict_go_terms';
+  const embedding = run.data && !isPrediction ? run.data : undefined;
+  const querySetId = run.data?.payload['query_set_id'];
   const querySet = useApi<QuerySet>(typeof querySetId === 'string' ? `/query-sets/${querySetId}` : null);
-  const predictionJobId = embedding.data?.result?.['prediction_job_id'];
-  const prediction = useApi<Job>(typeof predictionJobId === 'string' ? `/jobs/${predictionJobId}` : null, {
+  const chainedId = embedding?.result?.['prediction_job_id'];
+  const predictionJobId = isPrediction ? runJobId : typeof chainedId === 'string' ? chainedId : undefined;
+  const chained = useApi<Job>(!isPrediction && predictionJobId ? `/jobs/${predictionJobId}` : null, {
     pollMs: POLL_MS,
     keepPolling: (j) => isActive(j.status),
   });
+  const prediction = isPrediction ? run : chained;
   const predictionSetId = prediction.data?.result?.['prediction_set_id'];
   const done = prediction.data?.status === 'SUCCEEDED';
   const resolved = useApi<PredictionSet>(
@@ -191,19 +201,20 @@ function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
         )}
       </h2>
       <p className="muted">
-        Permalink: <Link to={`/annotate/${embeddingJobId}`}>{`#/annotate/${embeddingJobId}`}</Link>
+        Permalink: <Link to={`/annotate/${runJobId}`}>{`#/annotate/${runJobId}`}</Link>
       </p>
-      <h3>
-        Embeddings (<Link to={`/jobs/${embeddingJobId}`}>job {shortId(embeddingJobId)}</Link>)
-      </h3>
-      <JobProgress
-        job={embedding.data}
-        label="Embedding progress"
-        waiting={<Loading what="the embedding job" />}
-      />
+      {run.error && <ErrorNotice error={run.error} />}
+      {embedding && (
+        <>
+          <h3>
+            Embeddings (<Link to={`/jobs/${runJobId}`}>job {shortId(runJobId)}</Link>)
+          </h3>
+          <JobProgress job={embedding} label="Embedding progress" waiting={null} />
+        </>
+      )}
       <h3>
         Prediction
-        {typeof predictionJobId === 'string' && (
+        {predictionJobId && (
           <>
             {' '}
             (<Link to={`/jobs/${predictionJobId}`}>job {shortId(predictionJobId)}</Link>)
@@ -213,7 +224,13 @@ function AnnotationTracker({ embeddingJobId }: { embeddingJobId: string }) {
       <JobProgress
         job={prediction.data}
         label="Prediction progress"
-        waiting={<p className="muted">Starts when the embeddings are done.</p>}
+        waiting={
+          embedding ? (
+            <p className="muted">Starts when the embeddings are done.</p>
+          ) : (
+            <Loading what="the prediction job" />
+          )
+        }
       />
       {prediction.data?.result?.['reference'] != null && (
         <Backing

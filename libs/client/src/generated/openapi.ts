@@ -132,7 +132,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** One-click annotation: upload a FASTA, embed it and queue its GO-term prediction */
+        /** One-click annotation: upload a FASTA and queue its GO-term prediction */
         post: operations["AnnotateController_create"];
         delete?: never;
         options?: never;
@@ -1948,15 +1948,20 @@ export interface components {
     schemas: {
         AnnotateLinksView: {
             /**
-             * @description The dashboard page that follows the run
+             * @description The dashboard page that follows the run (named by the prediction job)
              * @example /#/annotate/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
              */
             dashboard: string;
             /**
-             * @description GET: the embedding job; once SUCCEEDED, `result.prediction_job_id` names the prediction job
+             * @description GET: the embedding job, when the run needs one; null for the default (DIAMOND) prediction, which reads no embedding
+             * @example null
+             */
+            embedding_job: string | null;
+            /**
+             * @description GET: the prediction job (predict_go_terms); once SUCCEEDED, `result.prediction_set_id` names the set
              * @example /v1/jobs/7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
              */
-            embedding_job: string;
+            prediction_job: string;
             /**
              * @description GET: the prediction set of this run (404 until the prediction job has made it)
              * @example /v1/embeddings/resolve?query_set_id=3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45&embedding_config_id=a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
@@ -1976,20 +1981,28 @@ export interface components {
             annotation_set_id: string;
             /**
              * Format: uuid
+             * @description The embedding config the prediction set is recorded under (the prediction payload's embedding_config_id; with DIAMOND nothing is embedded with it)
              * @example a1b2c3d4-e5f6-5a7b-8c9d-0e1f2a3b4c5d
              */
             embedding_config_id: string;
             /**
              * Format: uuid
-             * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             * @description The embedding job of the run, when it needs one; null when no embedding was needed (the default DIAMOND prediction aligns sequences and reads no embedding). Kept for clients of the embedding chain
+             * @example null
              */
-            embedding_job_id: string;
+            embedding_job_id: string | null;
             links: components["schemas"]["AnnotateLinksView"];
             /**
              * Format: uuid
              * @example b1c9e7a2-4f3d-4a8e-8b6c-2d5f9e0a1c37
              */
             ontology_snapshot_id: string;
+            /**
+             * Format: uuid
+             * @description The prediction job (predict_go_terms), queued at once: follow it to the prediction set
+             * @example 7d0c3bb8-8f0a-4b4e-9d55-2b1f0c1f9b6e
+             */
+            prediction_job_id: string;
             /**
              * Format: uuid
              * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
@@ -14033,7 +14046,6 @@ export const readinessChecksViewBrokerValues: ReadonlyArray<FlattenedDeepRequire
 export const readinessChecksViewDatabaseValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessChecksView"]["database"]> = ["ok", "down"];
 export const readinessViewStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReadinessView"]["status"]> = ["ready"];
 export const referenceEntryViewDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceEntryView"]["donor_evidence"]> = ["experimental", "all"];
-export const referenceSummaryViewBlend_donor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceSummaryView"]["blend_donor_evidence"]> = ["experimental", "all"];
 export const referenceSummaryViewDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ReferenceSummaryView"]["donor_evidence"]> = ["experimental", "all"];
 export const rerankerMetricsViewLevelValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerMetricsView"]["level"]> = ["pair"];
 export const rerankerViewImport_kindValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["RerankerView"]["import_kind"]> = ["upload", "reference"];

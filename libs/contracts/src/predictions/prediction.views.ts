@@ -81,7 +81,9 @@ export class ReferenceSummaryView {
   blend_version!: string | null;
   @ApiPropertyOptional({
     nullable: true,
-    enum: ['experimental', 'all'],
+    type: String,
+    // A nullable enum lists null among its values (OpenAPI 3.0), or validators refuse a null policy.
+    enum: ['experimental', 'all', null],
     example: 'experimental',
     description:
       "The donor policy the blend's calibration was fitted with (null for the embedding backends; absent on " +
@@ -439,9 +441,17 @@ export class AnnotateLinksView {
   @ApiProperty({
     example: `/v1/jobs/${EXAMPLE_IDS.job}`,
     description:
-      'GET: the embedding job; once SUCCEEDED, `result.prediction_job_id` names the prediction job',
+      'GET: the prediction job (predict_go_terms); once SUCCEEDED, `result.prediction_set_id` names the set',
   })
-  embedding_job!: string;
+  prediction_job!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    example: null,
+    description:
+      'GET: the embedding job, when the run needs one; null for the default (DIAMOND) prediction, which reads no embedding',
+  })
+  embedding_job!: string | null;
   @ApiProperty({
     example: `/v1/embeddings/resolve?query_set_id=${EXAMPLE_IDS.querySet}&embedding_config_id=${EXAMPLE_IDS.embeddingConfig}`,
     description: 'GET: the prediction set of this run (404 until the prediction job has made it)',
@@ -449,15 +459,33 @@ export class AnnotateLinksView {
   prediction_set!: string;
   @ApiProperty({
     example: `/#/annotate/${EXAMPLE_IDS.job}`,
-    description: 'The dashboard page that follows the run',
+    description: 'The dashboard page that follows the run (named by the prediction job)',
   })
   dashboard!: string;
 }
 
 export class AnnotateView {
   @IdProperty('querySet') query_set_id!: string;
-  @IdProperty('job') embedding_job_id!: string;
-  @IdProperty('embeddingConfig') embedding_config_id!: string;
+  @IdProperty('job', {
+    description: 'The prediction job (predict_go_terms), queued at once: follow it to the prediction set',
+  })
+  prediction_job_id!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'uuid',
+    example: null,
+    description:
+      'The embedding job of the run, when it needs one; null when no embedding was needed (the default ' +
+      'DIAMOND prediction aligns sequences and reads no embedding). Kept for clients of the embedding chain',
+  })
+  embedding_job_id!: string | null;
+  @IdProperty('embeddingConfig', {
+    description:
+      "The embedding config the prediction set is recorded under (the prediction payload's embedding_config_id; " +
+      'with DIAMOND nothing is embedded with it)',
+  })
+  embedding_config_id!: string;
   @IdProperty('annotationSet') annotation_set_id!: string;
   @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
   @ApiProperty({
