@@ -143,6 +143,34 @@ describe('svc, the command-line client, against the real stack', () => {
     expect(cafa.length).toBeGreaterThanOrEqual(kept.length);
   });
 
+  it('--donor-evidence all lets every annotation donate, and the summary says the scores were calibrated otherwise', async () => {
+    const fasta = join(dir, 'one.fasta');
+    const record = readFileSync(join(SHARED_DATA_DIR, 'tiny/sequences.fasta'), 'utf8').split('>')[3]!;
+    writeFileSync(fasta, `>query_all\n${record.slice(record.indexOf('\n') + 1)}`);
+    const out = join(dir, 'all');
+    const run = await svc(
+      ['annotate', fasta, '--out', out, '--format', 'json', '--donor-evidence', 'all'],
+      config,
+    );
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stderr).toContain('all evidence, electronic included');
+    expect(run.stderr).toContain('(calibrated with experimental evidence donors, not these)');
+    expect(run.stderr).toMatch(
+      /^warning: This run transfers annotations of every evidence code, electronic \(IEA\) included, but the scores of homology-blend-v1 were calibrated/m,
+    );
+    const json = JSON.parse(readFileSync(join(out, 'predictions.json'), 'utf8')) as {
+      reference: { donor_evidence: string };
+      warning_codes: string[];
+    };
+    expect(json.reference.donor_evidence).toBe('all');
+    expect(json.warning_codes).toContain('donor_policy_differs_from_calibration');
+    const bad = await svc(['annotate', fasta, '--out', out, '--donor-evidence', 'IEA'], config);
+    expect({ code: bad.code, first: bad.stderr.split('\n')[0] }).toEqual({
+      code: 2,
+      first: 'svc: --donor-evidence must be experimental or all',
+    });
+  });
+
   it('exit codes: 2 for usage, 3 when the service refuses, 4 when it cannot be reached', async () => {
     expect((await svc(['annotate'], config)).code).toBe(2);
     expect((await svc(['annotate', 'x.fasta', '--out', dir, '--format', 'docx'], config)).code).toBe(2);

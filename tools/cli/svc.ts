@@ -3,6 +3,7 @@
 //   svc login --url URL [--api-key KEY]           store the service and the key (per-user config file)
 //   svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name N] [--save]
 //                [--taxon NCBI_ID]                the taxon of the records without OX= (GAF column 13)
+//                [--donor-evidence experimental|all]  which reference annotations donate (default: the reference's)
 //   svc jobs list [--status S] [--operation O] | svc jobs show ID | svc jobs cancel ID
 //   svc reference list | svc reference show NAME | svc reference install NAME [--mirror DIR_OR_URL]
 //   svc evaluate --obo O --gt GT --pred P [...]    the CAFA evaluator on files (tools/evaluate)
@@ -30,7 +31,7 @@ import { coverageLine, referenceLines, warningLines } from './summary';
 
 export const USAGE = `usage: svc login --url URL [--api-key KEY]
        svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name NAME] [--save]
-                    [--taxon NCBI_ID]
+                    [--taxon NCBI_ID] [--donor-evidence experimental|all]
        svc jobs list [--status S] [--operation O] [--limit N] | svc jobs show ID | svc jobs cancel ID
        svc reference list | svc reference show NAME | svc reference install NAME [--mirror DIR_OR_URL]
        svc evaluate --obo O --gt GT --pred P [...]
@@ -123,6 +124,7 @@ async function annotate(args: string[]): Promise<void> {
       name: { type: 'string' },
       save: { type: 'boolean', default: false },
       taxon: { type: 'string' },
+      'donor-evidence': { type: 'string' },
     },
   });
   const [fasta] = positionals;
@@ -137,6 +139,9 @@ async function annotate(args: string[]): Promise<void> {
     throw new UsageError('--threshold must be in [0, 1]');
   if (values.taxon !== undefined && !/^[1-9]\d*$/.test(values.taxon))
     throw new UsageError('--taxon must be an NCBI taxonomy id, a positive integer (e.g. 9606)');
+  const donorEvidence = values['donor-evidence'];
+  if (donorEvidence !== undefined && donorEvidence !== 'experimental' && donorEvidence !== 'all')
+    throw new UsageError('--donor-evidence must be experimental or all');
   if (!existsSync(fasta) || !statSync(fasta).isFile())
     throw new UsageError(`${fasta}: no such file (annotate reads a FASTA file of protein sequences)`);
   const client = clientOf(values);
@@ -147,6 +152,7 @@ async function annotate(args: string[]): Promise<void> {
     name,
     saveHistory: values.save,
     ...(values.taxon !== undefined ? { taxon: Number(values.taxon) } : {}),
+    ...(donorEvidence !== undefined ? { donorEvidence } : {}),
   });
   const say = (lines: string[]): boolean => process.stderr.write(lines.map((l) => `${l}\n`).join(''));
   say([

@@ -19,6 +19,29 @@ describe('SvcClient against docs/openapi.json', () => {
       'multipart/form-data',
     ]);
   });
+
+  it('annotate sends only fields the contract declares, donor_evidence when asked', async () => {
+    const declared = Object.keys(
+      (
+        contract.paths['/v1/annotate']!['post']!.requestBody!.content['multipart/form-data'] as {
+          schema: { properties: Record<string, unknown> };
+        }
+      ).schema.properties,
+    );
+    const sent: string[][] = [];
+    const fake: typeof fetch = async (_url, init) => {
+      sent.push([...(init?.body as FormData).keys()].sort());
+      return new Response(JSON.stringify({ query_set_id: 'q', prediction_job_id: 'p' }), {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const client = new SvcClient({ baseUrl: 'http://svc.test', fetch: fake });
+    await client.annotate({ fasta: '>P1\nMKT\n', name: 'n', taxon: 9606, donorEvidence: 'all' });
+    await client.annotate({ fasta: '>P1\nMKT\n' });
+    expect(sent).toEqual([['donor_evidence', 'file', 'name', 'taxon'], ['file']]);
+    for (const field of sent[0]!) expect(declared).toContain(field);
+  });
 });
 
 describe('SvcClient requests and errors', () => {

@@ -64,6 +64,9 @@ export interface SvcClientOptions {
 /** The answer of `POST /v1/annotate`: the ids and links of the run. */
 export type AnnotateAnswer = Schemas['AnnotateView'];
 
+/** Which reference annotations donate to a one-click run (`donor_evidence`). */
+export type DonorEvidence = Schemas['ReferenceSummaryView']['donor_evidence'];
+
 /** A reference of the catalog with its installs (`svc reference list/show`). */
 export type ReferenceEntry = Schemas['ReferenceEntryView'];
 
@@ -181,18 +184,21 @@ export class SvcClient {
   }
 
   /**
-   * POST /v1/annotate: a FASTA in, the ids and links of the run out. `taxon` is the NCBI taxonomy id
-   * of the records whose header has no OX= (the taxon of their GAF lines).
+   * POST /v1/annotate: a FASTA in, the ids and links of the run out (`prediction_job_id` names the job
+   * to wait for). `taxon` is the NCBI taxonomy id of the records whose header has no OX= (the taxon of
+   * their GAF lines); `donorEvidence` which reference annotations donate (default: the reference's).
    */
   async annotate(input: {
     fasta: string;
     name?: string;
     saveHistory?: boolean;
     taxon?: number;
+    donorEvidence?: DonorEvidence;
   }): Promise<AnnotateAnswer> {
     const form = new FormData();
     if (input.name !== undefined) form.set('name', input.name);
     if (input.taxon !== undefined) form.set('taxon', String(input.taxon));
+    if (input.donorEvidence !== undefined) form.set('donor_evidence', input.donorEvidence);
     form.set('file', new Blob([input.fasta], { type: 'text/plain' }), `${input.name ?? 'proteins'}.fasta`);
     const path = `/v1/annotate?save_history=${input.saveHistory === true}`;
     return this.parse(path, await this.request('POST', path, form));

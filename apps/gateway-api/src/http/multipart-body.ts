@@ -7,13 +7,16 @@ import { ApiBody, ApiConsumes } from '@nestjs/swagger';
  */
 export function MultipartBody(input: {
   files: Record<string, string>;
-  /** A text field's description, or its description and an example (what "Try it out" fills in). */
-  fields?: Record<string, string | { description: string; example: string }>;
+  /**
+   * A text field's description, or its description and an example (what "Try it out" fills in), and
+   * the values it takes when they are few.
+   */
+  fields?: Record<string, string | { description: string; example: string; enum?: string[] }>;
   required: readonly string[];
 }): MethodDecorator {
   const properties: Record<
     string,
-    { type: 'string'; format?: 'binary'; description: string; example?: string }
+    { type: 'string'; format?: 'binary'; description: string; example?: string; enum?: string[] }
   > = {};
   for (const [name, description] of Object.entries(input.files)) {
     properties[name] = { type: 'string', format: 'binary', description };

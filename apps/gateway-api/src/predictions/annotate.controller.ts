@@ -9,6 +9,12 @@ import { FastaUploadPolicy } from '../reference/fasta-upload-policy';
 import { TAXON_FIELD } from '../reference/reference.service';
 import { AnnotateService } from './annotate.service';
 
+const DONOR_EVIDENCE_FIELD =
+  'Which reference annotations donate: experimental (experimental and high-throughput evidence codes) or all ' +
+  "(every code, electronic included); default: the installed reference's policy, else experimental, the " +
+  "policy the blend was calibrated with. Another policy than the calibration's is warned of " +
+  '(donor_policy_differs_from_calibration); any other value is a 422';
+
 @ApiTags('annotate')
 @Controller('annotate')
 export class AnnotateController {
@@ -19,7 +25,7 @@ export class AnnotateController {
 
   /**
    * multipart/form-data: `file` (FASTA), `name`, `taxon` (the NCBI taxonomy id of the records without
-   * OX=). Guests may annotate with save_history=false under the daily sequence quota of their address;
+   * OX=), `donor_evidence` (which annotations donate). Guests may annotate with save_history=false under the daily sequence quota of their address;
    * save_history=true needs a researcher account.
    */
   @ApiDoc({
@@ -37,6 +43,11 @@ export class AnnotateController {
     fields: {
       name: 'A name for the query set (default: the file name)',
       taxon: { description: TAXON_FIELD, example: '9606' },
+      donor_evidence: {
+        description: DONOR_EVIDENCE_FIELD,
+        example: 'experimental',
+        enum: ['experimental', 'all'],
+      },
     },
     required: ['file'],
   })
@@ -47,12 +58,16 @@ export class AnnotateController {
   ): Promise<AnnotateView> {
     // What the body cannot change is refused before it is read.
     this.annotate.checkSaveHistory(query.save_history ?? false, who);
-    const form = await this.uploads.receive(request, who, { purpose: 'annotate', fields: ['name', 'taxon'] });
+    const form = await this.uploads.receive(request, who, {
+      purpose: 'annotate',
+      fields: ['name', 'taxon', 'donor_evidence'],
+    });
     const name = form.fields['name']?.trim() || form.filename || 'annotation';
     return this.annotate.annotate({
       name: name.slice(0, 200),
       fasta: form.fasta,
       taxon: form.fields['taxon'] ?? null,
+      donorEvidence: form.fields['donor_evidence'] ?? null,
       saveHistory: query.save_history ?? false,
       principal: who,
     });

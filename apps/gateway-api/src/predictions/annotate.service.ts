@@ -3,12 +3,15 @@ import {
   AnnotateLinksView,
   AnnotateView,
   DomainError,
+  DONOR_EVIDENCE,
+  type DonorEvidence,
   hasRoleAtLeast,
   PREDICT_GO_TERMS,
 } from '@svc/contracts';
 import { defaultBlendModel } from '@svc/go-transfer';
 import {
   canonicalizeEmbeddingConfig,
+  defaultDonorEvidence,
   FastaResult,
   provenanceWarningCodes,
   provenanceWarnings,
@@ -73,26 +76,28 @@ export class AnnotateService {
     private readonly bundles: ReferenceBundleRepository,
   ) {}
 
-  /** The default reference as the prediction will see it, kept a minute per annotation set. */
+  /** The default reference as the prediction will see it, kept a minute per annotation set and donor policy. */
   private readonly described = new Map<string, { at: number; reference: Promise<ReferenceSummary | null> }>();
 
-  private describe(annotationSetId: string): Promise<ReferenceSummary | null> {
-    const cached = this.described.get(annotationSetId);
+  private describe(annotationSetId: string, donorEvidence: DonorEvidence): Promise<ReferenceSummary | null> {
+    const key = `${annotationSetId}|${donorEvidence}`;
+    const cached = this.described.get(key);
     if (cached !== undefined && Date.now() - cached.at < 60_000) return cached.reference;
-    const reference = this.provenance.describeReference(annotationSetId, 'experimental').then((stored) =>
+    const blend = defaultBlendModel();
+    const reference = this.provenance.describeReference(annotationSetId, donorEvidence).then((stored) =>
       stored === null
         ? null
         : {
             ...stored,
             search_backend: 'diamond',
-            blend_version: defaultBlendModel().version,
-            blend_donor_evidence: defaultBlendModel().donor_evidence,
+            blend_version: blend.version,
+            blend_donor_evidence: blend.donor_evidence,
             self_transfer: true,
           },
     );
-    reference.catch(() => this.described.delete(annotationSetId));
+    reference.catch(() => this.described.delete(key));
     this.described.clear();
-    this.described.set(annotationSetId, { at: Date.now(), reference });
+    this.described.set(key, { at: Date.now(), reference });
     return reference;
   }
 
@@ -101,11 +106,16 @@ export class AnnotateService {
     fasta: FastaResult;
     /** The upload's `taxon` field: the taxon of the records without OX= (422 unless an NCBI id). */
     taxon?: string | null;
+    /** The upload's `donor_evidence` field: experimental or all (422 otherwise); empty = the reference's. */
+    donorEvidence?: string | null;
     saveHistory: boolean;
     principal: Principal | undefined;
   }): Promise<AnnotateResponse> {
     this.checkSaveHistory(input.saveHistory, input.principal);
+    // Refused before anything is stored or charged.
+    const asked = donorEvidenceField(input.donorEvidence);
     const target = await this.pickAnnotationSet();
+    const donorEvidence = asked ?? defaultDonorEvidence(target.reference_name);
     const config = await this.pickEmbeddingConfig();
     // A bad file is refused (422, nothing stored) before any quota is charged.
     const upload = this.reference.prepareQuerySetUpload({
@@ -122,7 +132,7 @@ export class AnnotateService {
         'conflict',
         `annotation set ${target.annotation_set_id} annotates no protein with a sequence; an operator must load the reference proteins with their sequences (insert_proteins or fetch_uniprot_metadata) first`,
       );
-    const reference = await this.describe(target.annotation_set_id);
+    const reference = await this.describe(target.annotation_set_id, donorEvidence);
     if (reference === null) throw new DomainError('not_found', 'Annotation set not found');
     const sequences = upload.entries.length;
     if (input.principal !== undefined)
@@ -143,6 +153,7 @@ export class AnnotateService {
           ontology_snapshot_id: target.ontology_snapshot_id,
           query_set_id: querySet.id,
           exclude_self: false,
+          donor_evidence: donorEvidence,
         },
         input.principal,
         {
@@ -186,12 +197,18 @@ export class AnnotateService {
    * The default reference: the newest installed one (`svc reference install`), else the newest
    * annotation set that has annotations; the answer's `reference` names which.
    */
-  private async pickAnnotationSet(): Promise<{ annotation_set_id: string; ontology_snapshot_id: string }> {
+  private async pickAnnotationSet(): Promise<{
+    annotation_set_id: string;
+    ontology_snapshot_id: string;
+    /** The installed reference's name; null for an annotation set loaded by hand. */
+    reference_name: string | null;
+  }> {
     const installed = await this.bundles.newest();
     if (installed !== null)
       return {
         annotation_set_id: installed.annotation_set_id,
         ontology_snapshot_id: installed.ontology_snapshot_id,
+        reference_name: installed.name,
       };
     const row = await this.annotations.newestNonEmptySet();
     if (row === null)
@@ -199,7 +216,7 @@ export class AnnotateService {
         'conflict',
         'no annotation set is loaded yet; an operator must load GO annotations first',
       );
-    return row;
+    return { ...row, reference_name: null };
   }
 
   /**
@@ -214,4 +231,18 @@ export class AnnotateService {
       throw new Error(`default embedding config is invalid: ${canonical.errors.join('; ')}`);
     return (await this.embeddings.saveConfig(canonical.config)).config.id;
   }
+}
+
+/** The `donor_evidence` form field: a policy, or null when absent or empty (the reference's default). */
+export function donorEvidenceField(text: string | null | undefined): DonorEvidence | null {
+  const value = text?.trim() ?? '';
+  if (value === '') return null;
+  const policy = DONOR_EVIDENCE.find((p) => p === value);
+  if (policy !== undefined) return policy;
+  throw new DomainError(
+    'validation_error',
+    `donor_evidence must be experimental or all, not ${JSON.stringify(value.slice(0, 40))}`,
+    {},
+    [{ path: 'donor_evidence', message: 'donor_evidence must be experimental or all' }],
+  );
 }

@@ -151,6 +151,8 @@ describe('annotation mode and finding results: the query as its own donor, links
         annotation_set_id: annotationSetId,
         ontology_snapshot_id: snapshotId,
         exclude_self: false,
+        // No reference installed: the donors the blend was calibrated with.
+        donor_evidence: 'experimental',
       },
       meta: { annotate: { save_history: false } },
     });

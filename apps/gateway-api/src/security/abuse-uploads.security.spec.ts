@@ -273,6 +273,34 @@ ${i % 2 === 0 ? cds : cds.toLowerCase().replace(/t/g, 'u')}
     expect((await upload('/v1/annotate', fastaForm(fastaOf(10, 'AFTERDNA')), address)).status).toBe(201);
   });
 
+  it('a donor_evidence other than experimental or all is a 422 naming the field, before anything is stored or charged', async () => {
+    const address = guest();
+    const name = `donors-${randomUUID().slice(0, 6)}`;
+    const refused = await upload(
+      '/v1/annotate',
+      fastaForm(fastaOf(10, 'DONORS'), { name, donor_evidence: 'IEA' }),
+      address,
+    );
+    expect({ status: refused.status, type: refused.headers.get('content-type') }).toEqual({
+      status: 422,
+      type: expect.stringContaining('application/problem+json'),
+    });
+    expect(refused.body).toMatchObject({
+      type: '/problems/validation-error',
+      errors: [{ path: 'donor_evidence', message: 'donor_evidence must be experimental or all' }],
+    });
+    const sets = await api.get<{ name: string }[]>('/v1/query-sets', stack.admin.headers);
+    expect(JSON.stringify(sets.body)).not.toContain(name);
+    // Nothing was charged: the guest still has the whole day's quota, and a valid policy is accepted.
+    const accepted = await upload(
+      '/v1/annotate',
+      fastaForm(fastaOf(10, 'DONORSOK'), { donor_evidence: 'all' }),
+      address,
+    );
+    expect(accepted.status).toBe(201);
+    expect(accepted.body['reference']).toMatchObject({ donor_evidence: 'all' });
+  });
+
   it('finding 1: a caller may send two uploads at a time; a third waits for one of them (429)', async () => {
     const address = guest();
     const headers = {

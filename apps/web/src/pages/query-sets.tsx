@@ -145,6 +145,14 @@ export function AnnotatePage({ runId }: { runId?: string }) {
         <input id="annotate-name" name="name" placeholder="my proteins" />
         <label htmlFor="annotate-file">FASTA file</label>
         <input id="annotate-file" name="file" type="file" accept=".fasta,.fa,.faa,.txt,text/plain" required />
+        <label htmlFor="annotate-donors">Donor annotations</label>
+        <select id="annotate-donors" name="donor_evidence" defaultValue="">
+          <option value="">The reference&apos;s default</option>
+          <option value="experimental">
+            Experimental evidence only (what the scores are calibrated for)
+          </option>
+          <option value="all">Every evidence code, electronic (IEA) included (scores not calibrated)</option>
+        </select>
         <label className="inline">
           <input type="checkbox" name="save_history" defaultChecked={Boolean(user)} disabled={!user} />
           Keep the query set in my history {user ? '' : '(needs an account)'}

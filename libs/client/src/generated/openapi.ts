@@ -5708,6 +5708,12 @@ export interface operations {
             content: {
                 "multipart/form-data": {
                     /**
+                     * @description Which reference annotations donate: experimental (experimental and high-throughput evidence codes) or all (every code, electronic included); default: the installed reference's policy, else experimental, the policy the blend was calibrated with. Another policy than the calibration's is warned of (donor_policy_differs_from_calibration); any other value is a 422
+                     * @example experimental
+                     * @enum {string}
+                     */
+                    donor_evidence?: "experimental" | "all";
+                    /**
                      * Format: binary
                      * @description FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)
                      */
@@ -13987,6 +13993,7 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const pathsV1AdminAuditGetParametersQueryActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit"]["get"]["parameters"]["query"]["action"]> = ["signup", "login_ok", "login_fail", "logout", "admin_approve", "role_change", "deactivate", "api_key_mint", "api_key_revoke", "sessions_revoked", "db_reset", "user_deleted", "password_reset", "password_changed", "login_throttled"];
 export const pathsV1AdminUsersGetParametersQueryStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users"]["get"]["parameters"]["query"]["status"]> = ["pending", "active", "deactivated"];
+export const pathsV1AnnotatePostRequestBodyContentMultipartFormDataDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotate"]["post"]["requestBody"]["content"]["multipart/form-data"]["donor_evidence"]> = ["experimental", "all"];
 export const pathsV1AnnotationsEvaluationSetsIdDeltaProteinsFastaGetParametersQueryCategoryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotations/evaluation-sets/{id}/delta-proteins.fasta"]["get"]["parameters"]["query"]["category"]> = ["nk", "lk", "pk", "all"];
 export const pathsV1AnnotationsSetsGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotations/sets"]["get"]["parameters"]["query"]["source"]> = ["goa", "quickgo"];
 export const pathsV1EmbeddingsPredictionSetsIdPredictionsCafaTsvGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions-cafa.tsv"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];

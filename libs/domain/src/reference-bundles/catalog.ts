@@ -77,6 +77,19 @@ export function referenceSpec(name: string): ReferenceBundleSpec | null {
   return REFERENCE_CATALOG.find((spec) => spec.name === name) ?? null;
 }
 
+/**
+ * Which annotations donate when a one-click run does not say: those of the installed reference it
+ * annotates against (its catalog entry's `donorEvidence`), else experimental, the policy the blend
+ * was fitted with (a reference loaded by hand, or an install whose name the catalog no longer has).
+ */
+export function defaultDonorEvidence(
+  installedReference: string | null,
+  catalog: readonly ReferenceBundleSpec[] = REFERENCE_CATALOG,
+): 'experimental' | 'all' {
+  if (installedReference === null) return 'experimental';
+  return catalog.find((spec) => spec.name === installedReference)?.donorEvidence ?? 'experimental';
+}
+
 /** Where a file is read from: its canonical URL, or its path under the mirror (folder or base URL). */
 export function sourceOf(file: ReferenceFile, mirror: string | null): string {
   if (mirror === null) return file.url;
