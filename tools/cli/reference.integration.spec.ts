@@ -6,10 +6,11 @@ import { gunzipSync } from 'node:zlib';
 import { REFERENCE_CATALOG, type ReferenceFile } from '@svc/domain';
 import {
   AppProcess,
-  runSvc,
   createSuiteWorld,
   HttpClient,
   LocalHttpServer,
+  mutated,
+  runSvc,
   SHARED_DATA_DIR,
   spawnApp,
   startLocalHttpServer,
@@ -31,11 +32,6 @@ const EXPERIMENTAL = ['EXP', 'IDA', 'IPI', 'IMP', 'IGI', 'IEP'];
 const svc = runSvc;
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
-/** One residue in 25 changed: a close paralogue (96 % identity) that is not itself in the reference. */
-function mutated(sequence: string): string {
-  return [...sequence].map((c, i) => (i % 25 === 12 ? (c === 'A' ? 'G' : 'A') : c)).join('');
-}
 
 describe('a real reference from a mirror: svc reference install, then annotation against it', () => {
   let world: SuiteWorld;

@@ -6,6 +6,7 @@ import {
   AppProcess,
   createSuiteWorld,
   HttpClient,
+  mutated,
   runJobToSuccess,
   spawnApp,
   SuiteWorld,
@@ -37,11 +38,6 @@ interface Problem {
   type: string;
   status: number;
   errors?: { path: string; message: string }[];
-}
-
-/** A close homolog: one residue in 25 changed (96 % identity), under a name of its own. */
-function mutated(sequence: string): string {
-  return [...sequence].map((c, i) => (i % 25 === 12 ? (c === 'A' ? 'G' : 'A') : c)).join('');
 }
 
 const QUERIES = [

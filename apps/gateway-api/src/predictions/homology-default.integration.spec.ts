@@ -11,6 +11,7 @@ import {
   createSuiteWorld,
   embedProteinsWithKmer,
   HttpClient,
+  mutated,
   runJobToSuccess,
   SHARED_DATA_DIR,
   spawnApp,
@@ -32,11 +33,6 @@ interface PredictedTerm {
   distance: number;
   ref_protein_accession: string | null;
   score: number;
-}
-
-/** A close homolog: one residue in 25 changed (96 % identity). */
-function mutated(sequence: string): string {
-  return [...sequence].map((c, i) => (i % 25 === 12 ? (c === 'A' ? 'G' : 'A') : c)).join('');
 }
 
 /** A sequence with no homolog anywhere: residues drawn by a seeded generator. */
