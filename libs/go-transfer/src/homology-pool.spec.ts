@@ -1,5 +1,6 @@
 import { JobError } from '@svc/jobs';
-import { checkPoolFits, POOL_BYTES, propagateAnnotations } from './homology-pool';
+import { termPrior } from '@svc/domain';
+import { checkPoolFits, PoolColumns, POOL_BYTES, PriorCounter, propagateAnnotations } from './homology-pool';
 import type { OntologyView } from './ontology-cache';
 
 const MB = 1024 * 1024;
@@ -78,5 +79,43 @@ describe('propagateAnnotations', () => {
 
   it('an annotation to a namespace root alone gives no term', () => {
     expect(propagateAnnotations(ontology, [ann(1, 'IDA')]).size).toBe(0);
+  });
+
+  it('the pool counts the priors over exactly the propagated term sets, without building them', () => {
+    const proteins = [
+      [ann(3, 'IDA'), ann(2, 'IEA'), ann(6, 'EXP')],
+      [ann(1, 'IDA')],
+      [ann(5, 'IMP'), ann(2, 'IDA')],
+      [ann(3, 'IDA'), ann(3, 'IEA')],
+      [ann(4, 'IDA'), ann(6, 'IDA'), ann(5, 'IDA')],
+    ];
+    const columns = new PoolColumns();
+    const counter = new PriorCounter(ontology);
+    const direct: Record<string, number>[] = [];
+    proteins.forEach((annotations, index) => {
+      columns.add({
+        accession: `P${index}`,
+        canonicalAccession: `P${index}`,
+        sequenceId: index,
+        sequence: 'MK',
+        goTermIds: annotations.map((a) => a.goTermId),
+        goIds: annotations.map((a) => a.goId),
+        aspects: annotations.map((a) => a.aspect),
+        evidenceCodes: annotations.map((a) => a.evidenceCode),
+        qualifiers: annotations.map(() => null),
+      });
+      direct.push(counter.add(columns, index).direct);
+    });
+    const { priors } = counter.priors();
+    const sets = proteins.map((annotations) => propagateAnnotations(ontology, annotations));
+    for (const aspect of ['F', 'P', 'C'] as const) {
+      const expected = termPrior(sets.map((s) => (s.get(aspect) ?? []).map((t) => t.goId)));
+      expect(priors[aspect]).toEqual(expected);
+      expect(direct.map((d) => d[aspect])).toEqual(
+        sets.map((s) => (s.get(aspect) ?? []).filter((t) => t.direct !== null).length),
+      );
+    }
+    expect(priors.F.proteins).toBe(3);
+    expect(priors.P.proteins).toBe(3);
   });
 });

@@ -121,7 +121,7 @@ function heapNow(): { limit: number; used: number } {
 }
 
 /** The columns a pool is read into, one page at a time. */
-class PoolColumns {
+export class PoolColumns {
   readonly accessions: string[] = [];
   readonly canonicals: string[] = [];
   readonly sequenceIds: number[] = [];
@@ -217,6 +217,110 @@ export function propagateAnnotations(
   return out;
 }
 
+/**
+ * The term prior of each aspect, counted while the pool is read: for each protein the terms it carries
+ * (`propagateAnnotations`' sets, namespace roots left out) are marked in arrays indexed by go_term id,
+ * without building a term object, so 516,000 proteins are counted in seconds.
+ */
+export class PriorCounter {
+  private marks: Int32Array = new Int32Array(1 << 16);
+  private directMarks: Int32Array = new Int32Array(1 << 16);
+  private readonly counts: Record<GoAspect, Map<number, number>> = {
+    F: new Map(),
+    P: new Map(),
+    C: new Map(),
+  };
+  private readonly annotated: Record<GoAspect, number> = { F: 0, P: 0, C: 0 };
+  private readonly goIds = new Map<number, string>();
+  private readonly sameAspect = new Map<number, readonly number[]>();
+  private key = 0;
+
+  constructor(private readonly ontology: OntologyView) {}
+
+  /** Counts protein `index` of the columns; answers which aspects it has terms in and its direct terms per aspect. */
+  add(columns: PoolColumns, index: number): { bits: number; direct: Record<GoAspect, number> } {
+    const keys: Record<GoAspect, number> = { F: ++this.key, P: ++this.key, C: ++this.key };
+    const direct: Record<GoAspect, number> = { F: 0, P: 0, C: 0 };
+    let bits = 0;
+    for (let row = columns.offsets[index]!; row < columns.offsets[index + 1]!; row += 1) {
+      const term = columns.goTermIds[row]!;
+      const meta = columns.termMeta.get(term)!;
+      const aspect = meta.aspect;
+      const key = keys[aspect];
+      this.ensure(term);
+      if (!this.isRoot(term)) {
+        if (this.directMarks[term] !== key) {
+          this.directMarks[term] = key;
+          direct[aspect] += 1;
+        }
+        if (this.mark(term, key, aspect, meta.goId)) bits |= ASPECT_BIT[aspect];
+      }
+      for (const ancestor of this.ancestorsInAspect(term, aspect)) {
+        this.ensure(ancestor);
+        if (
+          !this.isRoot(ancestor) &&
+          this.mark(ancestor, key, aspect, this.ontology.termInfo(ancestor)!.goId)
+        )
+          bits |= ASPECT_BIT[aspect];
+      }
+    }
+    for (const aspect of ASPECTS) if ((bits & ASPECT_BIT[aspect]) !== 0) this.annotated[aspect] += 1;
+    return { bits, direct };
+  }
+
+  priors(): { priors: Record<GoAspect, TermPrior>; goTermIds: Map<string, number> } {
+    const priors = {} as Record<GoAspect, TermPrior>;
+    const goTermIds = new Map<string, number>();
+    for (const aspect of ASPECTS) {
+      const byGoId = new Map<string, number>();
+      for (const [term, count] of this.counts[aspect]) {
+        const goId = this.goIds.get(term)!;
+        byGoId.set(goId, count);
+        goTermIds.set(goId, term);
+      }
+      priors[aspect] = termPriorOf(byGoId, this.annotated[aspect]);
+    }
+    return { priors, goTermIds };
+  }
+
+  /** Marks a term for the current (protein, aspect); true when it was not marked yet. */
+  private mark(term: number, key: number, aspect: GoAspect, goId: string): boolean {
+    if (this.marks[term] === key) return false;
+    this.marks[term] = key;
+    const counts = this.counts[aspect];
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+    if (!this.goIds.has(term)) this.goIds.set(term, goId);
+    return true;
+  }
+
+  private isRoot(term: number): boolean {
+    return this.ontology.ancestorsOf(term).length === 0;
+  }
+
+  /** Ancestors in the term's own aspect (propagation never crosses aspects). */
+  private ancestorsInAspect(term: number, aspect: GoAspect): readonly number[] {
+    let list = this.sameAspect.get(term);
+    if (list === undefined) {
+      list = this.ontology.ancestorsOf(term).filter((a) => this.ontology.termInfo(a)?.aspect === aspect);
+      this.sameAspect.set(term, list);
+    }
+    return list;
+  }
+
+  private ensure(term: number): void {
+    if (term < this.marks.length) return;
+    let size = this.marks.length;
+    while (size <= term) size *= 2;
+    const grow = (from: Int32Array): Int32Array => {
+      const to = new Int32Array(size);
+      to.set(from);
+      return to;
+    };
+    this.marks = grow(this.marks);
+    this.directMarks = grow(this.directMarks);
+  }
+}
+
 /** Propagated term sets kept per worker for the proteins searches hit most (they repeat across queries). */
 const TERM_CACHE = 10_000;
 
@@ -225,14 +329,12 @@ async function build(
   settings: HomologyPoolSettings,
   key: HomologyPoolKey,
 ): Promise<HomologyPool> {
-  checkPoolFits(await repos.referencePools.sequencePoolSize(key), settings.memoryFraction);
+  checkPoolFits(await repos.referencePools.sequencePoolSize(key.annotationSetId), settings.memoryFraction);
   const ontology = await ontologyView(repos, key.ontologySnapshotId);
   const columns = new PoolColumns();
   const aspectsOf: number[] = [];
   const directCounts: Record<GoAspect, number[]> = { F: [], P: [], C: [] };
-  const counts: Record<GoAspect, Map<string, number>> = { F: new Map(), P: new Map(), C: new Map() };
-  const annotated: Record<GoAspect, number> = { F: 0, P: 0, C: 0 };
-  const goTermIds = new Map<string, number>();
+  const counter = new PriorCounter(ontology);
   const database = await ensureDiamondDatabaseFrom({
     binary: settings.binary,
     dir: join(settings.artifactsDir, 'cache', 'diamond'),
@@ -241,27 +343,15 @@ async function build(
         for (const protein of page) {
           const index = columns.accessions.length;
           columns.add(protein);
-          let bits = 0;
-          const propagated = propagateAnnotations(ontology, columns.annotationsOf(index));
-          for (const aspect of ASPECTS) {
-            const list = propagated.get(aspect);
-            directCounts[aspect].push(list === undefined ? 0 : list.filter((t) => t.direct !== null).length);
-            if (list === undefined) continue;
-            bits |= ASPECT_BIT[aspect];
-            annotated[aspect] += 1;
-            const count = counts[aspect];
-            for (const t of list) {
-              count.set(t.goId, (count.get(t.goId) ?? 0) + 1);
-              goTermIds.set(t.goId, t.goTermId);
-            }
-          }
+          const carried = counter.add(columns, index);
+          for (const aspect of ASPECTS) directCounts[aspect].push(carried.direct[aspect]);
+          const bits = carried.bits;
           aspectsOf.push(bits);
           if (protein.sequence.length > 0) await add({ id: referenceId(index), sequence: protein.sequence });
         }
       }),
   });
-  const priors = {} as Record<GoAspect, TermPrior>;
-  for (const aspect of ASPECTS) priors[aspect] = termPriorOf(counts[aspect], annotated[aspect]);
+  const { priors, goTermIds } = counter.priors();
   const cache = new Map<number, Map<GoAspect, Map<string, PoolTerm>>>();
   const propagatedOf = (index: number): Map<GoAspect, Map<string, PoolTerm>> => {
     let hit = cache.get(index);

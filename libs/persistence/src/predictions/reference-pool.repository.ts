@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DONOR_EVIDENCE_CODES, type DonorAnnotation } from '@svc/domain';
-import { queryOne, queryRows } from '../sql';
+import { Db, queryOne, queryRows, queryTextRows } from '../sql';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
 
 export interface ReferenceProtein {
@@ -174,32 +174,19 @@ export class ReferencePoolRepository {
   }
 
   /**
-   * How large the homology pool of a set is: its donor proteins (with a sequence) and their donor
-   * annotations, counted before anything is loaded, so a worker can refuse a pool it cannot hold.
+   * How large the homology pool of a set can be, read cheaply before anything is loaded so a worker
+   * can refuse a pool it cannot hold: the set's annotated proteins and its annotation rows (upper
+   * bounds of the donors and their annotations: NOT rows and other evidence are not subtracted).
    */
-  async sequencePoolSize(input: {
-    annotationSetId: string;
-    donorEvidence: 'all' | 'experimental';
-  }): Promise<{ proteins: number; annotations: number; residues: number }> {
-    const row = await queryOne<{ proteins: string; annotations: string; residues: string }>(
+  async sequencePoolSize(annotationSetId: string): Promise<{ proteins: number; annotations: number }> {
+    const row = await queryOne<{ proteins: string; annotations: string }>(
       this.db,
-      `WITH donors AS (
-         SELECT a.protein_accession, count(*) AS n FROM protein_go_annotation a
-           JOIN go_term t ON t.id = a.go_term_id
-          WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
-            AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))
-          GROUP BY a.protein_accession)
-       SELECT count(*) AS proteins, coalesce(sum(d.n), 0) AS annotations,
-              coalesce(sum(length(s.sequence)), 0) AS residues
-         FROM donors d JOIN protein p ON p.accession = d.protein_accession
-         JOIN sequence s ON s.id = p.sequence_id`,
-      [input.annotationSetId, input.donorEvidence === 'experimental' ? DONOR_EVIDENCE_CODES : null],
+      `SELECT (SELECT count(*) FROM (SELECT DISTINCT protein_accession FROM protein_go_annotation
+                                      WHERE annotation_set_id = $1) d) AS proteins,
+              (SELECT annotation_count FROM annotation_set WHERE id = $1) AS annotations`,
+      [annotationSetId],
     );
-    return {
-      proteins: Number(row?.proteins ?? 0),
-      annotations: Number(row?.annotations ?? 0),
-      residues: Number(row?.residues ?? 0),
-    };
+    return { proteins: Number(row?.proteins ?? 0), annotations: Number(row?.annotations ?? 0) };
   }
 
   /**
@@ -213,56 +200,85 @@ export class ReferencePoolRepository {
   ): Promise<void> {
     const codes = input.donorEvidence === 'experimental' ? DONOR_EVIDENCE_CODES : null;
     const pageRows = input.pageRows ?? 50_000;
-    let from: string | null = null;
-    for (;;) {
-      const bound = await this.pageBound(input.annotationSetId, from, pageRows);
-      const rows = await queryRows<{
-        accession: string;
-        canonical_accession: string;
-        sequence_id: number;
-        sequence: string;
-        go_term_ids: number[];
-        go_ids: string[];
-        aspects: ('F' | 'P' | 'C')[];
-        evidence_codes: string[];
-        qualifiers: (string | null)[];
-      }>(
-        this.db,
-        `SELECT a.protein_accession AS accession, p.canonical_accession, p.sequence_id, s.sequence,
-                array_agg(a.go_term_id ORDER BY a.id) AS go_term_ids,
-                array_agg(t.go_id ORDER BY a.id) AS go_ids,
-                array_agg(t.aspect ORDER BY a.id) AS aspects,
-                array_agg(a.evidence_code ORDER BY a.id) AS evidence_codes,
-                array_agg(a.qualifier ORDER BY a.id) AS qualifiers
-           FROM protein_go_annotation a
-           JOIN go_term t ON t.id = a.go_term_id
-           JOIN protein p ON p.accession = a.protein_accession
-           JOIN sequence s ON s.id = p.sequence_id
-          WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
-            AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))
-            AND ($3::text IS NULL OR a.protein_accession >= $3)
-            AND ($4::text IS NULL OR a.protein_accession < $4)
-          GROUP BY a.protein_accession, p.canonical_accession, p.sequence_id, s.sequence
-          ORDER BY a.protein_accession`,
-        [input.annotationSetId, codes, from, bound],
-      );
-      if (rows.length > 0)
-        await onPage(
-          rows.map((r) => ({
-            accession: r.accession,
-            canonicalAccession: r.canonical_accession,
-            sequenceId: Number(r.sequence_id),
-            sequence: r.sequence,
-            goTermIds: r.go_term_ids.map(Number),
-            goIds: r.go_ids,
-            aspects: r.aspects,
-            evidenceCodes: r.evidence_codes,
-            qualifiers: r.qualifiers,
-          })),
+    // One snapshot for the whole walk; small indexed reads, so no JIT or parallel plans (their start-up
+    // costs more than the read).
+    await this.db.transaction('REPEATABLE READ', async (tx) => {
+      await tx.query('SET LOCAL jit = off');
+      await tx.query('SET LOCAL max_parallel_workers_per_gather = 0');
+      const fetchPage = async (
+        from: string | null,
+      ): Promise<{ page: SequencePoolPage[]; bound: string | null }> => {
+        const bound = await this.pageBound(tx, input.annotationSetId, from, pageRows);
+        // [accession, go_term_id, go_id, aspect, evidence_code, qualifier], a protein's rows together.
+        const rows = await queryTextRows(
+          tx,
+          `SELECT a.protein_accession, a.go_term_id, t.go_id, t.aspect, a.evidence_code, a.qualifier
+             FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
+            WHERE a.annotation_set_id = $1 AND NOT a.is_not AND t.aspect IS NOT NULL
+              AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))
+              AND ($3::text IS NULL OR a.protein_accession >= $3)
+              AND ($4::text IS NULL OR a.protein_accession < $4)
+            ORDER BY a.protein_accession, a.id`,
+          [input.annotationSetId, codes, from, bound],
         );
-      if (bound === null) return;
-      from = bound;
-    }
+        const accessions = [...new Set(rows.map((r) => r[0]!))];
+        const proteins = new Map(
+          (
+            await queryTextRows(
+              tx,
+              `SELECT p.accession, p.canonical_accession, p.sequence_id, s.sequence
+                 FROM protein p JOIN sequence s ON s.id = p.sequence_id WHERE p.accession = ANY($1::text[])`,
+              [accessions],
+            )
+          ).map((p) => [p[0]!, p]),
+        );
+        const page: SequencePoolPage[] = [];
+        let current: { accession: string; entry: SequencePoolPage | null } | null = null;
+        for (const [accession, goTermId, goId, aspect, code, qualifier] of rows) {
+          if (current === null || current.accession !== accession) {
+            const protein = proteins.get(accession!);
+            const entry: SequencePoolPage | null =
+              protein === undefined
+                ? null
+                : {
+                    accession: accession!,
+                    canonicalAccession: protein[1]!,
+                    sequenceId: Number(protein[2]),
+                    sequence: protein[3]!,
+                    goTermIds: [],
+                    goIds: [],
+                    aspects: [],
+                    evidenceCodes: [],
+                    qualifiers: [],
+                  };
+            if (entry !== null) page.push(entry);
+            current = { accession: accession!, entry };
+          }
+          const entry = current.entry;
+          if (entry === null) continue;
+          entry.goTermIds.push(Number(goTermId));
+          entry.goIds.push(goId!);
+          entry.aspects.push(aspect as 'F' | 'P' | 'C');
+          entry.evidenceCodes.push(code!);
+          entry.qualifiers.push(qualifier ?? null);
+        }
+        return { page, bound };
+      };
+      // The next page is read while the caller works on this one.
+      let next = fetchPage(null);
+      for (;;) {
+        const { page, bound } = await next;
+        if (bound !== null) next = fetchPage(bound);
+        try {
+          if (page.length > 0) await onPage(page);
+        } catch (error) {
+          // The read in flight ends before the transaction does.
+          if (bound !== null) await next.catch(() => undefined);
+          throw error;
+        }
+        if (bound === null) return;
+      }
+    });
   }
 
   /**
@@ -270,12 +286,13 @@ export class ReferencePoolRepository {
    * (an index-only walk), moved past `from` when one protein alone holds that many; null at the end.
    */
   private async pageBound(
+    tx: Db,
     annotationSetId: string,
     from: string | null,
     rows: number,
   ): Promise<string | null> {
     const at = await queryOne<{ accession: string }>(
-      this.db,
+      tx,
       `SELECT protein_accession AS accession FROM protein_go_annotation
         WHERE annotation_set_id = $1 AND ($2::text IS NULL OR protein_accession >= $2)
         ORDER BY protein_accession OFFSET $3 LIMIT 1`,
@@ -283,7 +300,7 @@ export class ReferencePoolRepository {
     );
     if (at === null || at.accession !== from) return at?.accession ?? null;
     const next = await queryOne<{ accession: string }>(
-      this.db,
+      tx,
       `SELECT protein_accession AS accession FROM protein_go_annotation
         WHERE annotation_set_id = $1 AND protein_accession > $2
         ORDER BY protein_accession LIMIT 1`,

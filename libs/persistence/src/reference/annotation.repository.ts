@@ -31,6 +31,9 @@ const SET_COLUMNS = [
   isoColumn('s.created_at', 'created_at'),
 ].join(', ');
 
+/** Loads at least this large refresh the annotation table's planner statistics when they commit. */
+const ANALYZE_AFTER_ROWS = 50_000;
+
 /** One annotation as stored: GAF / QuickGO fields verbatim, GO id resolved to the snapshot's term. */
 export interface AnnotationRow {
   proteinAccession: string;
@@ -157,6 +160,9 @@ export class AnnotationRepository {
         throw error;
       }
       await load.finish();
+      // A large load changes the table's statistics at once; the planner must not wait for autovacuum
+      // (a set of millions of rows planned as a few thousand turns index walks into sorts on disk).
+      if (load.count >= ANALYZE_AFTER_ROWS) await queryRows(tx, 'ANALYZE protein_go_annotation');
       const { value, stats } = outcome;
       await queryRows(tx, `UPDATE annotation_set SET annotation_count = $2, stats = $3 WHERE id = $1`, [
         load.setId,
