@@ -20,6 +20,22 @@ export type StoredReference = Omit<
  * What backs a prediction set: the reference it was made against (`prediction_set.reference`) and
  * per query its homologs, best identity and known terms (`prediction_query_summary`).
  */
+interface DonorCounts {
+  perAspect: { aspect: Aspect | null; proteins: number }[];
+  species: { taxon: string | null; proteins: number }[];
+}
+
+/** Donor counts per (set, donor rule, protein table version), kept by the process (see describeReference). */
+const DONOR_COUNTS = new Map<string, Promise<DonorCounts>>();
+
+/** PostgreSQL's ORDER BY taxon: NULL last. */
+function compareTaxa(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? -1 : 1;
+}
+
 export class PredictionProvenanceRepository {
   constructor(private readonly db: DataSource) {}
 
@@ -49,25 +65,21 @@ export class PredictionProvenanceRepository {
       [annotationSetId],
     );
     if (set === null) return null;
-    const codes = donorEvidence === 'experimental' ? DONOR_EVIDENCE_CODES : null;
-    const donors = `
-      SELECT a.protein_accession, a.aspect,
-             regexp_replace(coalesce(a.taxon_id, p.taxonomy_id), '^(taxon:)?', 'taxon:') AS taxon
-        FROM protein_go_annotation a JOIN protein p ON p.accession = a.protein_accession
-       WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.aspect IN ('F', 'P', 'C')
-         AND p.sequence_id IS NOT NULL AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[]))`;
-    const perAspect = await queryRows<{ aspect: Aspect | null; proteins: number }>(
+    // The donor counts walk the set's annotations (seconds at Swiss-Prot scale): done once per set,
+    // donor rule and protein table version in each process, in one pass for both groupings.
+    const version = await queryOne<{ version: string }>(
       this.db,
-      `WITH d AS (${donors}) SELECT aspect, count(DISTINCT protein_accession)::int AS proteins FROM d
-        GROUP BY ROLLUP (aspect)`,
-      [annotationSetId, codes],
+      `SELECT concat_ws(':', (SELECT count(*) FROM protein), (SELECT max(sequence_id) FROM protein)) AS version`,
     );
-    const species = await queryRows<{ taxon: string | null; proteins: number }>(
-      this.db,
-      `WITH d AS (${donors}) SELECT taxon, count(DISTINCT protein_accession)::int AS proteins FROM d
-        GROUP BY taxon ORDER BY proteins DESC, taxon LIMIT 5`,
-      [annotationSetId, codes],
-    );
+    const key = [annotationSetId, donorEvidence, version?.version ?? ''].join('|');
+    let counting = DONOR_COUNTS.get(key);
+    if (counting === undefined) {
+      counting = this.donorCounts(annotationSetId, donorEvidence);
+      DONOR_COUNTS.set(key, counting);
+      counting.catch(() => DONOR_COUNTS.delete(key));
+      while (DONOR_COUNTS.size > 16) DONOR_COUNTS.delete(DONOR_COUNTS.keys().next().value!);
+    }
+    const { perAspect, species } = await counting;
     const count = (aspect: Aspect | null): number =>
       perAspect.find((r) => r.aspect === aspect)?.proteins ?? 0;
     return {
@@ -77,6 +89,41 @@ export class PredictionProvenanceRepository {
       donor_proteins_per_aspect: { F: count('F'), P: count('P'), C: count('C') },
       donor_species: species.map((s) => ({ taxon: s.taxon ?? 'unknown', proteins: s.proteins })),
     };
+  }
+
+  /**
+   * Donor proteins (a sequence and a non-NOT annotation the rule lets donate) per aspect, in all, and
+   * the five commonest species, from the annotations' taxon column (else the protein's): one scan.
+   */
+  private async donorCounts(
+    annotationSetId: string,
+    donorEvidence: 'experimental' | 'all',
+  ): Promise<DonorCounts> {
+    const codes = donorEvidence === 'experimental' ? DONOR_EVIDENCE_CODES : null;
+    const rows = await queryRows<{
+      aspect: Aspect | null;
+      taxon: string | null;
+      by_taxon: boolean;
+      proteins: number;
+    }>(
+      this.db,
+      `WITH d AS (
+         SELECT a.protein_accession, a.aspect,
+                regexp_replace(coalesce(a.taxon_id, p.taxonomy_id), '^(taxon:)?', 'taxon:') AS taxon
+           FROM protein_go_annotation a JOIN protein p ON p.accession = a.protein_accession
+          WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.aspect IN ('F', 'P', 'C')
+            AND p.sequence_id IS NOT NULL AND ($2::text[] IS NULL OR a.evidence_code = ANY($2::text[])))
+       SELECT aspect, taxon, GROUPING(taxon) = 0 AS by_taxon, count(DISTINCT protein_accession)::int AS proteins
+         FROM d GROUP BY GROUPING SETS ((aspect), (), (taxon))`,
+      [annotationSetId, codes],
+    );
+    const perAspect = rows.filter((r) => !r.by_taxon).map(({ aspect, proteins }) => ({ aspect, proteins }));
+    const species = rows
+      .filter((r) => r.by_taxon)
+      .sort((a, b) => b.proteins - a.proteins || compareTaxa(a.taxon, b.taxon))
+      .slice(0, 5)
+      .map(({ taxon, proteins }) => ({ taxon, proteins }));
+    return { perAspect, species };
   }
 
   async setReference(predictionSetId: string, reference: ReferenceSummary): Promise<void> {

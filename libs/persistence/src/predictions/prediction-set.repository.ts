@@ -367,6 +367,17 @@ export function predictionsTsvCopyCommand(predictionSetId: string): string {
   return `\\copy (SELECT ${columns} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id WHERE p.prediction_set_id = '${predictionSetId}' ORDER BY p.protein_accession, p.distance, p.id) TO STDOUT`;
 }
 
+/**
+ * The psql commands that COPY a tab-separated file of `columns` text columns into a throw-away table:
+ * the fastest load PostgreSQL offers, which the load benchmarks set the service's loads against.
+ */
+export function scratchCopyCommands(file: string, columns: number): string[] {
+  if (!Number.isInteger(columns) || columns < 1) throw new Error('columns is a positive integer');
+  if (/['\\\n]/.test(file)) throw new Error('the file name holds a quote, a backslash or a newline');
+  const list = Array.from({ length: columns }, (_, i) => `c${i} text`).join(', ');
+  return [`CREATE TEMP TABLE scratch_copy (${list})`, `\\copy scratch_copy FROM '${file}'`];
+}
+
 /** The 32 TSV columns as a select list (GO name and aspect from the term). */
 function tsvSelect(): string {
   return PREDICTIONS_TSV_COLUMNS.map((c) => {

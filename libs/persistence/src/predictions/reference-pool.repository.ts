@@ -175,17 +175,19 @@ export class ReferencePoolRepository {
 
   /**
    * How large the homology pool of a set can be, read cheaply before anything is loaded so a worker
-   * can refuse a pool it cannot hold: the set's annotated proteins and its annotation rows (upper
-   * bounds of the donors and their annotations: NOT rows and other evidence are not subtracted).
+   * can refuse a pool it cannot hold: upper bounds of its donor proteins (proteins with a sequence, at
+   * most one per annotation row) and of their annotations (the set's rows, NOT rows and other evidence
+   * included).
    */
   async sequencePoolSize(annotationSetId: string): Promise<{ proteins: number; annotations: number }> {
+    // Two reads of stored counts, whatever the set's size: no walk over its annotations.
     const row = await queryOne<{ proteins: string; annotations: string }>(
       this.db,
-      `SELECT (SELECT count(*) FROM (SELECT DISTINCT protein_accession FROM protein_go_annotation
-                                      WHERE annotation_set_id = $1) d) AS proteins,
+      `SELECT (SELECT count(*) FROM protein WHERE sequence_id IS NOT NULL) AS proteins,
               (SELECT annotation_count FROM annotation_set WHERE id = $1) AS annotations`,
       [annotationSetId],
     );
+    if (row !== null) row.proteins = String(Math.min(Number(row.proteins), Number(row.annotations ?? 0)));
     return { proteins: Number(row?.proteins ?? 0), annotations: Number(row?.annotations ?? 0) };
   }
 
