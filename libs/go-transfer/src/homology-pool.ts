@@ -338,18 +338,31 @@ async function build(
   const database = await ensureDiamondDatabaseFrom({
     binary: settings.binary,
     dir: join(settings.artifactsDir, 'cache', 'diamond'),
-    write: (add) =>
-      repos.referencePools.streamSequencePool(key, async (page) => {
+    write: async (add) => {
+      let sequences = 0;
+      await repos.referencePools.streamSequencePool(key, async (page) => {
         for (const protein of page) {
           const index = columns.accessions.length;
           columns.add(protein);
           const carried = counter.add(columns, index);
           for (const aspect of ASPECTS) directCounts[aspect].push(carried.direct[aspect]);
-          const bits = carried.bits;
-          aspectsOf.push(bits);
-          if (protein.sequence.length > 0) await add({ id: referenceId(index), sequence: protein.sequence });
+          aspectsOf.push(carried.bits);
+          if (protein.sequence.length === 0) continue;
+          sequences += 1;
+          await add({ id: referenceId(index), sequence: protein.sequence });
         }
-      }),
+      });
+      // Nothing to align against: say which rule left the pool empty rather than let DIAMOND refuse an
+      // empty file.
+      if (sequences === 0)
+        throw new JobError(
+          'empty_reference_pool',
+          `no protein of annotation set ${key.annotationSetId} with a sequence has an annotation that ` +
+            (key.donorEvidence === 'experimental'
+              ? 'donor_evidence "experimental" lets donate (experimental evidence codes): predict with donor_evidence "all" to transfer its other annotations'
+              : 'may donate (every one is a NOT annotation or has no aspect)'),
+        );
+    },
   });
   const { priors, goTermIds } = counter.priors();
   const cache = new Map<number, Map<GoAspect, Map<string, PoolTerm>>>();

@@ -230,4 +230,53 @@ describe('one-click annotation: which annotations donate (donor_evidence)', () =
     }
     expect([await sets(), await jobs()]).toEqual([setsBefore, jobsBefore]);
   });
+
+  it('a set with no donor under the rule: /annotate is a 409 saying to use "all", and a prediction job fails empty_reference_pool', async () => {
+    // A payload of an earlier run, for the embedding config and snapshot it names.
+    const earlier = await annotated('all');
+    const { payload } = (
+      await api.get<{ payload: Record<string, unknown> }>(`/v1/jobs/${earlier.body.prediction_job_id}`)
+    ).body;
+    // The newest set, which /annotate picks: only the electronic annotation.
+    const gaf = join(dir, 'electronic-only.gaf');
+    writeFileSync(gaf, ['!gaf-version: 2.1', gafLine(IEA_DONOR, IEA_TERM, 'IEA', 'P'), ''].join('\n'));
+    const electronic = await runJobToSuccess<TestJob>(api, '/v1/annotations/sets/load-goa', {
+      ontology_snapshot_id: payload['ontology_snapshot_id'],
+      gaf_url: gaf,
+      source_version: `electronic-${randomUUID()}`,
+    });
+    const setId = electronic.result!['annotation_set_id'] as string;
+    const jobs = async () =>
+      (await gateway.infra.db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM job`))[0]!.n;
+    const jobsBefore = await jobs();
+    const refused = await annotate(undefined);
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(((await refused.json()) as { detail: string }).detail).toMatch(
+      new RegExp(`${setId} has no donor protein under donor_evidence "experimental".*donor_evidence "all"`),
+    );
+    expect(await jobs()).toBe(jobsBefore);
+
+    const queued = await api.post<{ id: string }>('/v1/jobs', {
+      operation: 'predict_go_terms',
+      queue_name: 'svc.predictions',
+      payload: {
+        embedding_config_id: payload['embedding_config_id'],
+        annotation_set_id: setId,
+        ontology_snapshot_id: payload['ontology_snapshot_id'],
+        query_set_id: payload['query_set_id'],
+        exclude_self: false,
+        donor_evidence: 'experimental',
+      },
+    });
+    const failed = await waitForJobEnd<TestJob>(api, queued.body.id);
+    expect(failed.status).toBe('FAILED');
+    expect(failed.error_code).toBe('empty_reference_pool');
+    expect(failed.error_message).toMatch(/donor_evidence "all"/);
+    // With "all" the same set answers, from the electronic donor.
+    const all = await annotated('all');
+    expect(all.iea).toContainEqual(
+      expect.objectContaining({ go_id: IEA_TERM, ref_protein_accession: IEA_DONOR }),
+    );
+  });
 });

@@ -134,6 +134,16 @@ export class AnnotateService {
       );
     const reference = await this.describe(target.annotation_set_id, donorEvidence);
     if (reference === null) throw new DomainError('not_found', 'Annotation set not found');
+    // The set has proteins, but none the donor rule lets donate (a set of electronic annotations
+    // under the experimental rule): the prediction would have nothing to transfer from.
+    if (reference.donor_proteins === 0)
+      throw new DomainError(
+        'conflict',
+        `annotation set ${target.annotation_set_id} has no donor protein under donor_evidence "${donorEvidence}"` +
+          (donorEvidence === 'experimental'
+            ? ': none of its proteins has an annotation with an experimental evidence code; annotate with donor_evidence "all" to transfer its other annotations'
+            : ''),
+      );
     const sequences = upload.entries.length;
     if (input.principal !== undefined)
       await this.auth.limits.consumeDaily(input.principal, 'annotate_sequences', sequences);
