@@ -64,7 +64,22 @@ describe('deployment manifests agree with the code', () => {
     const secrets = byKind('Secret').find((s) => s.metadata.name === 'svc-secrets') as
       { stringData: object } | undefined;
     for (const key of Object.keys(secrets!.stringData)) names.add(key);
-    expect([...names].filter((n) => !knownEnv.has(n))).toEqual([]);
+    // NODE_OPTIONS is Node's own (the prediction worker's heap cap), not a setting of the service.
+    expect([...names].filter((n) => !knownEnv.has(n) && n !== 'NODE_OPTIONS')).toEqual([]);
+  });
+
+  it('the prediction worker caps its heap below its memory limit, leaving room for DIAMOND', () => {
+    const worker = byKind('Deployment').find((d) => d.metadata.name === 'prediction-worker')!;
+    const container = containerOf(worker) as Container & { resources?: { limits?: { memory?: string } } };
+    const heapMb = Number(
+      /--max-old-space-size=(\d+)/.exec(
+        container.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '',
+      )?.[1],
+    );
+    const limit = container.resources?.limits?.memory ?? '';
+    const limitMb = Number(/^(\d+)Gi$/.exec(limit)?.[1]) * 1024;
+    expect(heapMb).toBeGreaterThan(0);
+    expect(limitMb - heapMb).toBeGreaterThanOrEqual(1024);
   });
 
   it('probes and ports match: the gateway on its HTTP port, workers on SVC_METRICS_PORT', () => {
