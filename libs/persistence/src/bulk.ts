@@ -73,7 +73,9 @@ export interface CopyWriter {
 function copyText(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   if (typeof value === 'boolean') return value ? 't' : 'f';
-  const text = typeof value === 'string' ? value : String(value as number);
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'bigint')
+    throw new TypeError(`a COPY value is text, a number or a boolean, not ${typeof value}`);
+  const text = String(value);
   return /[\\\t\n\r]/.test(text)
     ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
     : text;
@@ -90,27 +92,31 @@ export async function copyInto(db: Db, table: string, columns: readonly BulkColu
   const client = (await runner.connect()) as PoolClient;
   const names = columns.map((c) => (c.name === 'end' ? '"end"' : c.name)).join(', ');
   const stream = client.query(copyFrom(`COPY ${table} (${names}) FROM STDIN`));
-  let failure: Error | null = null;
+  // Set when PostgreSQL refuses the COPY; read after every await (an object, so the check is not narrowed away).
+  const state: { failure: Error | null } = { failure: null };
+  const check = (): void => {
+    if (state.failure !== null) throw state.failure;
+  };
   const done = finished(stream).catch((error: unknown) => {
-    failure = error instanceof Error ? error : new Error(String(error));
+    state.failure = error instanceof Error ? error : new Error(String(error));
   });
   const release = async (): Promise<void> => {
     if (borrowed === undefined) await runner.release();
   };
   return {
     async write(rows) {
-      if (failure !== null) throw failure;
+      check();
       if (rows.length === 0) return;
       let text = '';
       for (const row of rows) text += `${row.map(copyText).join('\t')}\n`;
       if (!stream.write(text)) await Promise.race([once(stream, 'drain'), done]);
-      if (failure !== null) throw failure;
+      check();
     },
     async finish() {
       stream.end();
       await done;
       await release();
-      if (failure !== null) throw failure;
+      check();
     },
   };
 }
