@@ -69,6 +69,21 @@ export interface CopyWriter {
   finish(): Promise<void>;
 }
 
+const copySupport = new WeakMap<object, Promise<boolean>>();
+
+/** Whether the server takes COPY FROM STDIN (PGlite, the embedded engine, does not); asked once per data source. */
+function supportsCopy(db: Db): Promise<boolean> {
+  const source = db instanceof DataSource ? db : db.connection;
+  let known = copySupport.get(source);
+  if (known === undefined) {
+    known = queryRows<{ version: string }>(db, 'SELECT version() AS version').then(
+      (rows) => !(rows[0]?.version ?? '').includes('PGlite'),
+    );
+    copySupport.set(source, known);
+  }
+  return known;
+}
+
 /** One value in COPY's text format: NULL as \N, booleans as t/f, and the four escapes of text. */
 function copyText(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
@@ -87,6 +102,16 @@ function copyText(value: unknown): string {
  * other statement may run on that connection until `finish`.
  */
 export async function copyInto(db: Db, table: string, columns: readonly BulkColumn[]): Promise<CopyWriter> {
+  // The standalone mode's embedded PostgreSQL (PGlite behind a wire-protocol shim) has no COPY FROM
+  // STDIN: there the rows go in through `bulkInsert`, in the same transaction.
+  if (!(await supportsCopy(db)))
+    return {
+      write: async (rows) => {
+        if (rows.length > 0)
+          await bulkInsert(db, { table, columns: [...columns], rows: rows.map((r) => [...r]) });
+      },
+      finish: () => Promise.resolve(),
+    };
   const borrowed = db instanceof DataSource ? undefined : db.queryRunner;
   const runner: QueryRunner = borrowed ?? (db instanceof DataSource ? db : db.connection).createQueryRunner();
   const client = (await runner.connect()) as PoolClient;
