@@ -9,6 +9,7 @@ import {
 } from '@svc/domain';
 import { bulkInsert } from '../bulk';
 import { Db, queryOne, queryRows } from '../sql';
+import { ReferencePoolRepository } from './reference-pool.repository';
 
 /** The reference fields the coordinator reads from the database; the rest it knows itself. */
 export type StoredReference = Omit<
@@ -67,11 +68,8 @@ export class PredictionProvenanceRepository {
     if (set === null) return null;
     // The donor counts walk the set's annotations (seconds at Swiss-Prot scale): done once per set,
     // donor rule and protein table version in each process, in one pass for both groupings.
-    const version = await queryOne<{ version: string }>(
-      this.db,
-      `SELECT concat_ws(':', (SELECT count(*) FROM protein), (SELECT max(sequence_id) FROM protein)) AS version`,
-    );
-    const key = [annotationSetId, donorEvidence, version?.version ?? ''].join('|');
+    const version = await new ReferencePoolRepository(this.db).sequencePoolVersion(annotationSetId);
+    const key = [annotationSetId, donorEvidence, version].join('|');
     let counting = DONOR_COUNTS.get(key);
     if (counting === undefined) {
       counting = this.donorCounts(annotationSetId, donorEvidence);
