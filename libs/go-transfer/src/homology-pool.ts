@@ -63,9 +63,9 @@ const MAX_ENTRIES = 4;
 const entries = new Map<string, Promise<HomologyPool>>();
 
 /**
- * Heap a pool takes, measured on the 516,371-protein Swiss-Prot pool (docs/scaling.md): per protein
- * (accession strings, ids, offsets, flags), per donor annotation (three integer columns) and a fixed
- * part (priors, term table, one page of rows in flight).
+ * An upper bound of the heap a pool takes: per protein (accession strings, ids, offsets, flags), per
+ * donor annotation (three integer columns) and a fixed part (priors, term table, one page of rows in
+ * flight). It gives about 350 MB for the Swiss-Prot pool, which measured 216 MB (docs/scaling.md).
  */
 export const POOL_BYTES = { perProtein: 200, perAnnotation: 40, fixed: 64 * 1024 * 1024 } as const;
 
