@@ -23,4 +23,5 @@ export * from './datasets';
 export * from './ownership';
 export * from './random/seeded-random';
 export * from './provenance/provenance';
+export * from './provenance/prediction-set-label';
 export * from './reference-bundles/catalog';

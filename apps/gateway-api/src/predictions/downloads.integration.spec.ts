@@ -128,6 +128,14 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
     expect(withoutComment(await download('predictions.tsv?max_distance=0.5'))).toBe(
       referenceTsv(rows.filter((r) => Number(r['distance']) <= Math.fround(0.5))),
     );
+    // A score floor is a distance ceiling (a row scores max(0, 1 - distance)); the tighter one wins.
+    expect(withoutComment(await download('predictions.tsv?min_score=0.25'))).toBe(
+      referenceTsv(rows.filter((r) => Number(r['distance']) <= Math.fround(0.75))),
+    );
+    expect(withoutComment(await download('predictions.tsv?min_score=0.25&max_distance=0.5'))).toBe(
+      referenceTsv(rows.filter((r) => Number(r['distance']) <= Math.fround(0.5))),
+    );
+    expect(withoutComment(await download('predictions.tsv?min_score=0'))).toBe(referenceTsv(rows));
   });
 
   it('predictions-cafa.tsv, GAF and JSON are the best row per term of the row-object reader', async () => {
@@ -151,6 +159,16 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
       proteins
         .filter((p) => delta.has(p.protein))
         .flatMap((p) => p.terms.map((t) => `${p.protein}\t${t.goId}\t${t.score.toFixed(6)}\n`))
+        .join(''),
+    );
+
+    expect(await download('predictions-cafa.tsv?min_score=0.2')).toBe(
+      proteins
+        .flatMap((p) =>
+          p.terms
+            .filter((t) => t.score >= 0.2)
+            .map((t) => `${p.protein}\t${t.goId}\t${t.score.toFixed(6)}\n`),
+        )
         .join(''),
     );
 

@@ -271,6 +271,28 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     expect(entries.find((e) => e['protein'] === 'CLOSE_HOMOLOG')).toMatchObject({ basis: 'homology' });
   });
 
+  it('the term distribution can leave out prior-only rows and rows under a score, and says which terms remain', async () => {
+    type Distribution = {
+      terms: Record<string, { go_id: string; protein_count: number }[]>;
+      totals: Record<string, { predictions: number; proteins: number }>;
+    };
+    const base = `/v1/embeddings/prediction-sets/${setId}/go-terms?limit=1000`;
+    const every = (await api.get<Distribution>(base)).body;
+    const backed = (await api.get<Distribution>(`${base}&basis=homology`)).body;
+    // Every row of NO_HOMOLOG rests on the prior: with it, every aspect counts both proteins; without, one.
+    for (const aspect of ['F', 'P', 'C']) {
+      expect(every.totals[aspect]?.proteins).toBe(2);
+      expect(backed.totals[aspect]?.proteins ?? 0).toBeLessThanOrEqual(1);
+      for (const term of backed.terms[aspect] ?? []) expect(term.protein_count).toBe(1);
+    }
+    const predictions = (d: Distribution) => Object.values(d.totals).reduce((n, t) => n + t.predictions, 0);
+    const high = (await api.get<Distribution>(`${base}&basis=homology&min_score=0.5`)).body;
+    expect(predictions(high)).toBeLessThan(predictions(backed));
+    expect(predictions(backed)).toBeLessThan(predictions(every));
+    expect((await api.get(`${base}&basis=prior`)).status).toBe(422);
+    expect((await api.get(`${base}&min_score=1.5`)).status).toBe(422);
+  });
+
   it('a query with no homolog gets the prior: every term at its (calibrated) frequency among the reference proteins of its aspect', async () => {
     // The prior, computed here from the stored annotations and the OBO file.
     const annotations = await gateway.infra.db.query<{ accession: string; go_id: string }[]>(
@@ -418,7 +440,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     ).toBe(422);
   });
 
-  it('the ZIP holds every format, each entry the same text as its own download', async () => {
+  it('the ZIP holds every format, each entry the same text as its own download at the same threshold', async () => {
     const zip = await fetch(
       `${gateway.url}/v1/embeddings/prediction-sets/${setId}/predictions.zip?min_score=0.05`,
     );
@@ -431,9 +453,10 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
       'predictions.json',
       'predictions.tsv',
     ]);
+    // The threshold cuts every entry, as it cuts each file downloaded alone.
     for (const [name, path] of [
-      ['predictions.tsv', 'predictions.tsv'],
-      ['predictions-cafa.tsv', 'predictions-cafa.tsv'],
+      ['predictions.tsv', 'predictions.tsv?min_score=0.05'],
+      ['predictions-cafa.tsv', 'predictions-cafa.tsv?min_score=0.05'],
       ['predictions.gaf', 'predictions.gaf?min_score=0.05'],
       ['predictions.json', 'predictions.json?min_score=0.05'],
     ] as const) {

@@ -180,7 +180,7 @@ export class PredictionsController {
     @ValidQuery() query: GoTermDistributionQuery,
     @CurrentPrincipal() who: Principal,
   ) {
-    return this.predictions.goTerms(id, query.limit, viewerOf(who));
+    return this.predictions.goTerms(id, query, viewerOf(who));
   }
 
   @ApiDoc({

@@ -3,6 +3,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit, StreamableFile } fro
 import {
   CafaExportQuery,
   DomainError,
+  GoTermDistributionQuery,
   PREDICT_GO_TERMS,
   PredictGoTermsPayload,
   PredictionExportQuery,
@@ -153,9 +154,13 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     return this.sets.proteinPredictions(id, accession);
   }
 
-  async goTerms(id: string, limit: number | undefined, viewer: Viewer) {
+  async goTerms(id: string, query: GoTermDistributionQuery, viewer: Viewer) {
     await this.requireSet(id, viewer);
-    return this.sets.goTermDistribution(id, limit ?? 50);
+    return this.sets.goTermDistribution(id, {
+      limit: query.limit ?? 50,
+      minScore: query.min_score ?? 0,
+      homologyOnly: query.basis === 'homology',
+    });
   }
 
   async resolve(querySetId: string, embeddingConfigId: string, viewer: Viewer) {
@@ -188,7 +193,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     await this.requireSet(id, viewer);
     const date = gafDate((await this.sets.get(id)).created_at);
     return textFile(
-      this.gafText(id, this.filters(query), query.min_score ?? 0, date),
+      this.gafText(id, this.filters(query), date),
       'text/plain; charset=utf-8',
       `predictions-${id}.gaf`,
     );
@@ -201,7 +206,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   async json(id: string, query: StandardExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
     return textFile(
-      this.jsonText(id, this.filters(query), query.min_score ?? 0),
+      this.jsonText(id, this.filters(query)),
       'application/json; charset=utf-8',
       `predictions-${id}.json`,
     );
@@ -209,18 +214,17 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Every format of the set in one ZIP, streamed entry by entry: predictions.tsv,
-   * predictions-cafa.tsv, predictions.gaf and predictions.json (the last two cut at `min_score`).
+   * predictions-cafa.tsv, predictions.gaf and predictions.json, each cut at `min_score`.
    */
   async zip(id: string, query: StandardExportQuery, viewer: Viewer): Promise<StreamableFile> {
     await this.requireSet(id, viewer);
     const date = gafDate((await this.sets.get(id)).created_at);
     const filters = this.filters(query);
-    const minScore = query.min_score ?? 0;
     const entries = [
       { name: 'predictions.tsv', text: () => this.tsvText(id, filters) },
       { name: 'predictions-cafa.tsv', text: () => this.cafaText(id, filters, null) },
-      { name: 'predictions.gaf', text: () => this.gafText(id, filters, minScore, date) },
-      { name: 'predictions.json', text: () => this.jsonText(id, filters, minScore) },
+      { name: 'predictions.gaf', text: () => this.gafText(id, filters, date) },
+      { name: 'predictions.json', text: () => this.jsonText(id, filters) },
     ];
     return new StreamableFile(downloadStream(zipStream(entries)), {
       type: 'application/zip',
@@ -232,7 +236,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
   private async *tsvText(id: string, filters: ExportFilters): AsyncGenerator<string> {
     const { reference, coverage } = await this.backing(id);
     yield `${PREDICTIONS_TSV_COLUMNS.join('\t')}\n${provenanceComment(provenanceHeader(reference, coverage))}\n`;
-    yield* tsvLines(null, this.downloads.tsvRows(id, filters));
+    yield* tsvLines(null, this.downloads.tsvRows(id, rowFilters(filters)));
   }
 
   private async *cafaText(
@@ -240,7 +244,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     filters: ExportFilters,
     restrict: Set<string> | null,
   ): AsyncGenerator<string> {
-    const proteins = this.bestTerms(id, filters, restrict, 0);
+    const proteins = this.bestTerms(id, filters, restrict);
     async function* chunks() {
       for await (const { protein, terms } of proteins)
         yield terms.map((t) => [protein, t.goId, t.score.toFixed(6)]);
@@ -248,12 +252,8 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     yield* tsvLines(null, chunks());
   }
 
-  private async *gafText(
-    id: string,
-    filters: ExportFilters,
-    minScore: number,
-    date: string,
-  ): AsyncGenerator<string> {
+  private async *gafText(id: string, filters: ExportFilters, date: string): AsyncGenerator<string> {
+    const { minScore } = filters;
     const { reference, coverage } = await this.backing(id);
     yield (
       predictionGafHeader({
@@ -263,7 +263,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
         provenance: provenanceHeader(reference, coverage),
       }).join('\n') + '\n'
     );
-    for await (const { protein, terms } of this.bestTerms(id, filters, null, minScore)) {
+    for await (const { protein, terms } of this.bestTerms(id, filters, null)) {
       if (terms.length === 0) continue;
       yield (
         terms
@@ -288,7 +288,8 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    * `{prediction_set_id, reference, coverage, warnings, min_score, proteins: [...]}`: what the set
    * stands on, then each protein with its homologs, best identity and basis, and its terms.
    */
-  private async *jsonText(id: string, filters: ExportFilters, minScore: number): AsyncGenerator<string> {
+  private async *jsonText(id: string, filters: ExportFilters): AsyncGenerator<string> {
+    const { minScore } = filters;
     const { reference, coverage } = await this.backing(id);
     const summaries = await this.provenance.querySummaries(id);
     const head = {
@@ -301,7 +302,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     };
     yield `${JSON.stringify(head).slice(0, -1)},"proteins":[`;
     let first = true;
-    for await (const { protein, terms } of this.bestTerms(id, filters, null, minScore)) {
+    for await (const { protein, terms } of this.bestTerms(id, filters, null)) {
       if (terms.length === 0) continue;
       const summary: QuerySummary | undefined = summaries.get(protein);
       const entry = {
@@ -328,17 +329,17 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
 
   /**
    * The set's proteins in accession order, each with its best row per term (the highest score),
-   * best first, those under `minScore` left out; `restrict` keeps only the proteins it names.
+   * best first, those under `filters.minScore` left out; `restrict` keeps only the proteins it names.
    */
   private async *bestTerms(
     id: string,
     filters: ExportFilters,
     restrict: Set<string> | null,
-    minScore: number,
   ): AsyncGenerator<{ protein: string; terms: BestTermRow[] }> {
-    for await (const { protein, terms } of this.downloads.bestTerms(id, filters)) {
+    const { minScore, ...rows } = filters;
+    for await (const { protein, terms } of this.downloads.bestTerms(id, rows)) {
       if (restrict !== null && !restrict.has(protein)) continue;
-      yield { protein, terms: terms.filter((t) => t.score >= minScore) };
+      yield { protein, terms: minScore > 0 ? terms.filter((t) => t.score >= minScore) : terms };
     }
   }
 
@@ -347,8 +348,9 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
     return this.evaluations.proteinsOfCategories(evaluationSetId, ['NK', 'LK']);
   }
 
-  private filters(query: PredictionExportQuery) {
+  private filters(query: PredictionExportQuery): ExportFilters {
     return {
+      minScore: query.min_score ?? 0,
       ...(query.accession !== undefined ? { accession: query.accession } : {}),
       ...(query.aspect !== undefined ? { aspect: query.aspect } : {}),
       ...(query.max_distance !== undefined ? { maxDistance: query.max_distance } : {}),
@@ -370,7 +372,22 @@ export function invalidBody(messages: string[]): DomainError {
   );
 }
 
-type ExportFilters = { accession?: string; aspect?: 'F' | 'P' | 'C'; maxDistance?: number };
+type RowFilters = { accession?: string; aspect?: 'F' | 'P' | 'C'; maxDistance?: number };
+/** The download filters; `minScore` cuts terms (CAFA, GAF, JSON) or rows (TSV) scoring under it. */
+type ExportFilters = RowFilters & { minScore: number };
+
+/**
+ * The TSV's row filters: a row scores max(0, 1 - distance) (docs/prediction.md, "Score"), so a score
+ * floor is a distance ceiling.
+ */
+function rowFilters({ minScore, ...rows }: ExportFilters): RowFilters {
+  if (minScore <= 0) return rows;
+  const ceiling = 1 - minScore;
+  return {
+    ...rows,
+    maxDistance: rows.maxDistance === undefined ? ceiling : Math.min(rows.maxDistance, ceiling),
+  };
+}
 
 const TSV = 'text/tab-separated-values; charset=utf-8';
 

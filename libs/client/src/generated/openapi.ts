@@ -2691,6 +2691,11 @@ export interface components {
             owner_user_id?: string | null;
             /** Format: uuid */
             prediction_set_id?: string | null;
+            /**
+             * @description The scored prediction set by name: its query set, method, reference, self-hit rule and creation minute (null once the set is gone)
+             * @example human20 · DIAMOND, homology-blend-v1 · human-experimental · self-hits excluded · 2026-11-29 12:03
+             */
+            prediction_set_label?: string | null;
             /** Format: uuid */
             reranker_model_id?: string | null;
             /** @description Re-rankers per category and aspect: {nk|lk|pk: {bpo|mfo|cco: reranker id}} */
@@ -3664,6 +3669,11 @@ export interface components {
              */
             job_status?: string | null;
             /**
+             * @description The set by name: its query set (or `all proteins`), the method (backend, blend version or embedding), the reference, the self-hit rule and the creation minute
+             * @example human20 · DIAMOND, homology-blend-v1 · human-experimental · self-hits kept · 2026-11-29 12:03
+             */
+            label: string;
+            /**
              * @description Neighbours kept per query
              * @example 5
              */
@@ -3703,6 +3713,11 @@ export interface components {
              * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
+            /**
+             * @description The query set's name
+             * @example human20
+             */
+            query_set_name?: string | null;
             /** @description The reference the set was predicted against (null on sets made before it was recorded) */
             reference?: components["schemas"]["ReferenceSummaryView"] | null;
             /** Format: uuid */
@@ -3895,6 +3910,11 @@ export interface components {
              */
             job_status?: string | null;
             /**
+             * @description The set by name: its query set (or `all proteins`), the method (backend, blend version or embedding), the reference, the self-hit rule and the creation minute
+             * @example human20 · DIAMOND, homology-blend-v1 · human-experimental · self-hits kept · 2026-11-29 12:03
+             */
+            label: string;
+            /**
              * @description Neighbours kept per query
              * @example 5
              */
@@ -3930,6 +3950,11 @@ export interface components {
              * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
+            /**
+             * @description The query set's name
+             * @example human20
+             */
+            query_set_name?: string | null;
             /** @description The reference the set was predicted against (null on sets made before it was recorded) */
             reference?: components["schemas"]["ReferenceSummaryView"] | null;
             /** Format: uuid */
@@ -4003,6 +4028,11 @@ export interface components {
              */
             job_status?: string | null;
             /**
+             * @description The set by name: its query set (or `all proteins`), the method (backend, blend version or embedding), the reference, the self-hit rule and the creation minute
+             * @example human20 · DIAMOND, homology-blend-v1 · human-experimental · self-hits kept · 2026-11-29 12:03
+             */
+            label: string;
+            /**
              * @description Neighbours kept per query
              * @example 5
              */
@@ -4036,6 +4066,11 @@ export interface components {
              * @example 3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b7c45
              */
             query_set_id?: string | null;
+            /**
+             * @description The query set's name
+             * @example human20
+             */
+            query_set_name?: string | null;
             /** @description The reference the set was predicted against (null on sets made before it was recorded) */
             reference?: components["schemas"]["ReferenceSummaryView"] | null;
             /** Format: uuid */
@@ -9669,7 +9704,11 @@ export interface operations {
     PredictionsController_goTerms: {
         parameters: {
             query?: {
+                /** @description `homology`: count only rows a homolog (or the protein's own annotation) backs, leaving out terms that rest on the prior alone */
+                basis?: "all" | "homology";
                 limit?: number;
+                /** @description Count only rows scoring at least this (0..1) */
+                min_score?: number;
             };
             header?: never;
             path: {
@@ -9774,6 +9813,8 @@ export interface operations {
                 eval_id?: string;
                 /** @description Keep rows with distance <= this */
                 max_distance?: number;
+                /** @description Keep rows (TSV) or terms (CAFA, GAF, JSON) whose score is at least this (0..1); 0, the default, keeps everything */
+                min_score?: number;
             };
             header?: never;
             path: {
@@ -9842,7 +9883,7 @@ export interface operations {
                 aspect?: "F" | "P" | "C";
                 /** @description Keep rows with distance <= this */
                 max_distance?: number;
-                /** @description Keep terms whose score is at least this (0..1) */
+                /** @description Keep rows (TSV) or terms (CAFA, GAF, JSON) whose score is at least this (0..1); 0, the default, keeps everything */
                 min_score?: number;
             };
             header?: never;
@@ -9923,7 +9964,7 @@ export interface operations {
                 aspect?: "F" | "P" | "C";
                 /** @description Keep rows with distance <= this */
                 max_distance?: number;
-                /** @description Keep terms whose score is at least this (0..1) */
+                /** @description Keep rows (TSV) or terms (CAFA, GAF, JSON) whose score is at least this (0..1); 0, the default, keeps everything */
                 min_score?: number;
             };
             header?: never;
@@ -9988,6 +10029,8 @@ export interface operations {
                 aspect?: "F" | "P" | "C";
                 /** @description Keep rows with distance <= this */
                 max_distance?: number;
+                /** @description Keep rows (TSV) or terms (CAFA, GAF, JSON) whose score is at least this (0..1); 0, the default, keeps everything */
+                min_score?: number;
             };
             header?: never;
             path: {
@@ -10056,7 +10099,7 @@ export interface operations {
                 aspect?: "F" | "P" | "C";
                 /** @description Keep rows with distance <= this */
                 max_distance?: number;
-                /** @description Keep terms whose score is at least this (0..1) */
+                /** @description Keep rows (TSV) or terms (CAFA, GAF, JSON) whose score is at least this (0..1); 0, the default, keeps everything */
                 min_score?: number;
             };
             header?: never;
@@ -13996,6 +14039,7 @@ export const pathsV1AdminUsersGetParametersQueryStatusValues: ReadonlyArray<Flat
 export const pathsV1AnnotatePostRequestBodyContentMultipartFormDataDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotate"]["post"]["requestBody"]["content"]["multipart/form-data"]["donor_evidence"]> = ["experimental", "all"];
 export const pathsV1AnnotationsEvaluationSetsIdDeltaProteinsFastaGetParametersQueryCategoryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotations/evaluation-sets/{id}/delta-proteins.fasta"]["get"]["parameters"]["query"]["category"]> = ["nk", "lk", "pk", "all"];
 export const pathsV1AnnotationsSetsGetParametersQuerySourceValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/annotations/sets"]["get"]["parameters"]["query"]["source"]> = ["goa", "quickgo"];
+export const pathsV1EmbeddingsPredictionSetsIdGoTermsGetParametersQueryBasisValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/go-terms"]["get"]["parameters"]["query"]["basis"]> = ["all", "homology"];
 export const pathsV1EmbeddingsPredictionSetsIdPredictionsCafaTsvGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions-cafa.tsv"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];
 export const pathsV1EmbeddingsPredictionSetsIdPredictionsGafGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions.gaf"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];
 export const pathsV1EmbeddingsPredictionSetsIdPredictionsJsonGetParametersQueryAspectValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/embeddings/prediction-sets/{id}/predictions.json"]["get"]["parameters"]["query"]["aspect"]> = ["F", "P", "C"];

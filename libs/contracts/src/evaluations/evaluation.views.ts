@@ -163,6 +163,15 @@ export class EvaluationResultView {
   @ApiProperty({ format: 'date-time', example: '2025-03-14T10:02:11.204Z' }) created_at!: string;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'baseline' })
   scoring_config_name!: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example:
+      'human20 · DIAMOND, homology-blend-v1 · human-experimental · self-hits excluded · 2026-11-29 12:03',
+    description:
+      'The scored prediction set by name: its query set, method, reference, self-hit rule and creation minute (null once the set is gone)',
+  })
+  prediction_set_label!: string | null;
 }
 
 /** CAFA metrics of a prediction set on an evaluation set, computed on demand. */

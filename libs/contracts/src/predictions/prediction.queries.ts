@@ -16,6 +16,17 @@ export class PredictionProteinsQuery {
 export class GoTermDistributionQuery {
   @LimitParam({ default: 50, max: 1000 })
   limit?: number;
+  @NumberParam({ min: 0, max: 1, default: 0, description: 'Count only rows scoring at least this (0..1)' })
+  min_score?: number;
+  @ApiPropertyOptional({
+    enum: ['all', 'homology'],
+    default: 'all',
+    description:
+      "`homology`: count only rows a homolog (or the protein's own annotation) backs, leaving out terms that rest on the prior alone",
+  })
+  @IsOptional()
+  @IsIn(['all', 'homology'])
+  basis?: 'all' | 'homology';
 }
 
 export class PredictionExportQuery {
@@ -24,13 +35,18 @@ export class PredictionExportQuery {
     'F' | 'P' | 'C';
   @NumberParam({ min: 0, max: 2, description: 'Keep rows with distance <= this' })
   max_distance?: number;
-}
-
-/** GAF and JSON downloads: the TSV filters and a score floor. */
-export class StandardExportQuery extends PredictionExportQuery {
-  @NumberParam({ min: 0, max: 1, default: 0, description: 'Keep terms whose score is at least this (0..1)' })
+  @NumberParam({
+    min: 0,
+    max: 1,
+    default: 0,
+    description:
+      'Keep rows (TSV) or terms (CAFA, GAF, JSON) whose score is at least this (0..1); 0, the default, keeps everything',
+  })
   min_score?: number;
 }
+
+/** GAF, JSON and ZIP downloads: the same filters as the TSV. */
+export class StandardExportQuery extends PredictionExportQuery {}
 
 export class CafaExportQuery extends PredictionExportQuery {
   @ApiPropertyOptional({

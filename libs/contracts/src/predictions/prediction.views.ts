@@ -172,6 +172,19 @@ export class PredictionSetView {
     description: 'The reference the set was predicted against (null on sets made before it was recorded)',
   })
   reference!: ReferenceSummaryView | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'human20',
+    description: "The query set's name",
+  })
+  query_set_name!: string | null;
+  @ApiProperty({
+    example: 'human20 · DIAMOND, homology-blend-v1 · human-experimental · self-hits kept · 2026-11-29 12:03',
+    description:
+      'The set by name: its query set (or `all proteins`), the method (backend, blend version or embedding), the reference, the self-hit rule and the creation minute',
+  })
+  label!: string;
 }
 
 /** An item of the prediction-set list. */

@@ -3,6 +3,7 @@ import { notFound } from '@svc/contracts';
 import { ListScope, OwnedRow } from '@svc/domain';
 import { bulkInsert } from '../bulk';
 import { ownershipCondition } from '../ownership';
+import { predictionSetLabelParts, withPredictionSetLabel } from '../predictions/prediction-set.repository';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 
 export type GroundTruthCategory = 'NK' | 'LK' | 'PK' | 'KNOWN';
@@ -210,14 +211,19 @@ export class EvaluationRepository {
   }
 
   /** The results of a set that a list scope may see (published results are public), newest first. */
-  listResults(setId: string, scope: ListScope): Promise<Record<string, unknown>[]> {
+  async listResults(setId: string, scope: ListScope): Promise<Record<string, unknown>[]> {
     const visible = ownershipCondition(scope, 2, 'r');
-    return queryRows(
+    const rows = await queryRows<Record<string, unknown>>(
       this.db,
-      `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name
+      `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name,
+              ${predictionSetLabelParts('ps', 'prediction_set_label_parts')}
          FROM evaluation_result r LEFT JOIN scoring_config c ON c.id = r.scoring_config_id
+         LEFT JOIN prediction_set ps ON ps.id = r.prediction_set_id
         WHERE r.evaluation_set_id = $1 AND ${visible.sql} ORDER BY r.created_at DESC`,
       [setId, ...visible.params],
+    );
+    return rows.map((row) =>
+      withPredictionSetLabel(row, 'prediction_set_label_parts', 'prediction_set_label'),
     );
   }
 

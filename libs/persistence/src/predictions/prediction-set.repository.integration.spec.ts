@@ -172,6 +172,12 @@ describe('PredictionSetRepository', () => {
       ontology_version: oboVersion,
       job_status: 'QUEUED',
       exclude_self: false,
+      query_set_name: `set-${tag}`,
+      label: expect.stringMatching(
+        new RegExp(
+          `^set-${tag} · embedding kNN \\(exact\\) over kmer-${tag} · goa 2024-06 · self-hits kept · `,
+        ),
+      ),
       prediction_count: 6,
       protein_count: 2,
       proteins: [
@@ -350,7 +356,7 @@ describe('PredictionSetRepository', () => {
     expect(await domainError(sets.proteinPredictions(randomUUID(), QA))).toMatchObject({ code: 'not_found' });
   });
 
-  it('goTermDistribution ranks each aspect’s terms by prediction count, at most `limit`, with totals', async () => {
+  it('goTermDistribution ranks each aspect’s terms by proteins then predictions, at most `limit`, with totals, over the rows kept', async () => {
     const term = (goId: string, predictions: number, proteins: number) => ({
       aspect: terms.get(goId)!.aspect,
       go_id: goId,
@@ -358,7 +364,8 @@ describe('PredictionSetRepository', () => {
       prediction_count: predictions,
       protein_count: proteins,
     });
-    expect(await sets.goTermDistribution(setId, 10)).toEqual({
+    const all = { limit: 10, minScore: 0, homologyOnly: false };
+    expect(await sets.goTermDistribution(setId, all)).toEqual({
       terms: {
         F: [term('GO:0000001', 2, 1), term('GO:0000004', 1, 1)],
         P: [term('GO:0000002', 2, 2)],
@@ -370,8 +377,20 @@ describe('PredictionSetRepository', () => {
         P: { aspect: 'P', predictions: 2, terms: 1, proteins: 2 },
       },
     });
-    expect((await sets.goTermDistribution(setId, 1)).terms['F']).toEqual([term('GO:0000001', 2, 1)]);
-    expect(await domainError(sets.goTermDistribution(randomUUID(), 1))).toMatchObject({ code: 'not_found' });
+    expect((await sets.goTermDistribution(setId, { ...all, limit: 1 })).terms['F']).toEqual([
+      term('GO:0000001', 2, 1),
+    ]);
+    // Homology-backed rows only: QB's prior-only row of term 2 is left out.
+    const backed = await sets.goTermDistribution(setId, { ...all, homologyOnly: true });
+    expect(backed.terms['P']).toEqual([term('GO:0000002', 1, 1)]);
+    expect(backed.totals['P']).toEqual({ aspect: 'P', predictions: 1, terms: 1, proteins: 1 });
+    // Rows scoring at least 0.5 (distance at most 0.5): QA's second row of term 1 goes.
+    const confident = await sets.goTermDistribution(setId, { ...all, minScore: 0.5 });
+    expect(confident.terms['F']).toEqual([term('GO:0000001', 1, 1), term('GO:0000004', 1, 1)]);
+    expect(confident.totals['F']).toEqual({ aspect: 'F', predictions: 2, terms: 2, proteins: 2 });
+    expect(await domainError(sets.goTermDistribution(randomUUID(), all))).toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('list shows what a scope may see, newest first, at most `limit`, with labels and counts', async () => {
@@ -401,6 +420,10 @@ describe('PredictionSetRepository', () => {
       ontology_version: oboVersion,
       job_status: null,
       exclude_self: true,
+      query_set_name: null,
+      label: expect.stringMatching(
+        /^all proteins · .+ · goa 2024-06 · self-hits excluded · \d{4}-\d\d-\d\d \d\d:\d\d$/,
+      ),
       prediction_count: 2,
     });
   });

@@ -1,6 +1,12 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
-import { ListScope, type ReferenceSummary, Visibility } from '@svc/domain';
+import {
+  ListScope,
+  predictionSetLabel,
+  type PredictionSetLabelParts,
+  type ReferenceSummary,
+  Visibility,
+} from '@svc/domain';
 import { bulkInsert, bulkInsertColumns } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
@@ -45,7 +51,39 @@ const SET_COLUMNS = `s.id, s.job_id, s.embedding_config_id, s.annotation_set_id,
 const LABELS = `c.model_name AS embedding_config_name, c.model_backend AS embedding_backend,
   (a.source || ' ' || a.source_version) AS annotation_set_label, o.obo_version AS ontology_version,
   (SELECT j.status FROM job j WHERE j.id = s.job_id) AS job_status,
-  COALESCE((s.options ->> 'exclude_self')::boolean, true) AS exclude_self`;
+  COALESCE((s.options ->> 'exclude_self')::boolean, true) AS exclude_self,
+  (SELECT q.name FROM query_set q WHERE q.id = s.query_set_id) AS query_set_name,
+  ${predictionSetLabelParts('s')}`;
+
+/**
+ * `label_parts` of the prediction set aliased `alias` (`PredictionSetLabelParts`; null when a LEFT
+ * JOIN found none), for `withPredictionSetLabel`: its query set's name and the settings that tell runs apart.
+ */
+export function predictionSetLabelParts(alias: string, as = 'label_parts'): string {
+  return `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object(
+    'query_set_name', (SELECT lq.name FROM query_set lq WHERE lq.id = ${alias}.query_set_id),
+    'search_backend', ${alias}.search_backend,
+    'blend_version', ${alias}.reference ->> 'blend_version',
+    'embedding_config_name', (SELECT lc.model_name FROM embedding_config lc WHERE lc.id = ${alias}.embedding_config_id),
+    'reference', COALESCE(${alias}.reference ->> 'reference_name',
+      (SELECT la.source || ' ' || la.source_version FROM annotation_set la WHERE la.id = ${alias}.annotation_set_id)),
+    'exclude_self', COALESCE((${alias}.options ->> 'exclude_self')::boolean, true),
+    'created_at', ${alias}.created_at) END AS ${as}`;
+}
+
+/** A row read with `predictionSetLabelParts` gets `key` (its `predictionSetLabel`) instead of the parts. */
+export function withPredictionSetLabel<T extends Record<string, unknown>>(
+  row: T,
+  parts = 'label_parts',
+  key = 'label',
+): Record<string, unknown> {
+  const { [parts]: raw, ...rest } = row;
+  const value =
+    typeof raw === 'string'
+      ? (JSON.parse(raw) as PredictionSetLabelParts)
+      : (raw as PredictionSetLabelParts | null);
+  return { ...rest, [key]: value ? predictionSetLabel(value) : null };
+}
 
 const JOINS = `JOIN embedding_config c ON c.id = s.embedding_config_id
   JOIN annotation_set a ON a.id = s.annotation_set_id JOIN ontology_snapshot o ON o.id = s.ontology_snapshot_id`;
@@ -150,15 +188,16 @@ export class PredictionSetRepository {
   }
 
   /** The most recent sets a list scope may see, with their labels and prediction counts. */
-  list(scope: ListScope, limit = 100): Promise<Record<string, unknown>[]> {
+  async list(scope: ListScope, limit = 100): Promise<Record<string, unknown>[]> {
     const visible = ownershipCondition(scope, 2, 's');
-    return queryRows(
+    const rows = await queryRows<Record<string, unknown>>(
       this.db,
       `SELECT ${SET_COLUMNS}, ${LABELS},
               (SELECT count(*)::int FROM prediction p WHERE p.prediction_set_id = s.id) AS prediction_count
          FROM prediction_set s ${JOINS} WHERE ${visible.sql} ORDER BY s.created_at DESC LIMIT $1`,
       [limit, ...visible.params],
     );
+    return rows.map((row) => withPredictionSetLabel(row));
   }
 
   async detail(id: string): Promise<Record<string, unknown>> {
@@ -168,6 +207,7 @@ export class PredictionSetRepository {
       [id],
     );
     if (set === null) throw notFound('Prediction set');
+    const labelled = withPredictionSetLabel(set);
     const perProtein = await queryRows<{ protein_accession: string; go_count: number }>(
       this.db,
       `SELECT protein_accession, count(*)::int AS go_count FROM prediction WHERE prediction_set_id = $1
@@ -175,7 +215,7 @@ export class PredictionSetRepository {
       [id],
     );
     return {
-      ...set,
+      ...labelled,
       prediction_count: perProtein.reduce((n, p) => n + p.go_count, 0),
       protein_count: perProtein.length,
       proteins: perProtein,
@@ -255,25 +295,34 @@ export class PredictionSetRepository {
     );
   }
 
-  async goTermDistribution(id: string, limit: number) {
+  /**
+   * The most predicted terms per aspect and the per-aspect totals, over the rows scoring at least
+   * `minScore` and, with `homologyOnly`, backed by a donor (a homolog, or the protein's own
+   * annotation): a term on the prior alone is predicted for every protein and says nothing.
+   */
+  async goTermDistribution(id: string, options: { limit: number; minScore: number; homologyOnly: boolean }) {
     await this.get(id);
+    const kept = `p.prediction_set_id = $1 AND ${ROW_SCORE_SQL} >= $2
+      AND (NOT $3::boolean OR p.ref_protein_accession IS NOT NULL)`;
+    const params = [id, options.minScore, options.homologyOnly];
     const terms = await queryRows<{ aspect: string }>(
       this.db,
       `SELECT * FROM (
          SELECT p.aspect, p.go_id, t.name AS go_name, count(*)::int AS prediction_count,
                 count(DISTINCT p.protein_accession)::int AS protein_count,
-                row_number() OVER (PARTITION BY p.aspect ORDER BY count(*) DESC, p.go_id) AS rank
+                row_number() OVER (PARTITION BY p.aspect ORDER BY count(DISTINCT p.protein_accession) DESC,
+                  count(*) DESC, p.go_id) AS rank
            FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
-          WHERE p.prediction_set_id = $1 GROUP BY p.aspect, p.go_id, t.name) ranked
-        WHERE rank <= $2 ORDER BY aspect, rank`,
-      [id, limit],
+          WHERE ${kept} GROUP BY p.aspect, p.go_id, t.name) ranked
+        WHERE rank <= $4 ORDER BY aspect, rank`,
+      [...params, options.limit],
     );
     const totals = await queryRows<{ aspect: string; predictions: number; terms: number; proteins: number }>(
       this.db,
-      `SELECT aspect, count(*)::int AS predictions, count(DISTINCT go_id)::int AS terms,
-              count(DISTINCT protein_accession)::int AS proteins
-         FROM prediction WHERE prediction_set_id = $1 GROUP BY aspect ORDER BY aspect`,
-      [id],
+      `SELECT p.aspect, count(*)::int AS predictions, count(DISTINCT p.go_id)::int AS terms,
+              count(DISTINCT p.protein_accession)::int AS proteins
+         FROM prediction p WHERE ${kept} GROUP BY p.aspect ORDER BY p.aspect`,
+      params,
     );
     const byAspect: Record<string, unknown[]> = { F: [], P: [], C: [] };
     for (const t of terms) {
