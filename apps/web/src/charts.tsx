@@ -1,6 +1,6 @@
 import { KeyboardEvent, useId, useMemo } from 'react';
 import { Subgraph, TermCount } from './api';
-import { layoutSubgraph, NODE_H, NODE_W } from './graph-layout';
+import { edgePathData, layoutSubgraph, NODE_H, NODE_W } from './graph-layout';
 import { fmtNum } from './ui';
 
 const ASPECT_COLOURS: Record<string, string> = { F: '#2f6f9f', P: '#3f8f4f', C: '#9f5f2f' };
@@ -172,7 +172,6 @@ const RELATION_CLASS: Record<string, string> = {
 /** The ancestors of the chosen terms as an SVG; every term is a focusable button that re-centres the view. */
 export function GoGraph({ graph, onSelect }: { graph: Subgraph; onSelect: (goId: string) => void }) {
   const layout = useMemo(() => layoutSubgraph(graph), [graph]);
-  const at = new Map(layout.nodes.map((n) => [n.id, n]));
   const activate = (event: KeyboardEvent, goId: string) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
@@ -201,22 +200,15 @@ export function GoGraph({ graph, onSelect }: { graph: Subgraph; onSelect: (goId:
             <path d="M 0 0 L 10 5 L 0 10 z" className="arrow-head" />
           </marker>
         </defs>
-        {graph.edges.map((e) => {
-          const child = at.get(e.source);
-          const parent = at.get(e.target);
-          if (!child || !parent) return null;
-          return (
-            <line
-              key={`${e.source}-${e.target}-${e.relation_type}`}
-              x1={child.x + NODE_W / 2}
-              y1={child.y}
-              x2={parent.x + NODE_W / 2}
-              y2={parent.y + NODE_H}
-              className={`edge ${RELATION_CLASS[e.relation_type] ?? 'edge-regulates'}`}
-              markerEnd="url(#arrow)"
-            />
-          );
-        })}
+        {layout.edges.map((e) => (
+          <path
+            key={`${e.source}-${e.target}-${e.relation_type}`}
+            d={edgePathData(e.points)}
+            fill="none"
+            className={`edge ${RELATION_CLASS[e.relation_type] ?? 'edge-regulates'}`}
+            markerEnd="url(#arrow)"
+          />
+        ))}
         {layout.nodes.map((n) => (
           <g
             key={n.id}
