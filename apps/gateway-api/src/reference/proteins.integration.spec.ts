@@ -555,6 +555,22 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
         FASTA_ENTRIES.map((e) => expectedRow(e, 'scientific')),
       );
       expect(FASTA_ENTRIES.some((e) => !e.reviewed)).toBe(true);
+      // What the dashboards show: the list and the detail carry the header's fields.
+      for (const e of FASTA_ENTRIES) {
+        const shown = {
+          accession: e.accession,
+          entry_name: e.entryName,
+          gene_name: e.gene,
+          organism: e.species.scientific,
+          taxonomy_id: e.species.taxonomyId,
+          reviewed: e.reviewed,
+        };
+        const listed = await api.get<ProteinList>(`/v1/proteins?search=${e.accession}`);
+        expect(listed.body.items).toEqual([expect.objectContaining(shown)]);
+        const detail = await api.get<Record<string, unknown>>(`/v1/proteins/${e.accession}`);
+        expect(detail.status).toBe(200);
+        expect(detail.body).toMatchObject(shown);
+      }
       expect(
         await count('SELECT count(*)::int AS n FROM protein WHERE accession = $1', [FASTA_ISOFORM.accession]),
       ).toBe(0);
@@ -625,6 +641,43 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
         proteins: before.proteins + entries.length,
         sequences: before.sequences + entries.length,
       });
+    });
+
+    it('re-loading TSV-loaded proteins from a FASTA never blanks their fields: plain headers, hostile values', async () => {
+      const [plain, tagged, hostile] = TSV_ENTRIES as [Entry, Entry, Entry];
+      const reloaded = () =>
+        proteinRows('p.canonical_accession = ANY($1)', [TSV_ENTRIES.map((e) => e.accession)]);
+      const before = await reloaded();
+      expect(before.every((r) => r.entry_name && r.gene_name && r.organism && r.taxonomy_id)).toBe(true);
+      const wrap = (sequence: string): string => (sequence.match(/.{1,60}/g) ?? []).join('\n');
+      const db = (e: Entry): string => (e.reviewed ? 'sp' : 'tr');
+      const headers = [
+        // As the shared data set's FASTA: the accession and a note, no tags.
+        `>${plain.accession} source=metastudent-data/dataset_201401 (UniProtKB/Swiss-Prot ~2014-01)`,
+        // As the Swiss-Prot 2014 conversion writes (docs/reference.md): no entry name, no tags.
+        `>${db(tagged)}|${tagged.accession}| Test protein`,
+        // Every value unusable: too long, no taxon id, no entry-name token, hidden characters only.
+        `>${db(hostile)}|${hostile.accession}|${'E'.repeat(40)} ${'N'.repeat(600)} OS=${'O'.repeat(600)} OX=99999999999 GN=\u200b\u0085`,
+      ];
+      const path = join(workDir, 'reload.fasta');
+      writeFileSync(
+        path,
+        `${[plain, tagged, hostile].map((e, i) => `${headers[i]}\n${wrap(e.sequence)}`).join('\n')}\n`,
+      );
+      const job = await runJob('/v1/proteins/insert', { source_url: path });
+      expect(job.error_message).toBeNull();
+      expect(job.result).toMatchObject({ proteins: 3, sequences: 3, skipped: 0, problems: 0 });
+      expect(await reloaded()).toEqual(before);
+      for (const e of [plain, tagged, hostile]) {
+        const detail = await api.get<Record<string, unknown>>(`/v1/proteins/${e.accession}`);
+        expect(detail.body).toMatchObject({
+          entry_name: e.entryName,
+          gene_name: e.gene,
+          organism: e.species.display,
+          taxonomy_id: e.species.taxonomyId,
+          reviewed: e.reviewed,
+        });
+      }
     });
 
     it('a query UniProt rejects (400) fails with invalid_search and stores nothing', async () => {

@@ -1,14 +1,36 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { EMPTY_UNIPROT_ENTRY, parseUniProtFastaHeader } from '../uniprot';
 import { md5Hex } from './fasta-format';
 import { parseFasta } from './fasta-parse';
+import type { FastaRecord } from './fasta-record';
 
 const DATA = path.resolve(__dirname, '../../../../../shared/data');
 
 function readText(relative: string): string {
   const bytes = readFileSync(path.join(DATA, relative));
   return (relative.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+}
+
+/**
+ * What insert_proteins reads from these headers: the accession and nothing else. They are
+ * 'A0A183 source=metastudent-data/...' (human) or the accession alone (tiny): no entry name, GN=,
+ * OS= or OX=, so a protein loaded from them shows none until a UniProt TSV (or
+ * fetch_uniprot_metadata with update_protein_core) gives them.
+ */
+function expectAccessionOnly(records: FastaRecord[]): void {
+  const odd = records.filter(
+    (record) =>
+      JSON.stringify(parseUniProtFastaHeader(record.header)) !==
+      JSON.stringify({
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: record.identifier,
+        canonicalAccession: record.identifier,
+        isCanonical: true,
+      }),
+  );
+  expect(odd.map((record) => record.header)).toEqual([]);
 }
 
 /** Counted without the parser, for comparison. */
@@ -26,6 +48,8 @@ describe('tiny/sequences.fasta', () => {
     expect(records).toHaveLength(40);
     expect(new Set(records.map((record) => record.identifier)).size).toBe(40);
   });
+
+  it('has headers that give the accession and nothing more', () => expectAccessionOnly(records));
 
   // Lengths and digests computed with awk and md5sum.
   it.each([
@@ -57,6 +81,8 @@ describe('human/human_swissprot_seqs.metastudent-2014-01.fasta.gz', () => {
   it('keeps every residue (10,425,171 letters, counted with tr and wc)', () => {
     expect(records.reduce((sum, record) => sum + record.sequence.length, 0)).toBe(10_425_171);
   });
+
+  it('has headers that give the accession and nothing more', () => expectAccessionOnly(records));
 
   it('spot-checks the first and the last record', () => {
     expect(records[0]).toMatchObject({

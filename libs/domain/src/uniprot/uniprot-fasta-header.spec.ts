@@ -1,5 +1,10 @@
 import { EMPTY_UNIPROT_ENTRY } from './uniprot-entry';
-import { parseGeneNameTag, parseSpeciesTags, parseUniProtFastaHeader } from './uniprot-fasta-header';
+import {
+  parseGeneNameTag,
+  parseSpeciesTags,
+  parseUniProtFastaHeader,
+  UNIPROT_HEADER_FIELD_MAX_LENGTH,
+} from './uniprot-fasta-header';
 
 describe('parseUniProtFastaHeader', () => {
   it('reads an isoform header', () => {
@@ -171,12 +176,113 @@ describe('parseUniProtFastaHeader', () => {
         geneName: 'LCE6A',
       },
     },
+    {
+      name: 'shared data set header: accession and a source note, no tags',
+      header: 'A0A183 source=metastudent-data/dataset_201401 (UniProtKB/Swiss-Prot ~2014-01)',
+      expected: {
+        ...EMPTY_UNIPROT_ENTRY,
+        accession: 'A0A183',
+        canonicalAccession: 'A0A183',
+        isCanonical: true,
+      },
+    },
+    {
+      name: 'tags after an identifier that is no accession',
+      header: 'my_protein_1 Kinase OS=Mus musculus OX=10090 GN=Trp53',
+      expected: { ...EMPTY_UNIPROT_ENTRY, organism: 'Mus musculus', taxonomyId: '10090', geneName: 'Trp53' },
+    },
     { name: 'not an accession', header: 'my_protein_1 from the lab', expected: EMPTY_UNIPROT_ENTRY },
     { name: 'lower-case accession', header: 'p12345', expected: EMPTY_UNIPROT_ENTRY },
     { name: 'empty header', header: '', expected: EMPTY_UNIPROT_ENTRY },
     { name: 'only >', header: '>', expected: EMPTY_UNIPROT_ENTRY },
   ])('$name', ({ header, expected }) => {
     expect(parseUniProtFastaHeader(header)).toEqual(expected);
+  });
+});
+
+describe('parseUniProtFastaHeader with untrusted values', () => {
+  const { entryName, proteinName, organism, geneName } = UNIPROT_HEADER_FIELD_MAX_LENGTH;
+  const p53 = (description: string, entry = 'P53_HUMAN'): string => `sp|P04637|${entry} ${description}`;
+
+  it.each([
+    {
+      name: 'tabs and runs of spaces become one space',
+      header: p53('Cellular\ttumor  antigen p53\tOS=Homo\t sapiens\tOX=9606\tGN=TP53'),
+      expected: { proteinName: 'Cellular tumor antigen p53', organism: 'Homo sapiens', geneName: 'TP53' },
+    },
+    {
+      name: 'control and invisible formatting characters are stripped',
+      header: p53(
+        'Cellular tumor\u0000 antigen p53\u0085 OS=Homo sapiens\u202e OX=9606 GN=TP\u200b53\u00ad PE=1',
+      ),
+      expected: { proteinName: 'Cellular tumor antigen p53', organism: 'Homo sapiens', geneName: 'TP53' },
+    },
+    {
+      name: 'a value of hidden characters only is no value',
+      header: p53('Protein OS=\u200b\u2060 OX=9606 GN=\u0007'),
+      expected: { proteinName: 'Protein', organism: null, taxonomyId: '9606', geneName: null },
+    },
+    {
+      name: 'values at their bounds are kept',
+      header: p53(
+        `${'N'.repeat(proteinName)} OS=${'O'.repeat(organism)} OX=9606 GN=${'G'.repeat(geneName)}`,
+        'E'.repeat(entryName),
+      ),
+      expected: {
+        entryName: 'E'.repeat(entryName),
+        proteinName: 'N'.repeat(proteinName),
+        organism: 'O'.repeat(organism),
+        geneName: 'G'.repeat(geneName),
+      },
+    },
+    {
+      name: 'values past their bounds are dropped, not cut; the others stay',
+      header: p53(
+        `${'N'.repeat(proteinName + 1)} OS=${'O'.repeat(organism + 1)} OX=9606 GN=${'G'.repeat(geneName + 1)}`,
+        'E'.repeat(entryName + 1),
+      ),
+      expected: {
+        accession: 'P04637',
+        entryName: null,
+        reviewed: true,
+        proteinName: null,
+        organism: null,
+        taxonomyId: '9606',
+        geneName: null,
+      },
+    },
+    {
+      name: 'an entry name that is not one plain token is dropped',
+      header: p53('Protein OS=Homo sapiens', '<img/src=x>'),
+      expected: { accession: 'P04637', entryName: null, proteinName: 'Protein', organism: 'Homo sapiens' },
+    },
+    {
+      name: 'a taxonomy id past what the taxon columns hold is dropped',
+      header: p53('Protein OS=Homo sapiens OX=99999999999 GN=TP53'),
+      expected: { organism: 'Homo sapiens', taxonomyId: null, geneName: 'TP53' },
+    },
+    {
+      name: 'taxonomy id 0 is no taxon',
+      header: p53('Protein OX=0'),
+      expected: { taxonomyId: null },
+    },
+    {
+      name: 'a taxonomy id with leading zeros is written plainly',
+      header: p53('Protein OX=09606'),
+      expected: { taxonomyId: '9606' },
+    },
+    {
+      name: 'plain headers are checked the same way',
+      header: `P04637 OS=${'O'.repeat(organism + 1)} OX=-9606 GN=TP\u008553`,
+      expected: { accession: 'P04637', organism: null, taxonomyId: null, geneName: 'TP53' },
+    },
+    {
+      name: 'a megabyte of text is read, and dropped',
+      header: p53(`${'x'.repeat(1_000_000)} OS=Homo sapiens`),
+      expected: { accession: 'P04637', proteinName: null, organism: 'Homo sapiens' },
+    },
+  ])('$name', ({ header, expected }) => {
+    expect(parseUniProtFastaHeader(header)).toMatchObject(expected);
   });
 });
 

@@ -1,3 +1,4 @@
+import { parseNcbiTaxonId } from '../taxonomy/ncbi-taxon-id';
 import { isUniProtAccession, splitIsoform } from './uniprot-accession';
 import { EMPTY_UNIPROT_ENTRY, type UniProtEntry } from './uniprot-entry';
 
@@ -51,10 +52,61 @@ export function parseGeneNameTag(description: string): string | null {
 }
 
 /**
+ * Longest value a header gives each field of a protein row; a longer one is dropped (null) rather
+ * than cut, as a query-set upload drops an over-long GN= (docs/decisions.md). The header as a whole
+ * is already bounded (FASTA_MAX_HEADER_LENGTH); these keep one field from taking all of it. UniProt's
+ * entry names have at most 16 characters (a 10-character accession or a 5-character mnemonic, '_', a
+ * 5-character species code); its protein and organism names stay under a few hundred.
+ */
+export const UNIPROT_HEADER_FIELD_MAX_LENGTH = {
+  entryName: 32,
+  proteinName: 500,
+  organism: 500,
+  geneName: 200,
+} as const;
+
+// Control characters (C0, DEL, C1) and invisible formatting ones (soft hyphen, zero-width characters,
+// bidirectional overrides, line and paragraph separators, BOM) can hide or disguise text on a page
+// that lists proteins; UniProt writes none of them.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const HIDDEN_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/** An entry name is one token of letters, digits, '_', '.' and '-' ('P53_HUMAN'). */
+const ENTRY_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/**
+ * A header value as a protein row may hold it: hidden characters stripped, tabs and runs of spaces
+ * made one space; null when nothing is left or it is longer than `maxLength`.
+ */
+function fieldText(value: string | undefined, maxLength: number): string | null {
+  if (value === undefined) return null;
+  // White space first, so that a tab or a line break between two words still parts them.
+  const text = value.replace(/\s+/g, ' ').replace(HIDDEN_CHARACTER, '').replace(/ {2,}/g, ' ').trim();
+  return text === '' || text.length > maxLength ? null : text;
+}
+
+/** OS=, OX= and GN= of a description, each checked as fieldText says; OX= must be an NCBI taxonomy id. */
+function taggedFields(tags: Tags): Pick<UniProtEntry, 'organism' | 'taxonomyId' | 'geneName'> {
+  const taxon = parseNcbiTaxonId(tags.values.OX ?? '');
+  return {
+    organism: fieldText(tags.values.OS, UNIPROT_HEADER_FIELD_MAX_LENGTH.organism),
+    taxonomyId: taxon === null ? null : String(taxon),
+    geneName: fieldText(tags.values.GN, UNIPROT_HEADER_FIELD_MAX_LENGTH.geneName),
+  };
+}
+
+function entryNameOf(text: string | undefined): string | null {
+  const name = fieldText(text, UNIPROT_HEADER_FIELD_MAX_LENGTH.entryName);
+  return name !== null && ENTRY_NAME.test(name) ? name : null;
+}
+
+/**
  * Reads a UniProt FASTA header (with or without the leading '>'):
  * 'sp|P12345-2|ABC_HUMAN Isoform 2 of Protein X OS=Homo sapiens OX=9606 GN=ABC PE=1 SV=2'.
  * A plain header ('P12345', 'P12345 some text') gives the accession when its first token is one;
- * species and gene tags are read from any header that carries them.
+ * species and gene tags are read from any header that carries them. The header is not trusted: each
+ * value is checked and bounded (fieldText, UNIPROT_HEADER_FIELD_MAX_LENGTH), and one that fails is
+ * null, so a reload never blanks what the protein row holds (the upsert keeps stored values over null).
  */
 export function parseUniProtFastaHeader(header: string): UniProtEntry {
   const text = header.replace(/^>/, '').trim();
@@ -68,18 +120,16 @@ export function parseUniProtFastaHeader(header: string): UniProtEntry {
       canonicalAccession,
       isCanonical: isoformIndex === null,
       isoformIndex,
-      entryName: nonEmpty(uniprot[3]),
+      entryName: entryNameOf(uniprot[3]),
       reviewed: uniprot[1] === 'sp',
-      proteinName: nonEmpty(tags.lead),
-      ...parseSpeciesTags(uniprot[4] ?? ''),
-      geneName: nonEmpty(tags.values.GN),
+      proteinName: fieldText(tags.lead, UNIPROT_HEADER_FIELD_MAX_LENGTH.proteinName),
+      ...taggedFields(tags),
     };
   }
 
   const space = text.search(/\s/);
   const token = space < 0 ? text : text.slice(0, space);
-  const description = space < 0 ? '' : text.slice(space);
-  const tagged = { ...parseSpeciesTags(description), geneName: nonEmpty(readTags(description).values.GN) };
+  const tagged = taggedFields(readTags(space < 0 ? '' : text.slice(space)));
   if (!isUniProtAccession(token)) return { ...EMPTY_UNIPROT_ENTRY, ...tagged };
   const { canonicalAccession, isoformIndex } = splitIsoform(token);
   return {
