@@ -138,9 +138,15 @@ describe('svc, the command-line client, against the real stack', () => {
     expect(json.every((p) => p.terms.every((t) => t.score >= 0.1))).toBe(true);
     expect(gafRecords.map((r) => `${r.dbObjectId} ${r.goId}`).sort()).toEqual(kept);
 
+    // --threshold cuts every file: the CAFA file holds the JSON's terms, the TSV rows scoring at least it.
     const cafa = readFileSync(join(out, 'predictions-cafa.tsv'), 'utf8').trim().split('\n');
     for (const line of cafa) expect(line.split('\t')).toHaveLength(3);
-    expect(cafa.length).toBeGreaterThanOrEqual(kept.length);
+    expect(cafa.map((l) => l.split('\t').slice(0, 2).join(' ')).sort()).toEqual(kept);
+    const distance = tsv[0]!.split('\t').indexOf('distance');
+    expect(tsv.slice(2).every((l) => Number(l.split('\t')[distance]) <= 0.9 + 1e-6)).toBe(true);
+    expect(run.stderr).toContain(
+      `files: 4 in ${out}, terms scoring at least 0.1 (--threshold 0 keeps every term)`,
+    );
   });
 
   it('--donor-evidence all lets every annotation donate, and the summary says the scores were calibrated otherwise', async () => {
@@ -164,11 +170,59 @@ describe('svc, the command-line client, against the real stack', () => {
     };
     expect(json.reference.donor_evidence).toBe('all');
     expect(json.warning_codes).toContain('donor_policy_differs_from_calibration');
+    // Without --threshold the files a person reads keep the terms scoring at least 0.3.
+    expect((json as unknown as { min_score: number }).min_score).toBe(0.3);
+    expect(run.stderr).toContain('terms scoring at least 0.3 (--threshold 0 keeps every term)');
+    const everything = await svc(
+      ['annotate', fasta, '--out', join(dir, 'every'), '--format', 'json', '--threshold', '0'],
+      config,
+    );
+    expect(everything.code).toBe(0);
+    expect(everything.stderr).toContain(`files: 1 in ${join(dir, 'every')}, every term`);
+    const whole = JSON.parse(readFileSync(join(dir, 'every', 'predictions.json'), 'utf8')) as {
+      min_score: number;
+      proteins: { terms: { score: number }[] }[];
+    };
+    expect(whole.min_score).toBe(0);
+    expect(whole.proteins[0]!.terms.some((t) => t.score < 0.3)).toBe(true);
+    for (const threshold of ['high', '1.5', '']) {
+      const refused = await svc(['annotate', fasta, '--out', out, '--threshold', threshold], config);
+      expect({ code: refused.code, first: refused.stderr.split('\n')[0] }).toEqual({
+        code: 2,
+        first: 'svc: --threshold must be a number in [0, 1]',
+      });
+    }
     const bad = await svc(['annotate', fasta, '--out', out, '--donor-evidence', 'IEA'], config);
     expect({ code: bad.code, first: bad.stderr.split('\n')[0] }).toEqual({
       code: 2,
       first: 'svc: --donor-evidence must be experimental or all',
     });
+  });
+
+  it('jobs list shows every job, those another job queued too, as the web list does', async () => {
+    const api = new HttpClient(gateway.url);
+    const top = await api.get<{ id: string }[]>('/v1/jobs?limit=100');
+    const [parent, child] = top.body.map((j) => j.id);
+    // One listed job becomes a follow-up of another: the plain list hides it, svc must not.
+    await gateway.infra.db.query('UPDATE job SET parent_job_id = $1 WHERE id = $2', [parent, child]);
+    expect((await api.get<{ id: string }[]>('/v1/jobs?limit=100')).body.map((j) => j.id)).not.toContain(
+      child,
+    );
+    const listed = await svc(['jobs', 'list', '--limit', '100'], config);
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(lines.find((l) => l[0] === child)?.[4]).toBe(`queued by ${parent}`);
+    expect(lines.find((l) => l[0] === parent)?.[4]).toBe('');
+    for (const args of [['--limit', 'ten'], ['--limit', '0'], ['--bogus']]) {
+      const bad = await svc(['jobs', 'list', ...args], config);
+      expect({ args, code: bad.code }).toEqual({ args, code: 2 });
+    }
+    expect((await svc(['jobs', 'list', '--limit', 'ten'], config)).stderr.split('\n')[0]).toBe(
+      'svc: --limit must be a positive whole number',
+    );
   });
 
   it('exit codes: 2 for usage, 3 when the service refuses, 4 when it cannot be reached', async () => {
@@ -202,7 +256,7 @@ describe('svc, the command-line client, against the real stack', () => {
     const unreachable = await svc(['jobs', 'list', '--url', closed], config);
     expect({ code: unreachable.code, stderr: unreachable.stderr }).toEqual({
       code: 4,
-      stderr: `svc: could not reach ${closed}/v1/jobs: ECONNREFUSED\n`,
+      stderr: `svc: could not reach ${closed}/v1/jobs?include_children=true: ECONNREFUSED\n`,
     });
     // A guest's one-click run is unlisted: not in the list, readable by its id.
     expect((await svc(['jobs', 'list'], config)).code).toBe(0);

@@ -2,6 +2,7 @@
 //
 //   svc login --url URL [--api-key KEY]           store the service and the key (per-user config file)
 //   svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name N] [--save]
+//                                               files keep terms scoring >= threshold (0 keeps all)
 //                [--taxon NCBI_ID]                the taxon of the records without OX= (GAF column 13)
 //                [--donor-evidence experimental|all]  which reference annotations donate (default: the reference's)
 //   svc jobs list [--status S] [--operation O] | svc jobs show ID | svc jobs cancel ID
@@ -38,6 +39,12 @@ export const USAGE = `usage: svc login --url URL [--api-key KEY]
 options for every command: --url URL --api-key KEY --config FILE`;
 
 const FORMATS = Object.keys(EXPORT_FILES) as ExportFormat[];
+
+/**
+ * The score under which `annotate` leaves terms out of the files it writes: a person reads them, and
+ * every term with a prior would otherwise be there (hundreds per protein). `--threshold 0` keeps all.
+ */
+const DEFAULT_THRESHOLD = 0.3;
 
 class UsageError extends Error {}
 
@@ -120,7 +127,7 @@ async function annotate(args: string[]): Promise<void> {
       ...common,
       out: { type: 'string' },
       format: { type: 'string', default: 'tsv,gaf,json,cafa' },
-      threshold: { type: 'string' },
+      threshold: { type: 'string', default: String(DEFAULT_THRESHOLD) },
       name: { type: 'string' },
       save: { type: 'boolean', default: false },
       taxon: { type: 'string' },
@@ -134,9 +141,9 @@ async function annotate(args: string[]): Promise<void> {
   const unknown = formats.filter((f) => !FORMATS.includes(f));
   if (unknown.length > 0)
     throw new UsageError(`unknown format ${unknown.join(', ')} (allowed: ${FORMATS.join(', ')})`);
-  const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
-  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1))
-    throw new UsageError('--threshold must be in [0, 1]');
+  const threshold = Number(values.threshold);
+  if (values.threshold.trim() === '' || !(threshold >= 0 && threshold <= 1))
+    throw new UsageError('--threshold must be a number in [0, 1]');
   if (values.taxon !== undefined && !/^[1-9]\d*$/.test(values.taxon))
     throw new UsageError('--taxon must be an NCBI taxonomy id, a positive integer (e.g. 9606)');
   const donorEvidence = values['donor-evidence'];
@@ -183,7 +190,12 @@ async function annotate(args: string[]): Promise<void> {
     await client.download(setId, format, file, threshold);
     process.stdout.write(`${file}\n`);
   }
-  process.stderr.write(`prediction set ${setId}\n`);
+  say([
+    threshold > 0
+      ? `files: ${formats.length} in ${values.out}, terms scoring at least ${threshold} (--threshold 0 keeps every term)`
+      : `files: ${formats.length} in ${values.out}, every term`,
+    `prediction set ${setId}`,
+  ]);
 }
 
 /**
@@ -273,13 +285,18 @@ async function jobs(args: string[]): Promise<void> {
   });
   const client = clientOf(values);
   if (action === 'list') {
+    if (values.limit !== undefined && !/^[1-9]\d*$/.test(values.limit))
+      throw new UsageError('--limit must be a positive whole number');
+    // Every job of a run, those another job queued (follow-ups) too, as the web list shows them.
     const list = await client.listJobs({
       ...(values.status ? { status: values.status } : {}),
       ...(values.operation ? { operation: values.operation } : {}),
       ...(values.limit ? { limit: Number(values.limit) } : {}),
+      include_children: true,
     });
     for (const job of list) {
-      process.stdout.write(`${job.id}\t${job.operation}\t${job.status}\t${job.created_at}\n`);
+      const parent = job.parent_job_id ? `queued by ${job.parent_job_id}` : '';
+      process.stdout.write(`${job.id}\t${job.operation}\t${job.status}\t${job.created_at}\t${parent}\n`);
     }
     return;
   }

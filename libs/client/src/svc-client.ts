@@ -130,7 +130,10 @@ export class SvcClient {
     return this.json('GET', `/v1/jobs/${encodeURIComponent(id)}`);
   }
 
-  listJobs(query: { status?: string; operation?: string; limit?: number } = {}): Promise<JobView[]> {
+  /** GET /v1/jobs; `include_children` lists the jobs other jobs queued too (a run's prediction job). */
+  listJobs(
+    query: { status?: string; operation?: string; limit?: number; include_children?: boolean } = {},
+  ): Promise<JobView[]> {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
     const qs = params.toString();
@@ -218,17 +221,19 @@ export class SvcClient {
     return this.json('POST', '/v1/references/install', { name, ...(mirror !== undefined ? { mirror } : {}) });
   }
 
-  /** Streams one export of a prediction set to a file; `minScore` applies to GAF, JSON and ZIP. */
+  /**
+   * Streams one export of a prediction set to a file. `minScore` keeps the terms (CAFA, GAF, JSON)
+   * or rows (TSV) scoring at least it, in every format and ZIP entry; without it, everything.
+   */
   async download(
     predictionSetId: string,
     format: ExportFormat,
     file: string,
     minScore?: number,
   ): Promise<void> {
-    const scored = minScore !== undefined && (format === 'gaf' || format === 'json' || format === 'zip');
     const path =
       `/v1/embeddings/prediction-sets/${encodeURIComponent(predictionSetId)}/${EXPORT_FILES[format]}` +
-      (scored ? `?min_score=${minScore}` : '');
+      (minScore !== undefined ? `?min_score=${minScore}` : '');
     const response = await this.request('GET', path);
     if (!response.ok) await this.parse(path, response);
     if (response.body === null) throw new Error(`${path}: empty answer`);
