@@ -20,6 +20,7 @@ import { QuerySetEntryGeneName1765400000000 } from './migrations/1765400000000-q
 import { OntologyContentHash1765500000000 } from './migrations/1765500000000-ontology-content-hash';
 import { PredictionProvenance1765600000000 } from './migrations/1765600000000-prediction-provenance';
 import { ReferenceBundle1765700000000 } from './migrations/1765700000000-reference-bundle';
+import { ProteinName1765800000000 } from './migrations/1765800000000-protein-name';
 
 export const MIGRATIONS = [
   CreateJobs1763800000000,
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   OntologyContentHash1765500000000,
   PredictionProvenance1765600000000,
   ReferenceBundle1765700000000,
+  ProteinName1765800000000,
 ];
 
 export interface DataSourceOptions {

@@ -231,6 +231,7 @@ export function proteinFields(accession: string, extra: Partial<ProteinInput> = 
     isoformIndex: null,
     sequenceId: null,
     entryName: null,
+    proteinName: null,
     geneName: null,
     organism: null,
     taxonomyId: null,

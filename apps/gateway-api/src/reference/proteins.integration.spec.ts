@@ -300,6 +300,7 @@ interface ProteinRow {
   is_canonical: boolean;
   isoform_index: number | null;
   entry_name: string | null;
+  protein_name: string | null;
   gene_name: string | null;
   organism: string | null;
   taxonomy_id: string | null;
@@ -332,6 +333,7 @@ function expectedRow(
     is_canonical: e.isoformIndex === null,
     isoform_index: e.isoformIndex,
     entry_name: e.entryName,
+    protein_name: e.proteinName,
     gene_name: e.gene,
     organism: e.species[organism],
     taxonomy_id: e.species.taxonomyId,
@@ -373,8 +375,8 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
     (await sql<{ n: number }>(text, params))[0]!.n;
   const proteinRows = (where = 'TRUE', params: unknown[] = []) =>
     sql<ProteinRow & { sequence_hash: string | null; sequence_id: number | null; sequence: string | null }>(
-      `SELECT p.accession, p.canonical_accession, p.is_canonical, p.isoform_index, p.entry_name, p.gene_name,
-              p.organism, p.taxonomy_id, p.length, p.reviewed, p.sequence_id, s.sequence_hash, s.sequence
+      `SELECT p.accession, p.canonical_accession, p.is_canonical, p.isoform_index, p.entry_name, p.protein_name,
+              p.gene_name, p.organism, p.taxonomy_id, p.length, p.reviewed, p.sequence_id, s.sequence_hash, s.sequence
          FROM protein p LEFT JOIN sequence s ON s.id = p.sequence_id
         WHERE ${where} ORDER BY p.accession`,
       params,
@@ -555,11 +557,13 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
         FASTA_ENTRIES.map((e) => expectedRow(e, 'scientific')),
       );
       expect(FASTA_ENTRIES.some((e) => !e.reviewed)).toBe(true);
-      // What the dashboards show: the list and the detail carry the header's fields.
+      // What the dashboards show: the list and the detail carry the header's fields, the protein name
+      // ('Test protein 34', the text before OS=) beside the entry name.
       for (const e of FASTA_ENTRIES) {
         const shown = {
           accession: e.accession,
           entry_name: e.entryName,
+          protein_name: e.proteinName,
           gene_name: e.gene,
           organism: e.species.scientific,
           taxonomy_id: e.species.taxonomyId,
@@ -636,6 +640,15 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       expect(rows.map(({ sequence_id: _id, sequence: _s, ...row }) => row)).toEqual(
         [...entries].sort((a, b) => a.accession.localeCompare(b.accession)).map((e) => expectedRow(e)),
       );
+      // The "Protein names" column, as the list and the detail show it.
+      for (const e of entries) {
+        const shown = { accession: e.accession, entry_name: e.entryName, protein_name: e.proteinName };
+        const listed = await api.get<ProteinList>(`/v1/proteins?search=${e.accession}&canonical_only=false`);
+        expect(listed.body.items).toContainEqual(expect.objectContaining(shown));
+        expect((await api.get<Record<string, unknown>>(`/v1/proteins/${e.accession}`)).body).toMatchObject(
+          shown,
+        );
+      }
       expect(await totals()).toEqual({
         ...before,
         proteins: before.proteins + entries.length,
@@ -648,7 +661,9 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       const reloaded = () =>
         proteinRows('p.canonical_accession = ANY($1)', [TSV_ENTRIES.map((e) => e.accession)]);
       const before = await reloaded();
-      expect(before.every((r) => r.entry_name && r.gene_name && r.organism && r.taxonomy_id)).toBe(true);
+      expect(
+        before.every((r) => r.entry_name && r.protein_name && r.gene_name && r.organism && r.taxonomy_id),
+      ).toBe(true);
       const wrap = (sequence: string): string => (sequence.match(/.{1,60}/g) ?? []).join('\n');
       const db = (e: Entry): string => (e.reviewed ? 'sp' : 'tr');
       const headers = [
@@ -667,11 +682,16 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       const job = await runJob('/v1/proteins/insert', { source_url: path });
       expect(job.error_message).toBeNull();
       expect(job.result).toMatchObject({ proteins: 3, sequences: 3, skipped: 0, problems: 0 });
-      expect(await reloaded()).toEqual(before);
+      // A description the header does state is a protein name, and replaces the stored one (as an OS=
+      // does the organism); the 600-character one is dropped, so the TSV's name stays.
+      const renamed = (r: (typeof before)[number]) =>
+        r.accession === tagged.accession ? { ...r, protein_name: 'Test protein' } : r;
+      expect(await reloaded()).toEqual(before.map(renamed));
       for (const e of [plain, tagged, hostile]) {
         const detail = await api.get<Record<string, unknown>>(`/v1/proteins/${e.accession}`);
         expect(detail.body).toMatchObject({
           entry_name: e.entryName,
+          protein_name: e === tagged ? 'Test protein' : e.proteinName,
           gene_name: e.gene,
           organism: e.species.display,
           taxonomy_id: e.species.taxonomyId,
@@ -890,7 +910,7 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
     const matching = (term: string, rows: Row[] = canonical()): string[] =>
       rows
         .filter((r) =>
-          [r.accession, r.entry_name, r.gene_name, r.organism].some((v) =>
+          [r.accession, r.entry_name, r.protein_name, r.gene_name, r.organism].some((v) =>
             v?.toLowerCase().includes(term.toLowerCase()),
           ),
         )
@@ -899,8 +919,8 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
 
     beforeAll(async () => {
       all = await sql<Row>(
-        `SELECT accession, canonical_accession, is_canonical, isoform_index, entry_name, gene_name, organism, taxonomy_id,
-                length, reviewed, sequence_id FROM protein ORDER BY accession`,
+        `SELECT accession, canonical_accession, is_canonical, isoform_index, entry_name, protein_name, gene_name,
+                organism, taxonomy_id, length, reviewed, sequence_id FROM protein ORDER BY accession`,
       );
     });
 
@@ -924,7 +944,7 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       expect(everything.body.items.map((p) => p.accession)).toEqual(all.map((r) => r.accession));
     });
 
-    it('searches accession, entry name, gene and organism, ignoring case', async () => {
+    it('searches accession, entry name, protein name, gene and organism, ignoring case', async () => {
       const searches = [
         ALL[7]!.accession.toLowerCase(),
         ALL[7]!.accession.slice(0, 3),
@@ -935,6 +955,8 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
         'pan TROGLODYTES',
         'mus musculus',
         'homo sapiens',
+        'TEST PROTEIN 3',
+        `protein ${ALL.length - 1}`,
         '%',
         'nothing-like-this',
       ];
@@ -950,6 +972,8 @@ describe('Proteins: insert_proteins and fetch_uniprot_metadata against a UniProt
       }
       expect(matching('mus musculus')).toEqual([FASTA_ENTRIES[1]!.accession]);
       expect(matching('_hum').length).toBeGreaterThan(0);
+      // Only the protein name holds it.
+      expect(matching(`protein ${ALL.length - 1}`)).toEqual([ALL[ALL.length - 1]!.accession]);
       // Isoforms appear once canonical_only is off.
       const withIsoforms = await list(`?search=${ALL[0]!.accession}&canonical_only=false`);
       expect(withIsoforms.body.items.map((p) => p.accession)).toEqual([

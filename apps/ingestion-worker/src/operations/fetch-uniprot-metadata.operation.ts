@@ -70,6 +70,8 @@ export const fetchUniprotMetadataOperation = defineOperation<FetchUniprotMetadat
             isoformIndex: r.isoformIndex,
             sequenceId: null,
             entryName: r.entryName,
+            // Null here: CORE_FIELDS does not ask for protein_name, and the upsert keeps the stored one.
+            proteinName: r.proteinName,
             geneName: r.geneName,
             organism: r.organism,
             taxonomyId: r.taxonomyId,

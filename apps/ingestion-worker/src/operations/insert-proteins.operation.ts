@@ -37,6 +37,7 @@ async function storeEntries(
       isoformIndex: e.isoformIndex,
       sequence: e.sequence ? { sequence: e.sequence, hash: md5Hex(e.sequence) } : null,
       entryName: e.entryName,
+      proteinName: e.proteinName,
       geneName: e.geneName,
       organism: e.organism,
       taxonomyId: e.taxonomyId,

@@ -48,6 +48,9 @@ export function ProteinsPage() {
       header: 'Accession',
       cell: (p) => <Link to={`/proteins/${encodeURIComponent(p.accession)}`}>{p.accession}</Link>,
     },
+    // What a biologist calls it ('Cellular tumor antigen p53'); proteins loaded without one show their
+    // entry name ('P53_HUMAN').
+    { header: 'Protein', cell: (p) => p.protein_name ?? p.entry_name ?? '—' },
     { header: 'Entry name', cell: (p) => p.entry_name ?? '—' },
     { header: 'Gene', cell: (p) => p.gene_name ?? '—' },
     { header: 'Organism', cell: (p) => p.organism ?? '—' },
@@ -57,7 +60,7 @@ export function ProteinsPage() {
   return (
     <>
       <PageHeader title="Proteins" />
-      <QuerySearch label="Search accession, entry name, gene or organism" />
+      <QuerySearch label="Search accession, protein or entry name, gene or organism" />
       <ListView list={list} what="proteins" columns={columns} rowKey={(p) => p.accession} />
       <QueryPager limit={PAGE} total={total} />
     </>
@@ -87,6 +90,7 @@ export function ProteinPage({ accession }: { accession: string }) {
       <PageHeader title={`Protein ${p.accession}`} />
       <Fields
         entries={[
+          ['Protein name', p.protein_name ?? '—'],
           ['Entry name', p.entry_name ?? '—'],
           ['Gene', p.gene_name ?? '—'],
           ['Organism', p.organism ?? '—'],

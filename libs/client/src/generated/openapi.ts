@@ -4219,6 +4219,11 @@ export interface components {
             /** @example Homo sapiens */
             organism?: string | null;
             /**
+             * @description The text of a UniProt FASTA header before OS=, or the "Protein names" of a UniProt TSV (alternative names in parentheses)
+             * @example Hemoglobin subunit alpha
+             */
+            protein_name?: string | null;
+            /**
              * @description Swiss-Prot (reviewed) entry
              * @example true
              */
@@ -4311,6 +4316,11 @@ export interface components {
             length?: number | null;
             /** @example Homo sapiens */
             organism?: string | null;
+            /**
+             * @description The text of a UniProt FASTA header before OS=, or the "Protein names" of a UniProt TSV (alternative names in parentheses)
+             * @example Hemoglobin subunit alpha
+             */
+            protein_name?: string | null;
             /**
              * @description Swiss-Prot (reviewed) entry
              * @example true
@@ -11574,7 +11584,7 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 reviewed?: boolean;
-                /** @description Accession, entry name, gene name or organism */
+                /** @description Accession, entry name, protein name, gene name or organism */
                 search?: string;
             };
             header?: never;

@@ -130,7 +130,7 @@ export class SetIaUrlRequest {
 }
 
 export class ListProteinsQuery {
-  @ApiPropertyOptional({ description: 'Accession, entry name, gene name or organism' })
+  @ApiPropertyOptional({ description: 'Accession, entry name, protein name, gene name or organism' })
   @IsOptional()
   @IsString()
   @MaxLength(200)

@@ -29,6 +29,14 @@ export class ProteinView {
   isoform_index!: number | null;
   @ApiPropertyOptional({ nullable: true, type: Number, example: 1042 }) sequence_id!: number | null;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'HBA_HUMAN' }) entry_name!: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: String,
+    example: 'Hemoglobin subunit alpha',
+    description:
+      'The text of a UniProt FASTA header before OS=, or the "Protein names" of a UniProt TSV (alternative names in parentheses)',
+  })
+  protein_name!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'HBA1' }) gene_name!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'Homo sapiens' }) organism!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, example: '9606', description: 'NCBI taxonomy id' })

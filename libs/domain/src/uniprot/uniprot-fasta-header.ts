@@ -76,27 +76,28 @@ const ENTRY_NAME = /^[A-Za-z0-9_.-]+$/;
 
 /**
  * A header value as a protein row may hold it: hidden characters stripped, tabs and runs of spaces
- * made one space; null when nothing is left or it is longer than `maxLength`.
+ * made one space; null when nothing is left or it is longer than `maxLength`. The TSV reader checks
+ * its free-text "Protein names" cell the same way.
  */
-function fieldText(value: string | undefined, maxLength: number): string | null {
+export function uniProtFieldText(value: string | undefined, maxLength: number): string | null {
   if (value === undefined) return null;
   // White space first, so that a tab or a line break between two words still parts them.
   const text = value.replace(/\s+/g, ' ').replace(HIDDEN_CHARACTER, '').replace(/ {2,}/g, ' ').trim();
   return text === '' || text.length > maxLength ? null : text;
 }
 
-/** OS=, OX= and GN= of a description, each checked as fieldText says; OX= must be an NCBI taxonomy id. */
+/** OS=, OX= and GN= of a description, each checked as uniProtFieldText says; OX= must be an NCBI taxonomy id. */
 function taggedFields(tags: Tags): Pick<UniProtEntry, 'organism' | 'taxonomyId' | 'geneName'> {
   const taxon = parseNcbiTaxonId(tags.values.OX ?? '');
   return {
-    organism: fieldText(tags.values.OS, UNIPROT_HEADER_FIELD_MAX_LENGTH.organism),
+    organism: uniProtFieldText(tags.values.OS, UNIPROT_HEADER_FIELD_MAX_LENGTH.organism),
     taxonomyId: taxon === null ? null : String(taxon),
-    geneName: fieldText(tags.values.GN, UNIPROT_HEADER_FIELD_MAX_LENGTH.geneName),
+    geneName: uniProtFieldText(tags.values.GN, UNIPROT_HEADER_FIELD_MAX_LENGTH.geneName),
   };
 }
 
 function entryNameOf(text: string | undefined): string | null {
-  const name = fieldText(text, UNIPROT_HEADER_FIELD_MAX_LENGTH.entryName);
+  const name = uniProtFieldText(text, UNIPROT_HEADER_FIELD_MAX_LENGTH.entryName);
   return name !== null && ENTRY_NAME.test(name) ? name : null;
 }
 
@@ -105,7 +106,7 @@ function entryNameOf(text: string | undefined): string | null {
  * 'sp|P12345-2|ABC_HUMAN Isoform 2 of Protein X OS=Homo sapiens OX=9606 GN=ABC PE=1 SV=2'.
  * A plain header ('P12345', 'P12345 some text') gives the accession when its first token is one;
  * species and gene tags are read from any header that carries them. The header is not trusted: each
- * value is checked and bounded (fieldText, UNIPROT_HEADER_FIELD_MAX_LENGTH), and one that fails is
+ * value is checked and bounded (uniProtFieldText, UNIPROT_HEADER_FIELD_MAX_LENGTH), and one that fails is
  * null, so a reload never blanks what the protein row holds (the upsert keeps stored values over null).
  */
 export function parseUniProtFastaHeader(header: string): UniProtEntry {
@@ -122,7 +123,7 @@ export function parseUniProtFastaHeader(header: string): UniProtEntry {
       isoformIndex,
       entryName: entryNameOf(uniprot[3]),
       reviewed: uniprot[1] === 'sp',
-      proteinName: fieldText(tags.lead, UNIPROT_HEADER_FIELD_MAX_LENGTH.proteinName),
+      proteinName: uniProtFieldText(tags.lead, UNIPROT_HEADER_FIELD_MAX_LENGTH.proteinName),
       ...taggedFields(tags),
     };
   }

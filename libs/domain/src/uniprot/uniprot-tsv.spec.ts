@@ -102,6 +102,26 @@ describe('parseUniProtTsv', () => {
       expected: { accession: 'P12345' },
     },
     {
+      name: 'a Protein names cell as given, hidden characters stripped and spaces made one',
+      text: 'Entry\tProtein names\nP12345\tCellular\u200b tumor  antigen p53 (Antigen NY-CO-13)',
+      expected: { proteinName: 'Cellular tumor antigen p53 (Antigen NY-CO-13)' },
+    },
+    {
+      name: 'a Protein names cell at the bound (500 characters)',
+      text: `Entry\tProtein names\nP12345\t${'N'.repeat(500)}`,
+      expected: { proteinName: 'N'.repeat(500) },
+    },
+    {
+      name: 'a Protein names cell past the bound, dropped rather than cut',
+      text: `Entry\tProtein names\nP12345\t${'N'.repeat(501)}`,
+      expected: { accession: 'P12345', proteinName: null },
+    },
+    {
+      name: 'a Protein names cell of hidden characters only',
+      text: 'Entry\tProtein names\nP12345\t\u200b\u00ad',
+      expected: { proteinName: null },
+    },
+    {
       name: 'a duplicated label (first wins)',
       text: 'Entry\tLength\tLength\nP12345\t3\tabc',
       expected: { length: 3 },

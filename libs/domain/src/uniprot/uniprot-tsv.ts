@@ -1,5 +1,6 @@
 import { isUniProtAccession, splitIsoform } from './uniprot-accession';
 import { EMPTY_UNIPROT_ENTRY, type UniProtEntry } from './uniprot-entry';
+import { UNIPROT_HEADER_FIELD_MAX_LENGTH, uniProtFieldText } from './uniprot-fasta-header';
 
 export interface UniProtTsvRecord extends UniProtEntry {
   lineNumber: number;
@@ -193,7 +194,12 @@ function readRow(
     isoformIndex,
     entryName: cell('entryName'),
     reviewed,
-    proteinName: cell('proteinName'),
+    // Kept as given (the recommended name, then alternative names in parentheses), checked and
+    // bounded as a FASTA header's: a cell past the bound (a polyprotein listing every chain) is null.
+    proteinName: uniProtFieldText(
+      cell('proteinName') ?? undefined,
+      UNIPROT_HEADER_FIELD_MAX_LENGTH.proteinName,
+    ),
     organism: cell('organism'),
     taxonomyId,
     geneName,

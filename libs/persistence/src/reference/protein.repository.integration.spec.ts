@@ -68,6 +68,7 @@ describe('ProteinRepository', () => {
     const full = protein(accession, {
       sequenceId: s,
       entryName: 'UP_HUMAN',
+      proteinName: 'Up protein',
       geneName: 'UP1',
       organism: 'Homo sapiens',
       taxonomyId: '9606',
@@ -84,6 +85,7 @@ describe('ProteinRepository', () => {
       isoform_index: null,
       sequence_id: s,
       entry_name: 'UP_HUMAN',
+      protein_name: 'Up protein',
       gene_name: 'UP1',
       organism: 'Homo sapiens',
       taxonomy_id: '9606',
@@ -106,6 +108,7 @@ describe('ProteinRepository', () => {
       isoform_index: 2,
       sequence_id: s,
       entry_name: 'UP_HUMAN',
+      protein_name: 'Up protein',
       gene_name: 'UP2',
       organism: 'Homo sapiens',
       taxonomy_id: '9606',
@@ -209,6 +212,7 @@ describe('ProteinRepository', () => {
         protein(at('C'), { reviewed: true, organism: 'Homo sapiens' }),
         protein(at('C-2'), { canonicalAccession: at('C'), isCanonical: false, isoformIndex: 2 }),
         protein(`${tag}X`, { entryName: `${listTag}-IN-NAME` }),
+        protein(`${tag}Y`, { proteinName: `Protein ${listTag.toLowerCase()}-in-protein-name` }),
       ]);
     });
 
@@ -217,10 +221,17 @@ describe('ProteinRepository', () => {
     const accessions = async (extra: Partial<Parameters<ProteinRepository['list']>[0]> = {}) =>
       (await list(extra)).items.map((p) => p['accession']);
 
-    it('finds by accession, entry name, gene or organism, by accession order, with the total', async () => {
+    it('finds by accession, entry name, protein name, gene or organism, by accession order, with the total', async () => {
       const all = await list();
-      expect(all.total).toBe(5);
-      expect(all.items.map((p) => p['accession'])).toEqual([at('A'), at('B'), at('C'), at('C-2'), `${tag}X`]);
+      expect(all.total).toBe(6);
+      expect(all.items.map((p) => p['accession'])).toEqual([
+        at('A'),
+        at('B'),
+        at('C'),
+        at('C-2'),
+        `${tag}X`,
+        `${tag}Y`,
+      ]);
       expect(all.items[0]).toEqual({
         accession: at('A'),
         canonical_accession: at('A'),
@@ -228,6 +239,7 @@ describe('ProteinRepository', () => {
         isoform_index: null,
         sequence_id: null,
         entry_name: null,
+        protein_name: null,
         gene_name: 'alpha',
         organism: null,
         taxonomy_id: null,
@@ -237,18 +249,25 @@ describe('ProteinRepository', () => {
         updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       });
       expect(await accessions({ search: `  ${listTag.toLowerCase()}-c  ` })).toEqual([at('C'), at('C-2')]);
+      expect(await accessions({ search: `${listTag}-IN-PROTEIN` })).toEqual([`${tag}Y`]);
     });
 
     it('keeps canonical entries only, or reviewed ones, when asked', async () => {
-      expect(await accessions({ canonicalOnly: true })).toEqual([at('A'), at('B'), at('C'), `${tag}X`]);
+      expect(await accessions({ canonicalOnly: true })).toEqual([
+        at('A'),
+        at('B'),
+        at('C'),
+        `${tag}X`,
+        `${tag}Y`,
+      ]);
       expect(await accessions({ reviewed: true })).toEqual([at('A'), at('C')]);
       expect(await accessions({ reviewed: false, canonicalOnly: true })).toEqual([at('B')]);
     });
 
     it('pages with limit and offset, the total unchanged', async () => {
-      expect(await list({ limit: 2, offset: 1 })).toMatchObject({ total: 5, limit: 2, offset: 1 });
+      expect(await list({ limit: 2, offset: 1 })).toMatchObject({ total: 6, limit: 2, offset: 1 });
       expect(await accessions({ limit: 2, offset: 1 })).toEqual([at('B'), at('C')]);
-      expect(await list({ limit: 2, offset: 10 })).toEqual({ items: [], total: 5, limit: 2, offset: 10 });
+      expect(await list({ limit: 2, offset: 10 })).toEqual({ items: [], total: 6, limit: 2, offset: 10 });
     });
 
     it('takes % and _ in the search literally', async () => {

@@ -10,6 +10,8 @@ export interface ProteinInput {
   isoformIndex: number | null;
   sequenceId: number | null;
   entryName: string | null;
+  /** 'Cellular tumor antigen p53' (where the entry name is 'P53_HUMAN'). */
+  proteinName: string | null;
   geneName: string | null;
   organism: string | null;
   taxonomyId: string | null;
@@ -28,6 +30,7 @@ const PROTEIN_COLUMNS = [
   'p.isoform_index',
   'p.sequence_id',
   'p.entry_name',
+  'p.protein_name',
   'p.gene_name',
   'p.organism',
   'p.taxonomy_id',
@@ -112,6 +115,7 @@ export class ProteinRepository {
         { name: 'isoform_index', type: 'int' },
         { name: 'sequence_id', type: 'int' },
         { name: 'entry_name', type: 'text' },
+        { name: 'protein_name', type: 'text' },
         { name: 'gene_name', type: 'text' },
         { name: 'organism', type: 'text' },
         { name: 'taxonomy_id', type: 'text' },
@@ -125,6 +129,7 @@ export class ProteinRepository {
         p.isoformIndex,
         p.sequenceId,
         p.entryName,
+        p.proteinName,
         p.geneName,
         p.organism,
         p.taxonomyId,
@@ -134,7 +139,8 @@ export class ProteinRepository {
       onConflict: `ON CONFLICT (accession) DO UPDATE SET
         canonical_accession = EXCLUDED.canonical_accession, is_canonical = EXCLUDED.is_canonical,
         isoform_index = EXCLUDED.isoform_index, sequence_id = COALESCE(EXCLUDED.sequence_id, protein.sequence_id),
-        entry_name = COALESCE(EXCLUDED.entry_name, protein.entry_name), gene_name = COALESCE(EXCLUDED.gene_name, protein.gene_name),
+        entry_name = COALESCE(EXCLUDED.entry_name, protein.entry_name),
+        protein_name = COALESCE(EXCLUDED.protein_name, protein.protein_name), gene_name = COALESCE(EXCLUDED.gene_name, protein.gene_name),
         organism = COALESCE(EXCLUDED.organism, protein.organism), taxonomy_id = COALESCE(EXCLUDED.taxonomy_id, protein.taxonomy_id),
         length = COALESCE(EXCLUDED.length, protein.length), reviewed = COALESCE(EXCLUDED.reviewed, protein.reviewed),
         updated_at = clock_timestamp()`,
@@ -176,7 +182,8 @@ export class ProteinRepository {
       params.push(`%${filter.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
       const i = params.length;
       where.push(
-        `(p.accession ILIKE $${i} OR p.entry_name ILIKE $${i} OR p.gene_name ILIKE $${i} OR p.organism ILIKE $${i})`,
+        `(p.accession ILIKE $${i} OR p.entry_name ILIKE $${i} OR p.protein_name ILIKE $${i} OR p.gene_name ILIKE $${i}
+          OR p.organism ILIKE $${i})`,
       );
     }
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
