@@ -264,18 +264,62 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       expect(predictionJob).toBe(`#/jobs/${runId}`);
 
       await page.getByRole('link', { name: 'Open the predictions' }).click();
-      await page.getByRole('heading', { level: 1, name: /^Prediction set / }).waitFor();
+      // The set is named by its query set and the settings that tell runs apart; no embedding is named.
+      await page
+        .getByRole('heading', {
+          level: 1,
+          name: /^two proteins · DIAMOND, \S+ · .+ · self-hits kept · \d{4}-\d\d-\d\d \d\d:\d\d$/,
+        })
+        .waitFor();
+      const fields = (await page.locator('dl.fields').first().textContent()) ?? '';
+      expect(fields).toContain('Query settwo proteins');
+      expect(fields).toMatch(/MethodDIAMOND, /);
+      expect(fields).not.toContain('Embedding');
       const proteins = page.getByRole('region', { name: 'proteins', exact: true });
       await settle(count(proteins.locator('tbody tr')), 2);
       expect(await proteins.textContent()).toContain(accessions[0]);
-      expect(await page.getByRole('link', { name: /Predictions \(TSV/ }).getAttribute('href')).toMatch(
-        /^\/v1\/embeddings\/prediction-sets\/[0-9a-f-]{36}\/predictions\.tsv$/,
-      );
+      // The files a person reads and the chart start from a threshold the page shows and lets them change.
+      await screenshot(page, '03-prediction-set');
+      const threshold = page.getByRole('combobox', { name: 'Show terms scoring at least' });
+      expect(await threshold.inputValue()).toBe('0.3');
+      expect(
+        await page
+          .getByRole('link', { name: 'Predictions (TSV, 32 columns; score ≥ 0.3)' })
+          .getAttribute('href'),
+      ).toMatch(/^\/v1\/embeddings\/prediction-sets\/[0-9a-f-]{36}\/predictions\.tsv\?min_score=0\.3$/);
+      expect(
+        await page.getByRole('link', { name: 'CAFA format (TSV; score ≥ 0.3)' }).getAttribute('href'),
+      ).toMatch(/predictions-cafa\.tsv\?min_score=0\.3$/);
+      expect(
+        await page.getByRole('link', { name: /Every row, all formats \(ZIP/ }).getAttribute('href'),
+      ).toMatch(/predictions\.zip$/);
       await page
-        .getByRole('img', { name: /proteins per predicted term/ })
+        .getByRole('img', { name: /proteins per homology-backed term \(score ≥ 0\.3\)/ })
         .first()
         .waitFor();
-      await screenshot(page, '03-prediction-set');
+
+      // A slow answer shows a loading state; the chart then counts what the new threshold keeps.
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const goTerms = (url: URL) => url.pathname.endsWith('/go-terms');
+      await page.route(goTerms, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await threshold.selectOption('0');
+      await page.getByRole('status').filter({ hasText: 'Loading the term distribution' }).waitFor();
+      await screenshot(page, '03b-prediction-set-loading');
+      release();
+      await page
+        .getByRole('img', { name: /proteins per homology-backed term \(every row\)/ })
+        .first()
+        .waitFor();
+      await page.unroute(goTerms);
+      expect(page.url()).toContain('min_score=0');
+      expect(await page.getByRole('link', { name: 'JSON (every row)' }).getAttribute('href')).toMatch(
+        /predictions\.json\?min_score=0$/,
+      );
+      expect(await page.getByRole('link', { name: /Every row, all formats/ }).count()).toBe(0);
 
       await page.getByRole('link', { name: accessions[0]!, exact: true }).click();
       await page.getByRole('heading', { level: 1, name: `Predicted terms of ${accessions[0]}` }).waitFor();
@@ -287,6 +331,50 @@ describe('web dashboards in headless Chromium against the real stack', () => {
       expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true);
       expect(scores).toEqual([...scores].sort((a, b) => b - a));
       await screenshot(page, '04-predicted-terms');
+
+      // Lists name what they list: the run by its query set and settings, the query set its runs.
+      await page.goto(`${base}/#/prediction-sets`);
+      const setList = page.getByRole('region', { name: 'prediction sets', exact: true });
+      const ours = setList
+        .locator('tbody tr')
+        .filter({ has: page.getByRole('link', { name: 'two proteins', exact: true }) });
+      await ours.first().waitFor();
+      expect(await setList.locator('thead th').allTextContents()).toEqual([
+        'Prediction set',
+        'Method',
+        'Reference',
+        'Self-hits',
+        'Predictions',
+        'Job',
+        'Created',
+      ]);
+      expect(await ours.first().textContent()).toMatch(/DIAMOND, \S+.*kept/);
+      await screenshot(page, '04b-prediction-sets');
+      await page.goto(`${base}/#/query-sets`);
+      await page.getByRole('link', { name: 'two proteins', exact: true }).first().click();
+      await page.getByRole('heading', { level: 1, name: 'Query set two proteins' }).waitFor();
+      await page
+        .getByRole('region', { name: 'prediction sets of this query set', exact: true })
+        .getByRole('link', { name: /^two proteins · DIAMOND, / })
+        .waitFor();
+
+      // Evaluations by the annotations they compare; a result by its prediction set; a metric legend.
+      await page.goto(`${base}/#/evaluation-sets`);
+      const evaluationLink = page
+        .getByRole('region', { name: 'evaluation sets', exact: true })
+        .getByRole('link', { name: / → / })
+        .first();
+      const evaluationName = (await evaluationLink.textContent()) ?? '';
+      await evaluationLink.click();
+      await page.getByRole('heading', { level: 1, name: `Evaluation set ${evaluationName}` }).waitFor();
+      await page
+        .getByRole('heading', {
+          level: 3,
+          name: new RegExp(`^all proteins · .+ · self-hits excluded · .+: ${scoringName}$`),
+        })
+        .waitFor();
+      expect(await page.getByTestId('metric-legend').first().textContent()).toMatch(/^Each cell: F-max/);
+      await screenshot(page, '04c-evaluation-set');
 
       await page
         .getByRole('navigation', { name: 'Dashboards' })
@@ -306,7 +394,9 @@ describe('web dashboards in headless Chromium against the real stack', () => {
 
       // The chained prediction job: its event timeline, and a comment from the signed-in user.
       await page.goto(`${base}/${predictionJob}`);
-      await page.getByRole('heading', { level: 1, name: /^Job [0-9a-f]{8}: predict_go_terms$/ }).waitFor();
+      await page
+        .getByRole('heading', { level: 1, name: /^Predict GO terms( · .+)? · \d{4}-\d\d-\d\d \d\d:\d\d$/ })
+        .waitFor();
       const timeline = page.locator('ol.timeline');
       await timeline.waitFor();
       expect(await timeline.textContent()).toContain('job.created');

@@ -6,7 +6,16 @@ import { fmtNum } from './ui';
 const ASPECT_COLOURS: Record<string, string> = { F: '#2f6f9f', P: '#3f8f4f', C: '#9f5f2f' };
 
 /** Horizontal bars of the most predicted terms of one aspect; the table beside it carries the numbers. */
-export function TermBars({ title, terms }: { title: string; terms: TermCount[] }) {
+export function TermBars({
+  title,
+  terms,
+  rows = 'predicted term',
+}: {
+  title: string;
+  terms: TermCount[];
+  /** What was counted, for the caption (e.g. `homology-backed term scoring at least 0.3`). */
+  rows?: string;
+}) {
   const captionId = useId();
   const rowHeight = 22;
   const labelWidth = 260;
@@ -45,7 +54,7 @@ export function TermBars({ title, terms }: { title: string; terms: TermCount[] }
         })}
       </svg>
       <figcaption id={captionId}>
-        {title}: proteins per predicted term (top {terms.length})
+        {title}: proteins per {rows} (top {terms.length})
       </figcaption>
     </figure>
   );

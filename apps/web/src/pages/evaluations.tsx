@@ -34,7 +34,15 @@ export function EvaluationSetsPage() {
   useDocumentTitle('Evaluation sets');
   const list = useList<EvaluationSetSummary>('/annotations/evaluation-sets');
   const columns: Column<EvaluationSetSummary>[] = [
-    { header: 'Set', cell: (s) => <Link to={`/evaluation-sets/${s.id}`}>{shortId(s.id)}</Link> },
+    {
+      header: 'Evaluation set',
+      cell: (s) => (
+        <>
+          <Link to={`/evaluation-sets/${s.id}`}>{evaluationSetName(s)}</Link>{' '}
+          <span className="muted small">{shortId(s.id)}</span>
+        </>
+      ),
+    },
     { header: 'Reference (t0)', cell: (s) => s.old_annotation_set_label ?? shortId(s.old_annotation_set_id) },
     {
       header: 'Ground truth (t1)',
@@ -52,6 +60,21 @@ export function EvaluationSetsPage() {
       <ListView list={list} what="evaluation sets" columns={columns} rowKey={(s) => s.id} />
     </>
   );
+}
+
+/** An evaluation set by name: the annotations it compares, t0 to t1. */
+function evaluationSetName(s: EvaluationSetSummary): string {
+  return `${s.old_annotation_set_label ?? shortId(s.old_annotation_set_id)} → ${
+    s.new_annotation_set_label ?? shortId(s.new_annotation_set_id)
+  }`;
+}
+
+/** What the numbers of a result's table are, in words: its headline metric and what `n` counts. */
+function metricLegend(result: EvaluationResult): string {
+  const weighted = CATEGORIES.some((c) => ASPECTS.some((a) => result.metrics[c]?.[a]?.['f_micro_w'] != null));
+  return weighted
+    ? 'Each cell: F-max weighted by information accretion (f_micro_w: IA-weighted precision and recall, micro-averaged over proteins, at the threshold that maximises F), the number of proteins evaluated (n), and the IA-weighted area under the precision-recall curve.'
+    : 'Each cell: F-max (unweighted precision and recall, averaged over proteins, at the threshold that maximises F), the number of proteins evaluated (n), and the area under the precision-recall curve.';
 }
 
 /** The headline score of one (category, aspect): weighted F when an IA file was used, else Fmax. */
@@ -72,58 +95,72 @@ function MetricsTable({ result }: { result: EvaluationResult }) {
   const rows = CATEGORIES.filter((c) => result.metrics[c] !== undefined);
   if (rows.length === 0) return <p className="empty">No metrics stored for this result.</p>;
   return (
-    <Table
-      caption={`Scores of result ${shortId(result.id)} by category and aspect`}
-      columns={[
-        { header: 'Category', cell: (c: string) => <strong>{c}</strong> },
-        ...ASPECTS.map((a) => ({
-          header: a,
-          numeric: true,
-          cell: (c: string) => {
-            const block = result.metrics[c]?.[a];
-            const { value, metric } = headline(block);
-            if (value === undefined) return '—';
-            const area = areaUnderCurve(block);
-            return (
-              <span
-                title={`${metric}; precision ${fmtNum(block?.['precision'])}, recall ${fmtNum(block?.['recall'])}, coverage ${fmtNum(block?.['coverage'])}, n ${fmtNum(block?.['n'])}; ${area.metric} ${fmtNum(area.value)}`}
-              >
-                {fmtNum(value)}
-                <span className="muted small"> (n {fmtNum(block?.['n'])})</span>
-                {area.value !== undefined && (
-                  <span className="muted small">
-                    <br />
-                    {area.metric} {fmtNum(area.value)}
-                  </span>
-                )}
-              </span>
-            );
-          },
-        })),
-      ]}
-      rows={rows}
-      rowKey={(c) => c}
-    />
+    <>
+      <p className="muted small" data-testid="metric-legend">
+        {metricLegend(result)}
+      </p>
+      <Table
+        caption={`${headline(firstBlock(result)).metric || 'Scores'} of result ${shortId(result.id)} by category and aspect`}
+        columns={[
+          { header: 'Category', cell: (c: string) => <strong>{c}</strong> },
+          ...ASPECTS.map((a) => ({
+            header: a,
+            numeric: true,
+            cell: (c: string) => {
+              const block = result.metrics[c]?.[a];
+              const { value, metric } = headline(block);
+              if (value === undefined) return '—';
+              const area = areaUnderCurve(block);
+              return (
+                <span
+                  title={`${metric}; precision ${fmtNum(block?.['precision'])}, recall ${fmtNum(block?.['recall'])}, coverage ${fmtNum(block?.['coverage'])}, n ${fmtNum(block?.['n'])}; ${area.metric} ${fmtNum(area.value)}`}
+                >
+                  {fmtNum(value)}
+                  <span className="muted small"> (n {fmtNum(block?.['n'])})</span>
+                  {area.value !== undefined && (
+                    <span className="muted small">
+                      <br />
+                      {area.metric} {fmtNum(area.value)}
+                    </span>
+                  )}
+                </span>
+              );
+            },
+          })),
+        ]}
+        rows={rows}
+        rowKey={(c) => c}
+      />
+    </>
   );
 }
 
+function firstBlock(result: EvaluationResult): MetricBlock | undefined {
+  for (const c of CATEGORIES)
+    for (const a of ASPECTS) if (result.metrics[c]?.[a]) return result.metrics[c]?.[a];
+  return undefined;
+}
+
 export function EvaluationSetPage({ id }: { id: string }) {
-  useDocumentTitle(`Evaluation set ${shortId(id)}`);
   const set = useApi<EvaluationSetSummary>(`/annotations/evaluation-sets/${id}`);
   const results = useList<EvaluationResult>(`/annotations/evaluation-sets/${id}/results`);
+  useDocumentTitle(
+    set.data ? `Evaluation set ${evaluationSetName(set.data)}` : `Evaluation set ${shortId(id)}`,
+  );
   if (set.error) return <ErrorNotice error={set.error} />;
   if (!set.data) return <Loading what="the evaluation set" />;
   const s = set.data;
   const base = `/annotations/evaluation-sets/${id}`;
   return (
     <>
-      <PageHeader title={`Evaluation set ${shortId(s.id)}`} />
+      <PageHeader title={`Evaluation set ${evaluationSetName(s)}`} />
       <Fields
         entries={[
           ['Reference (t0)', s.old_annotation_set_label ?? s.old_annotation_set_id],
           ['Ground truth (t1)', s.new_annotation_set_label ?? s.new_annotation_set_id],
           ['Ontology', <OntologyLink key="o" id={s.ontology_snapshot_id} version={s.ontology_version} />],
           ['Created', fmtDate(s.created_at)],
+          ['Evaluation set id', <code key="id">{s.id}</code>],
         ]}
       />
       <Table
@@ -153,14 +190,16 @@ export function EvaluationSetPage({ id }: { id: string }) {
         {results.items.map((r) => (
           <article key={r.id} className="card" aria-labelledby={`result-${r.id}`}>
             <h3 id={`result-${r.id}`}>
-              Result {shortId(r.id)}: {r.stage ?? 'no stage'}
+              {r.prediction_set_label ?? `Result ${shortId(r.id)}`}: {r.stage ?? 'no stage'}
             </h3>
             <p className="muted">
               Predictions{' '}
-              <Link to={`/prediction-sets/${r.prediction_set_id}`}>{shortId(r.prediction_set_id)}</Link>
+              <Link to={`/prediction-sets/${r.prediction_set_id}`}>
+                {r.prediction_set_label ?? shortId(r.prediction_set_id)}
+              </Link>
               {r.scoring_config_name && <> · scoring {r.scoring_config_name}</>}
               {r.reranker_model_id && <> · re-ranker {shortId(r.reranker_model_id)}</>}
-              {r.band && <> · band {r.band}</>} · {fmtDate(r.created_at)}
+              {r.band && <> · band {r.band}</>} · {fmtDate(r.created_at)} · result {shortId(r.id)}
             </p>
             <MetricsTable result={r} />
             <p className="downloads">

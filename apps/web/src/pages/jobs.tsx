@@ -21,6 +21,24 @@ import {
 
 const POLL_MS = 1500;
 
+/** An operation in words: `predict_go_terms` → `Predict GO terms`. */
+export function operationLabel(operation: string): string {
+  const words = operation
+    .split('_')
+    .map((w) =>
+      ['go', 'goa', 'cafa', 'gaf', 'obo', 'ia', 'nk', 'lk', 'pk'].includes(w) ? w.toUpperCase() : w,
+    )
+    .join(' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A job by name: what it does, what it was given a name for (if anything), and when it was queued. */
+function jobName(j: Job): string {
+  return [operationLabel(j.operation), j.description, fmtDate(j.created_at).slice(0, 16)]
+    .filter((part) => part)
+    .join(' · ');
+}
+
 export function JobsPage() {
   useDocumentTitle('Jobs');
   const route = useRoute();
@@ -33,8 +51,22 @@ export function JobsPage() {
     keepPolling: (jobs) => jobs.some((j) => isActive(j.status)),
   });
   const columns: Column<Job>[] = [
-    { header: 'Job', cell: (j) => <Link to={`/jobs/${j.id}`}>{shortId(j.id)}</Link> },
-    { header: 'Operation', cell: (j) => j.operation },
+    {
+      header: 'Job',
+      cell: (j) => (
+        <>
+          <Link to={`/jobs/${j.id}`}>{operationLabel(j.operation)}</Link>{' '}
+          <span className="muted small">{shortId(j.id)}</span>
+          {j.description && <div className="small">{j.description}</div>}
+        </>
+      ),
+    },
+    { header: 'Operation', cell: (j) => <code>{j.operation}</code> },
+    {
+      header: 'Queued by',
+      cell: (j) =>
+        j.parent_job_id ? <Link to={`/jobs/${j.parent_job_id}`}>job {shortId(j.parent_job_id)}</Link> : '—',
+    },
     {
       header: 'Progress',
       cell: (j) => (
@@ -72,8 +104,8 @@ const RESULT_LINKS: Record<string, [string, string]> = {
 };
 
 export function JobPage({ id }: { id: string }) {
-  useDocumentTitle(`Job ${shortId(id)}`);
   const job = useApi<Job>(`/jobs/${id}`, { pollMs: POLL_MS, keepPolling: (j) => isActive(j.status) });
+  useDocumentTitle(job.data ? jobName(job.data) : `Job ${shortId(id)}`);
   const running = job.data === undefined || isActive(job.data.status);
   // Events poll with the job and stop with it, after one last read that sees the final events.
   const runningRef = useRef(running);
@@ -95,7 +127,7 @@ export function JobPage({ id }: { id: string }) {
   });
   return (
     <>
-      <PageHeader title={`Job ${shortId(j.id)}: ${j.operation}`} />
+      <PageHeader title={jobName(j)} />
       <section aria-labelledby="progress-heading">
         <h2 id="progress-heading">Progress</h2>
         <ProgressBar

@@ -165,8 +165,9 @@ export function ShowcasePage() {
     <>
       <PageHeader title="Protein function annotation" />
       <p className="lead">
-        GO term prediction by nearest-neighbour transfer over protein embeddings, evaluated on temporal
-        holdouts (NK, LK, PK) and benchmarked across embeddings and scoring stages.
+        GO term prediction by homology transfer (DIAMOND) blended with a calibrated prior, or by nearest
+        neighbours over protein embeddings; every answer names its reference and evidence. Evaluated on
+        temporal holdouts (NK, LK, PK) as CAFA scores them, and benchmarked across methods and scoring stages.
       </p>
       <p>
         <Link className="button" to="/annotate">

@@ -37,19 +37,18 @@ export function PredictionSetsPage() {
   useDocumentTitle('Prediction sets');
   const list = useList<PredictionSetSummary>('/embeddings/prediction-sets');
   const columns: Column<PredictionSetSummary>[] = [
-    { header: 'Set', cell: (s) => <Link to={`/prediction-sets/${s.id}`}>{shortId(s.id)}</Link> },
-    { header: 'Embedding', cell: (s) => s.embedding_config_name ?? shortId(s.embedding_config_id) },
-    { header: 'Annotations', cell: (s) => s.annotation_set_label ?? shortId(s.annotation_set_id) },
-    { header: 'Ontology', cell: (s) => s.ontology_version ?? shortId(s.ontology_snapshot_id) },
     {
-      header: 'Query set',
-      cell: (s) =>
-        s.query_set_id ? (
-          <Link to={`/query-sets/${s.query_set_id}`}>{shortId(s.query_set_id)}</Link>
-        ) : (
-          'all proteins'
-        ),
+      header: 'Prediction set',
+      cell: (s) => (
+        <>
+          <Link to={`/prediction-sets/${s.id}`}>{s.query_set_name ?? 'all proteins'}</Link>{' '}
+          <span className="muted small">{shortId(s.id)}</span>
+        </>
+      ),
     },
+    { header: 'Method', cell: (s) => methodLabel(s) },
+    { header: 'Reference', cell: (s) => referenceLabel(s) },
+    { header: 'Self-hits', cell: (s) => (s.exclude_self ? 'excluded' : 'kept') },
     { header: 'Predictions', cell: (s) => fmtNum(s.prediction_count), numeric: true },
     { header: 'Job', cell: (s) => (s.job_status ? <StatusBadge status={s.job_status} /> : '—') },
     { header: 'Created', cell: (s) => fmtDate(s.created_at) },
@@ -62,12 +61,30 @@ export function PredictionSetsPage() {
   );
 }
 
+/** The search method in words: DIAMOND with its blend version, or the embedding a kNN backend searched. */
+function methodLabel(s: PredictionSetSummary | PredictionSetDetail): string {
+  if (s.search_backend === 'diamond')
+    return s.reference?.blend_version ? `DIAMOND, ${s.reference.blend_version}` : 'DIAMOND';
+  const backend = s.search_backend === 'hnsw' ? 'embedding kNN (HNSW)' : 'embedding kNN (exact)';
+  return `${backend} over ${s.embedding_config_name ?? shortId(s.embedding_config_id)}`;
+}
+
+/** The installed reference by name, else the annotation set's label, with its GO release. */
+function referenceLabel(s: PredictionSetSummary | PredictionSetDetail): string {
+  const annotations = s.reference?.reference_name ?? s.annotation_set_label ?? shortId(s.annotation_set_id);
+  return `${annotations} (GO ${s.ontology_version ?? shortId(s.ontology_snapshot_id)})`;
+}
+
+/** The score a person starts from: terms below it are hidden from the chart and the files. */
+const DEFAULT_MIN_SCORE = '0.3';
+const MIN_SCORES = ['0', '0.1', '0.2', '0.3', '0.5', '0.7', '0.9'];
+
 const PAGE = 50;
 
 export function PredictionSetPage({ id }: { id: string }) {
-  useDocumentTitle(`Prediction set ${shortId(id)}`);
   const route = useRoute();
   const search = route.query.get('search') ?? '';
+  const minScore = route.query.get('min_score') ?? DEFAULT_MIN_SCORE;
   const offset = useQueryOffset();
   const set = useApi<PredictionSetDetail>(`/embeddings/prediction-sets/${id}`);
   const proteins = useList<PredictionProtein>(
@@ -77,10 +94,16 @@ export function PredictionSetPage({ id }: { id: string }) {
     },
   );
   const total = (proteins.body as PredictionProteinsPage | undefined)?.total ?? 0;
-  const distribution = useApi<TermDistribution>(`/embeddings/prediction-sets/${id}/go-terms?limit=15`);
+  const distribution = useApi<TermDistribution>(
+    `/embeddings/prediction-sets/${id}/go-terms${qs({ limit: 15, basis: 'homology', min_score: minScore })}`,
+  );
+  useDocumentTitle(set.data ? set.data.label : `Prediction set ${shortId(id)}`);
   if (set.error) return <ErrorNotice error={set.error} />;
   if (!set.data) return <Loading what="the prediction set" />;
   const s = set.data;
+  const cut = Number(minScore) > 0 ? `score ≥ ${minScore}` : 'every row';
+  const files = `/embeddings/prediction-sets/${id}`;
+  const scored = qs({ min_score: minScore });
   const columns: Column<PredictionProtein>[] = [
     {
       header: 'Protein',
@@ -115,10 +138,21 @@ export function PredictionSetPage({ id }: { id: string }) {
   ];
   return (
     <>
-      <PageHeader title={`Prediction set ${shortId(s.id)}`} />
+      <PageHeader title={s.label} />
       <Fields
         entries={[
-          ['Embedding config', s.embedding_config_name ?? s.embedding_config_id],
+          [
+            'Query set',
+            s.query_set_id ? (
+              <Link key="q" to={`/query-sets/${s.query_set_id}`}>
+                {s.query_set_name ?? shortId(s.query_set_id)}
+              </Link>
+            ) : (
+              'all proteins'
+            ),
+          ],
+          ['Method', methodLabel(s)],
+          ['Reference', referenceLabel(s)],
           ['Annotation set', s.annotation_set_label ?? s.annotation_set_id],
           ['Ontology', <OntologyLink key="o" id={s.ontology_snapshot_id} version={s.ontology_version} />],
           ['Neighbours per entry', fmtNum(s.limit_per_entry)],
@@ -139,28 +173,42 @@ export function PredictionSetPage({ id }: { id: string }) {
             ),
           ],
           ['Created', fmtDate(s.created_at)],
+          ['Prediction set id', <code key="id">{s.id}</code>],
         ]}
       />
       <Backing reference={s.reference} coverage={s.coverage} warnings={s.warnings} />
-      <p className="downloads">
-        <Download path={`/embeddings/prediction-sets/${id}/predictions.tsv`}>
-          Predictions (TSV, 32 columns and the score)
-        </Download>
-        <Download path={`/embeddings/prediction-sets/${id}/predictions-cafa.tsv`}>CAFA format (TSV)</Download>
-        <Download path={`/embeddings/prediction-sets/${id}/predictions.gaf?min_score=0.3`}>
-          GAF 2.2 (score ≥ 0.3)
-        </Download>
-        <Download path={`/embeddings/prediction-sets/${id}/predictions.json?min_score=0.3`}>
-          JSON (score ≥ 0.3)
-        </Download>
-        <Download path={`/embeddings/prediction-sets/${id}/predictions.zip?min_score=0.3`}>
-          All formats (ZIP)
-        </Download>
+      <FilterBar label="Score threshold">
+        <QueryFilter
+          label="Show terms scoring at least"
+          name="min_score"
+          anyValue={DEFAULT_MIN_SCORE}
+          anyLabel={`${DEFAULT_MIN_SCORE} (default)`}
+          options={MIN_SCORES.filter((m) => m !== DEFAULT_MIN_SCORE).map(
+            (m) => [m, m === '0' ? '0 (every row)' : m] as const,
+          )}
+        />
+      </FilterBar>
+      <p className="downloads" data-testid="downloads">
+        <Download path={`${files}/predictions.tsv${scored}`}>Predictions (TSV, 32 columns; {cut})</Download>
+        <Download path={`${files}/predictions-cafa.tsv${scored}`}>CAFA format (TSV; {cut})</Download>
+        <Download path={`${files}/predictions.gaf${scored}`}>GAF 2.2 ({cut})</Download>
+        <Download path={`${files}/predictions.json${scored}`}>JSON ({cut})</Download>
+        <Download path={`${files}/predictions.zip${scored}`}>All formats (ZIP; {cut})</Download>
+        {Number(minScore) > 0 && (
+          <Download path={`${files}/predictions.zip`}>Every row, all formats (ZIP; for evaluation)</Download>
+        )}
       </p>
-      <section aria-labelledby="distribution-heading">
+      <section aria-labelledby="distribution-heading" aria-busy={distribution.loading}>
         <h2 id="distribution-heading">Term distribution</h2>
+        <p className="muted small">
+          Terms a homolog (or the protein&apos;s own annotation) backs, {cut}; terms resting on the prior
+          alone are left out, as they are predicted for every protein.
+        </p>
         {distribution.error && <ErrorNotice error={distribution.error} />}
-        {distribution.data && <Distribution data={distribution.data} />}
+        {distribution.loading && <Loading what="the term distribution" />}
+        {distribution.data && (
+          <Distribution data={distribution.data} rows={`homology-backed term (${cut})`} />
+        )}
       </section>
       <section aria-labelledby="proteins-heading">
         <h2 id="proteins-heading">Proteins</h2>
@@ -174,9 +222,10 @@ export function PredictionSetPage({ id }: { id: string }) {
 
 type AspectKey = 'F' | 'P' | 'C';
 
-function Distribution({ data }: { data: TermDistribution }) {
+function Distribution({ data, rows }: { data: TermDistribution; rows: string }) {
   const aspects = (['F', 'P', 'C'] as const).filter((a) => data.terms[a].length > 0);
-  if (aspects.length === 0) return <p className="empty">No predicted terms.</p>;
+  if (aspects.length === 0)
+    return <p className="empty">No homology-backed term at this threshold: lower it to see more.</p>;
   return (
     <>
       <Table
@@ -197,7 +246,7 @@ function Distribution({ data }: { data: TermDistribution }) {
       <div className="chart-grid">
         {aspects.map((a) => (
           <div key={a}>
-            <TermBars title={ASPECT_NAMES[a] ?? a} terms={data.terms[a]} />
+            <TermBars title={ASPECT_NAMES[a] ?? a} terms={data.terms[a]} rows={rows} />
             <details>
               <summary>Table of {ASPECT_NAMES[a] ?? a} terms</summary>
               <Table
@@ -264,7 +313,8 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
     <>
       <PageHeader title={`Predicted terms of ${accession}`} />
       <p>
-        In <Link to={`/prediction-sets/${id}`}>prediction set {shortId(id)}</Link>, best score first.{' '}
+        In <Link to={`/prediction-sets/${id}`}>{set.data?.label ?? `prediction set ${shortId(id)}`}</Link>,
+        best score first.{' '}
         <Download path={`/embeddings/prediction-sets/${id}/predictions.tsv${qs({ accession })}`}>
           TSV of this protein
         </Download>

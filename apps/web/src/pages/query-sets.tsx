@@ -1,5 +1,15 @@
 import { FormEvent, ReactNode, useState } from 'react';
-import { AnnotateResponse, isActive, Job, post, PredictionSet, qs, QuerySet, QuerySetDetail } from '../api';
+import {
+  AnnotateResponse,
+  isActive,
+  Job,
+  post,
+  PredictionSet,
+  PredictionSetSummary,
+  qs,
+  QuerySet,
+  QuerySetDetail,
+} from '../api';
 import { navigate, useApi, useDocumentTitle, useList } from '../hooks';
 import { useSession } from '../session';
 import {
@@ -76,8 +86,10 @@ export function QuerySetsPage() {
 }
 
 export function QuerySetPage({ id }: { id: string }) {
-  useDocumentTitle(`Query set ${shortId(id)}`);
   const set = useApi<QuerySetDetail>(`/query-sets/${id}`);
+  // The newest prediction sets the visitor may see, those of this query set: its runs, by settings.
+  const runs = useList<PredictionSetSummary>('/embeddings/prediction-sets');
+  useDocumentTitle(set.data ? `Query set ${set.data.name}` : `Query set ${shortId(id)}`);
   if (set.error) return <ErrorNotice error={set.error} />;
   if (!set.data) return <Loading what="the query set" />;
   const entries = set.data.entries ?? [];
@@ -102,6 +114,21 @@ export function QuerySetPage({ id }: { id: string }) {
         ]}
         rowKey={(e) => e.id}
       />
+      <section aria-labelledby="runs-heading">
+        <h2 id="runs-heading">Prediction sets of this query set</h2>
+        <ListView
+          list={{ ...runs, items: runs.items.filter((r) => r.query_set_id === id) }}
+          what="prediction sets of this query set"
+          columns={[
+            {
+              header: 'Prediction set',
+              cell: (r) => <Link to={`/prediction-sets/${r.id}`}>{r.label}</Link>,
+            },
+            { header: 'Predictions', cell: (r) => fmtNum(r.prediction_count), numeric: true },
+          ]}
+          rowKey={(r) => r.id}
+        />
+      </section>
     </>
   );
 }
