@@ -431,11 +431,15 @@ describe('PredictionSetRepository', () => {
   it('resolve gives the newest set of a (query set, embedding config) pair, else not_found', async () => {
     expect(await sets.resolve(querySetId, configId)).toMatchObject({ id: setId, job_status: 'QUEUED' });
     const newer = await sets.create(newSet({ query_set_id: querySetId }));
-    expect(await sets.resolve(querySetId, configId)).toMatchObject({
+    const resolved = await sets.resolve(querySetId, configId);
+    expect(resolved).toMatchObject({
       id: newer,
       annotation_set_label: 'goa 2024-06',
       ontology_version: oboVersion,
+      query_set_name: `set-${tag}`,
+      label: expect.stringMatching(new RegExp(`^set-${tag} · `)),
     });
+    expect(resolved).not.toHaveProperty('label_parts');
     expect(await domainError(sets.resolve(querySetId, randomUUID()))).toMatchObject({
       code: 'not_found',
       message: 'Prediction set not found',

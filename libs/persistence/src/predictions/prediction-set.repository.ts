@@ -396,7 +396,7 @@ export class PredictionSetRepository {
       [querySetId, embeddingConfigId],
     );
     if (set === null) throw notFound('Prediction set');
-    return set;
+    return withPredictionSetLabel(set) as PredictionSetRecord & Record<string, unknown>;
   }
 }
 
