@@ -522,11 +522,30 @@ describe('temporal holdout evaluation on the tiny data, end to end through the r
       scoring_config_id: scoring.body.id,
     });
     const matrix = await api.get<{
-      cells: { stage: string; per_task: { mean: number; ci95: number; n: number }; primary_metric: string }[];
+      cells: {
+        stage: string;
+        embedding: string;
+        embedding_label: string;
+        per_task: { mean: number; ci95: number; n: number };
+        primary_metric: string;
+      }[];
     }>('/v1/benchmark/matrix');
     expect(matrix.status).toBe(200);
     const cell = matrix.body.cells.find((c) => c.stage === scoring.body.name)!;
     expect(cell.primary_metric).toBe('fmax');
+    // The row is the method: a DIAMOND set's blend, an embedding backend's embedding config.
+    const scored = await api.get<{
+      search_backend: string;
+      embedding_config_id: string;
+      embedding_config_name: string;
+      reference: { blend_version: string | null } | null;
+    }>(`/v1/embeddings/prediction-sets/${predictionSetId}`);
+    const blend = scored.body.reference?.blend_version ?? null;
+    expect({ embedding: cell.embedding, label: cell.embedding_label }).toEqual(
+      scored.body.search_backend === 'diamond'
+        ? { embedding: `diamond:${blend}`, label: `DIAMOND, ${blend}` }
+        : { embedding: scored.body.embedding_config_id, label: scored.body.embedding_config_name },
+    );
     expect(cell.per_task.n).toBeGreaterThan(0);
     // The run without a scoring config has no stage and stays out of the matrix.
     expect(matrix.body.cells.every((c) => typeof c.stage === 'string')).toBe(true);

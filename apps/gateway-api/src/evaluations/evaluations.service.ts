@@ -17,6 +17,7 @@ import {
   listScope,
   OwnedRow,
   parseBenchmarkConfig,
+  searchMethodLabel,
   Viewer,
 } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
@@ -258,11 +259,7 @@ export class EvaluationsService {
     const results = await this.evaluations.allResults();
     const cells = benchmarkMatrix(
       results.map((r) => ({
-        embedding: (r['embedding_config_id'] as string | null) ?? 'unknown',
-        embeddingLabel:
-          (r['embedding_model_name'] as string | null) ??
-          (r['embedding_config_id'] as string | null) ??
-          'unknown',
+        ...matrixMethod(r),
         stage: (r['stage'] as string | null) ?? null,
         evaluationSetId: String(r['evaluation_set_id']),
         metrics: r['metrics'] as Record<string, Record<string, Record<string, unknown>>>,
@@ -292,4 +289,25 @@ export class EvaluationsService {
     if (!isUuid(id)) throw notFound(entity);
     return id;
   }
+}
+
+/**
+ * A matrix row: the method a result's predictions came from. A DIAMOND set is its blend (the embedding
+ * config it was filed under played no part); an embedding backend is its embedding config.
+ */
+function matrixMethod(r: Record<string, unknown>): { embedding: string; embeddingLabel: string } {
+  const backend = r['search_backend'] as string | null;
+  if (backend === 'diamond') {
+    const blend = (r['blend_version'] as string | null) ?? null;
+    return {
+      embedding: `diamond:${blend ?? 'unversioned'}`,
+      embeddingLabel: searchMethodLabel({
+        search_backend: backend,
+        blend_version: blend,
+        embedding_config_name: null,
+      }),
+    };
+  }
+  const id = (r['embedding_config_id'] as string | null) ?? 'unknown';
+  return { embedding: id, embeddingLabel: (r['embedding_model_name'] as string | null) ?? id };
 }

@@ -261,12 +261,13 @@ export function BenchmarkPage() {
     <>
       <PageHeader title="Benchmark matrix" />
       <p>
-        Each cell is an embedding and a stage (scoring config or re-ranker), scored by the weighted F when an
-        IA file was used and by Fmax otherwise, over every evaluation result of that pair.
+        Each cell is a method (DIAMOND with its blend version, or an embedding searched by nearest neighbours)
+        and a stage (scoring config or re-ranker), scored by the weighted F when an IA file was used and by
+        Fmax otherwise, over every evaluation result of that pair.
       </p>
       <FilterBar label="Filter the benchmark matrix">
         <QueryFilter label="Stage" name="stage" anyLabel="all stages" options={stages} />
-        <QueryFilter label="Embedding" name="embedding" anyLabel="all embeddings" options={embeddings} />
+        <QueryFilter label="Method" name="embedding" anyLabel="all methods" options={embeddings} />
         <QueryFilter
           label="Task"
           name="task"
@@ -280,7 +281,7 @@ export function BenchmarkPage() {
       ) : (
         <>
           <Heatmap
-            title={`Score per embedding (rows) and stage (columns): ${taskLabel}`}
+            title={`Score per method (rows) and stage (columns): ${taskLabel}`}
             rows={rows}
             columns={columns}
             cells={heat}
@@ -288,7 +289,7 @@ export function BenchmarkPage() {
           <Table
             caption="Benchmark cells with per-task mean and 95% confidence interval"
             columns={[
-              { header: 'Embedding', cell: (c: MatrixCell) => c.embedding_label },
+              { header: 'Method', cell: (c: MatrixCell) => c.embedding_label },
               { header: 'Stage', cell: (c: MatrixCell) => c.stage_label },
               {
                 header: 'Metric',

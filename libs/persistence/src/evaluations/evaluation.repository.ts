@@ -245,13 +245,18 @@ export class EvaluationRepository {
     return row.artifact_keys;
   }
 
-  /** Every published result with its labels, for the benchmark matrix. */
+  /**
+   * Every published result with its labels, for the benchmark matrix: the scoring config, the
+   * embedding, and the search backend and blend version of its prediction set (null once it is gone).
+   */
   allResults(): Promise<Record<string, unknown>[]> {
     return queryRows(
       this.db,
-      `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name, ec.model_name AS embedding_model_name
+      `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name, ec.model_name AS embedding_model_name,
+              ps.search_backend, ps.reference ->> 'blend_version' AS blend_version
          FROM evaluation_result r LEFT JOIN scoring_config c ON c.id = r.scoring_config_id
          LEFT JOIN embedding_config ec ON ec.id = r.embedding_config_id
+         LEFT JOIN prediction_set ps ON ps.id = r.prediction_set_id
         WHERE r.visibility = 'public'
         ORDER BY r.created_at`,
     );
