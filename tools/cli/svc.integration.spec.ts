@@ -92,6 +92,11 @@ describe('svc, the command-line client, against the real stack', () => {
     );
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stderr).toMatch(/prediction: SUCCEEDED/);
+    // The dashboard link is absolute, and the run ends with what it found and wrote.
+    expect(run.stderr).toContain(`following ${gateway.url}/#/annotate/`);
+    expect(run.stderr).toMatch(
+      /^proteins: 2 — \d+ with homology, \d+ known \(reference proteins\), \d+ on the prior alone/m,
+    );
     // The default prediction reads no embedding: svc follows the prediction job alone.
     expect(run.stderr).not.toMatch(/embeddings:/);
     predictionJob = /#\/annotate\/([0-9a-f-]{36})/.exec(run.stderr)![1]!;
