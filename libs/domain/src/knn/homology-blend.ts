@@ -50,13 +50,26 @@ export interface BlendModel {
    */
   donor_evidence: 'experimental' | 'all';
   aspects: Record<GoAspect, AspectBlend>;
+  /**
+   * Association from what is known of a query (`AssociationIndex`, `informedPrior`): how specific a
+   * term must be to match on, how many neighbours vote, and the weight of their vote in the prior per
+   * aspect, by whether the query has known terms in that aspect (PK) or only in others (LK). Absent:
+   * the prior is the prior.
+   */
+  association?: AssociationModel;
+}
+
+export interface AssociationModel {
+  max_posting: number;
+  neighbours: number;
+  weights: Record<'LK' | 'PK', Record<GoAspect, number>>;
 }
 
 /** The prior of one aspect: every term's frequency among the reference proteins annotated in it. */
 export interface TermPrior {
-  /** Terms by frequency, highest first; frequencies in (0, 1]. */
-  ranked: readonly (readonly [string, number])[];
-  frequency: ReadonlyMap<string, number>;
+  /** Terms by frequency, highest first; frequencies in (0, 1]. Read in order, often not to the end. */
+  ranked: Iterable<readonly [string, number]>;
+  frequency: { get(term: string): number | undefined };
   proteins: number;
 }
 
@@ -277,6 +290,19 @@ export function checkBlendModel(value: unknown): BlendModel {
         );
       if (!ok) fail(`${aspect}.calibration must be increasing knots in [0, 1] with non-decreasing values`);
     }
+  }
+  const association = model.association;
+  if (association !== undefined) {
+    if (!Number.isInteger(association.max_posting) || association.max_posting < 1)
+      fail('association.max_posting must be a positive integer');
+    if (!Number.isInteger(association.neighbours) || association.neighbours < 1)
+      fail('association.neighbours must be a positive integer');
+    for (const mode of ['LK', 'PK'] as const)
+      for (const aspect of ['F', 'P', 'C'] as const) {
+        const weight = association.weights?.[mode]?.[aspect];
+        if (typeof weight !== 'number' || !(weight >= 0 && weight <= 1))
+          fail(`association.weights.${mode}.${aspect} must be in [0, 1]`);
+      }
   }
   return model as BlendModel;
 }

@@ -4,3 +4,4 @@ export * from './feature-schema';
 export * from './feature-values';
 export * from './term-coherence';
 export * from './homology-blend';
+export * from './association';
