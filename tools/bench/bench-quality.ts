@@ -4,7 +4,9 @@
 //   diamond-knn  DIAMOND blastp --sensitive --evalue 1e-3 --max-target-seqs 50, experimental donors,
 //                score = max pident / 100 per term
 //   default      the service's default: the same DIAMOND hits blended with the prior by the shipped
-//                model (libs/go-transfer/src/blend), the code path of predict_go_terms
+//                model (libs/go-transfer/src/blend), the prior informed by what is known of the target
+//                (its t0 terms: docs/prediction.md, "Association"), the code path of predict_go_terms
+// An ablation column gives the default without the association.
 // All three are scored by the service's CAFA evaluator (f_micro_w; IA from the t0 annotations,
 // known terms on PK), NK accessions carried over at gene level left out, no target donating to itself.
 // The model was fitted on the older window and selected on window A (npm run train:blend).
@@ -17,6 +19,7 @@ import { searchWindow } from '../quality/homology';
 import {
   blendPredictor,
   type CellScores,
+  defaultPredictor,
   evaluatePredictor,
   knnPredictor,
   labelledScores,
@@ -33,7 +36,9 @@ import {
   WINDOWS,
 } from '../quality/windows';
 
-const MARGIN = 0.02;
+/** The goal: every NK and LK cell this far above the better baseline, every PK cell above naive. */
+const MARGIN = 0.05;
+const PK_MARGIN = 0.02;
 const ASPECT_NAME: Record<GoAspect, string> = { F: 'MF', P: 'BP', C: 'CC' };
 
 function option(name: string): string | undefined {
@@ -84,7 +89,9 @@ async function benchWindow(
   const methods: Record<string, Predictor> = {
     naive: naivePredictor(window),
     'diamond-knn': knnPredictor(window, searched.hits),
-    default: blendPredictor(window, searched.hits, model),
+    default: defaultPredictor(window, searched.hits, model),
+    // Ablation: the default without the association from what is known of the target.
+    'no association': blendPredictor(window, searched.hits, model),
   };
   const scores: Record<string, CellScores> = {};
   const timings: Record<string, number> = {};
@@ -102,8 +109,10 @@ async function benchWindow(
     `references ${window.references.size}, targets ${targets}, NK carry-over removed ${window.carryOver}; ` +
       `DIAMOND makedb ${searched.makedbSeconds.toFixed(1)} s, search ${searched.searchSeconds.toFixed(1)} s for ${searched.queries} queries`,
   );
-  console.log('| cat | ns | naive | diamond-knn | default | margin vs best baseline |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    '| cat | ns | naive | diamond-knn | default | margin vs best baseline | default without association |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
   let wins = 0;
   let pkHolds = 0;
   for (const category of CATEGORIES) {
@@ -113,15 +122,15 @@ async function benchWindow(
       const ours = scores.default![category][aspect];
       const margin = category === 'PK' ? ours - naive : ours - Math.max(naive, knn);
       if (category !== 'PK' && margin >= MARGIN) wins++;
-      if (category === 'PK' && margin >= 0) pkHolds++;
+      if (category === 'PK' && margin >= PK_MARGIN) pkHolds++;
       console.log(
-        `| ${category} | ${ASPECT_NAME[aspect]} | ${f3(naive)} | ${f3(knn)} | ${f3(ours)} | ${signed(margin)}${category === 'PK' ? ' (vs naive)' : ''} |`,
+        `| ${category} | ${ASPECT_NAME[aspect]} | ${f3(naive)} | ${f3(knn)} | ${f3(ours)} | ${signed(margin)}${category === 'PK' ? ' (vs naive)' : ''} | ${f3(scores['no association']![category][aspect])} |`,
       );
     }
   }
   const cal = calibration(window, methods.default!);
   console.log(
-    `default wins ${wins}/6 NK and LK cells by >= ${MARGIN}; PK no worse than naive in ${pkHolds}/3; ` +
+    `default wins ${wins}/6 NK and LK cells by >= ${MARGIN}; PK above naive by >= ${PK_MARGIN} in ${pkHolds}/3; ` +
       `calibration (NK+LK, 10 bins) ECE ${f3(cal.ece)}`,
   );
   for (const line of cal.bins) console.log(`  ${line}`);
@@ -152,7 +161,7 @@ async function main(): Promise<void> {
   const held: Record<string, boolean> = {};
   for (const key of ['older', 'A'] as const) held[key] = await benchWindow(dataDir, key, sequences);
   console.log(
-    `\ngoal (window A: every NK/LK cell >= best baseline + ${MARGIN}, PK >= naive): ${held.A ? 'met' : 'NOT met'}`,
+    `\ngoal (window A: every NK/LK cell >= best baseline + ${MARGIN}, PK >= naive + ${PK_MARGIN}): ${held.A ? 'met' : 'NOT met'}`,
   );
 }
 

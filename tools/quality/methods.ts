@@ -1,5 +1,8 @@
 // The three predictors of the quality benchmark and their evaluation with the service's evaluator.
 import {
+  AssociationIndex,
+  associationSourceOf,
+  informedPrior,
   propagatedTruth,
   type BlendModel,
   blendTerms,
@@ -49,7 +52,25 @@ export function knnPredictor(window: QualityWindow, hits: ReadonlyMap<string, Ho
   };
 }
 
-/** The service's default: homology blended with the prior (libs/domain/src/knn/homology-blend.ts). */
+/**
+ * The service's default: homology blended with the prior (libs/domain/src/knn/homology-blend.ts),
+ * the prior informed by what is known of the target when the model has an association.
+ */
+export function defaultPredictor(
+  window: QualityWindow,
+  hits: ReadonlyMap<string, HomologyHit[]>,
+  model: BlendModel,
+): Predictor {
+  const association = model.association;
+  if (association === undefined) return blendPredictor(window, hits, model);
+  const index = new AssociationIndex(associationSourceOf(window.references, window.priors), {
+    maxPosting: association.max_posting,
+    neighbours: association.neighbours,
+  });
+  return associationPredictor(window, hits, model, index, association.weights);
+}
+
+/** Homology blended with the plain prior (the default without its association). */
 export function blendPredictor(
   window: QualityWindow,
   hits: ReadonlyMap<string, HomologyHit[]>,
@@ -63,6 +84,44 @@ export function blendPredictor(
       params: model.aspects[aspect],
       minScore: model.min_score,
     }).map((term) => [term.goId, term.score] as const);
+}
+
+/** Association weights per aspect, by whether the target has known terms in that aspect (PK) or not (LK). */
+export type AssociationWeights = Record<'LK' | 'PK', Record<GoAspect, number>>;
+
+/**
+ * The default with the prior informed by what is known of the target (`AssociationIndex`): a known
+ * target's (t0) terms match it to reference proteins that share them, and their terms inform the prior
+ * with the weight of its mode (LK: nothing known in the aspect; PK: something). NK targets, known in
+ * no aspect, get the default as it is.
+ */
+export function associationPredictor(
+  window: QualityWindow,
+  hits: ReadonlyMap<string, HomologyHit[]>,
+  model: BlendModel,
+  index: AssociationIndex,
+  weights: AssociationWeights,
+): Predictor {
+  // A target is scored aspect by aspect: its neighbours are found once for the three.
+  let cached: { target: string; scores: ReturnType<AssociationIndex['scores']> } | null = null;
+  return (target, aspect) => {
+    const known = window.references.get(target);
+    let prior = window.priors[aspect];
+    if (known !== undefined) {
+      const mode = known[aspect].length > 0 ? 'PK' : 'LK';
+      const weight = weights[mode][aspect];
+      if (cached?.target !== target) cached = { target, scores: index.scores(known, target) };
+      const association = cached.scores[aspect];
+      if (weight > 0 && association !== undefined) prior = informedPrior(prior, association, weight);
+    }
+    return blendTerms({
+      hits: foreignHits(hits, target),
+      termsOf: (reference) => window.references.get(reference)?.[aspect],
+      prior,
+      params: model.aspects[aspect],
+      minScore: model.min_score,
+    }).map((term) => [term.goId, term.score] as const);
+  };
 }
 
 export type CellScores = Record<HoldoutCategory, Record<GoAspect, number>>;
