@@ -1,7 +1,11 @@
 import {
+  AssociationIndex,
+  type AssociationModel,
   BlendModel,
   blendTerms,
   GoAspect,
+  informedPrior,
+  type TermPrior,
   HomologyHit,
   isSelfHit,
   QuerySummary,
@@ -85,8 +89,12 @@ export async function homologyTransfer(input: {
       { accession: q.accession, homologs: 0, best_identity: null, known_terms: 0 },
     ]),
   );
+  const association = input.model.association;
   for (const { query, id } of searchable) {
     const { hits, selves } = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
+    // What the reference already knows of the query (its own annotations, never a vote for itself)
+    // informs its prior; an unknown query keeps the plain prior.
+    const informed = association === undefined ? null : informedPriors(pool, association, query);
     let known = 0;
     for (const aspect of ['F', 'P', 'C'] as const) {
       // Self-transfer: the query's own annotations are known, reported apart and not predicted.
@@ -95,7 +103,9 @@ export async function homologyTransfer(input: {
       const ownIds = new Set(own.map((t) => t.term.goId));
       terms.push(
         ...own,
-        ...aspectTerms(pool, query, hits, aspect, input.model).filter((t) => !ownIds.has(t.term.goId)),
+        ...aspectTerms(pool, query, hits, aspect, input.model, informed?.[aspect]).filter(
+          (t) => !ownIds.has(t.term.goId),
+        ),
       );
     }
     summaries.set(query.accession, {
@@ -211,6 +221,7 @@ function aspectTerms(
   hits: PoolHit[],
   aspect: GoAspect,
   model: BlendModel,
+  informed: { prior: TermPrior; association: ReadonlyMap<string, number> } | undefined,
 ): HomologyTerm[] {
   const inAspect = hits.filter((h) => pool.hasTerms(h.index, aspect));
   const indexOf = new Map(inAspect.map((h) => [h.reference, h.index]));
@@ -223,7 +234,7 @@ function aspectTerms(
   const blended = blendTerms({
     hits: inAspect,
     termsOf: termIdsOf,
-    prior,
+    prior: informed?.prior ?? prior,
     params: model.aspects[aspect],
     minScore: model.min_score,
   });
@@ -232,7 +243,10 @@ function aspectTerms(
   return blended.map((t) => {
     const donor = t.donor === null ? null : (hitOf.get(t.donor.reference) ?? null);
     const poolTerm = donor === null ? null : (pool.terms(donor.index, aspect)?.get(t.goId) ?? null);
-    const frequency = Math.round(t.prior * prior.proteins);
+    // The plain prior of the term (the informed one is the blend's input, named apart below).
+    const plain = prior.frequency.get(t.goId) ?? 0;
+    const frequency = Math.round(plain * prior.proteins);
+    const associated = informed?.association.get(t.goId);
     const distance = donor === null ? 1 : 1 - donor.identity;
     const term: TransferredTerm = {
       goTermId: poolTerm?.goTermId ?? pool.goTermIdOf(t.goId)!,
@@ -263,7 +277,8 @@ function aspectTerms(
       features: {
         source: donor === null ? 'prior' : 'homology',
         vote_share: t.voteShare,
-        prior: t.prior,
+        prior: plain,
+        ...(associated !== undefined ? { association: associated } : {}),
         ...(donor !== null
           ? { identity: donor.identity, bitscore: donor.bitscore, evalue: donor.evalue }
           : {}),
@@ -272,4 +287,70 @@ function aspectTerms(
       selfHit: donor?.selfHit === true,
     };
   });
+}
+
+/** One association index per pool (built on its first query, kept while the pool is). */
+const associationIndexes = new WeakMap<HomologyPool, AssociationIndex>();
+
+function associationIndexOf(pool: HomologyPool, model: AssociationModel): AssociationIndex {
+  let index = associationIndexes.get(pool);
+  if (index === undefined) {
+    index = new AssociationIndex(
+      {
+        size: pool.size,
+        accession: (i) => pool.protein(i)?.accession ?? '',
+        terms: (i, aspect) => (pool.hasTerms(i, aspect) ? pool.terms(i, aspect)?.keys() : undefined),
+        priors: pool.priors,
+      },
+      { maxPosting: model.max_posting, neighbours: model.neighbours },
+    );
+    associationIndexes.set(pool, index);
+  }
+  return index;
+}
+
+/** A pool's proteins by accession (built once per pool, kept while the pool is). */
+const accessionIndexes = new WeakMap<HomologyPool, Map<string, number>>();
+
+function poolIndexOf(pool: HomologyPool, accession: string): number | undefined {
+  let byAccession = accessionIndexes.get(pool);
+  if (byAccession === undefined) {
+    byAccession = new Map();
+    for (let i = 0; i < pool.size; i++) {
+      const protein = pool.protein(i);
+      if (protein !== undefined) byAccession.set(protein.accession, i);
+    }
+    accessionIndexes.set(pool, byAccession);
+  }
+  return byAccession.get(accession) ?? byAccession.get(splitIsoform(accession).canonicalAccession);
+}
+
+/**
+ * Per aspect, the query's prior informed by its known terms (`informedPrior`) and the association
+ * behind it; null when the query is no reference protein (by accession, or its canonical accession).
+ * The association index is built on the pool's first known query: a run of new proteins never pays
+ * for it.
+ */
+function informedPriors(
+  pool: HomologyPool,
+  model: AssociationModel,
+  query: HomologyQuery,
+): Partial<Record<GoAspect, { prior: TermPrior; association: ReadonlyMap<string, number> }>> | null {
+  const self = poolIndexOf(pool, query.accession);
+  if (self === undefined) return null;
+  const index = associationIndexOf(pool, model);
+  const known = {
+    F: [...(pool.terms(self, 'F')?.keys() ?? [])],
+    P: [...(pool.terms(self, 'P')?.keys() ?? [])],
+    C: [...(pool.terms(self, 'C')?.keys() ?? [])],
+  };
+  const scores = index.scores(known, pool.protein(self)!.accession);
+  const out: Partial<Record<GoAspect, { prior: TermPrior; association: ReadonlyMap<string, number> }>> = {};
+  for (const aspect of ['F', 'P', 'C'] as const) {
+    const association = scores[aspect];
+    const weight = model.weights[known[aspect].length > 0 ? 'PK' : 'LK'][aspect];
+    if (association === undefined || weight <= 0) continue;
+    out[aspect] = { prior: informedPrior(pool.priors[aspect], association, weight), association };
+  }
+  return out;
 }

@@ -167,7 +167,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     expect(row!.options).toMatchObject({
       donor_evidence: 'experimental',
       compute_alignments: false,
-      blend_model: 'homology-blend-v1',
+      blend_model: 'homology-blend-v2',
     });
   });
 
@@ -291,6 +291,66 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     expect(predictions(backed)).toBeLessThan(predictions(every));
     expect((await api.get(`${base}&basis=prior`)).status).toBe(422);
     expect((await api.get(`${base}&min_score=1.5`)).status).toBe(422);
+  });
+
+  it('what the reference knows of a query informs its prior: a protein known only by its functions gets the processes of proteins with those functions (LK)', async () => {
+    // A reference protein with experimental molecular functions and no process: LK for BP.
+    const [lk] = await gateway.infra.db.query<{ accession: string }[]>(
+      `SELECT a.protein_accession AS accession
+         FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
+        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.evidence_code = ANY($2::text[])
+        GROUP BY a.protein_accession
+       HAVING bool_or(t.aspect = 'F') AND NOT bool_or(t.aspect = 'P')
+        ORDER BY count(*) FILTER (WHERE t.aspect = 'F') DESC, a.protein_accession LIMIT 1`,
+      [annotationSetId, EXPERIMENTAL],
+    );
+    expect(lk).toBeDefined();
+    // The same sequence, found by nothing, under the known accession and under an unknown one: only
+    // what is known of the first tells them apart.
+    const sequence = unrelated(260, 11);
+    const form = new FormData();
+    form.append('name', 'known by its functions');
+    form.append(
+      'file',
+      new Blob([`>${lk!.accession}\n${sequence}\n>UNKNOWN_ONE\n${sequence}\n`], { type: 'text/plain' }),
+      'queries.fasta',
+    );
+    const uploaded = await fetch(`${gateway.url}/v1/query-sets`, { method: 'POST', body: form });
+    expect(uploaded.status).toBe(201);
+    const job = await runJobToSuccess<TestJob>(api, '/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      query_set_id: ((await uploaded.json()) as { id: string }).id,
+    });
+    const rows = async (accession: string) =>
+      new Map(
+        (
+          await gateway.infra.db.query<{ go_id: string; score: number; features: Record<string, unknown> }[]>(
+            `SELECT go_id, 1 - distance::float8 AS score, features FROM prediction
+              WHERE prediction_set_id = $1 AND protein_accession = $2 AND aspect = 'P'`,
+            [job.result!['prediction_set_id'], accession],
+          )
+        ).map((r) => [r.go_id, r]),
+      );
+    const known = await rows(lk!.accession);
+    const unknown = await rows('UNKNOWN_ONE');
+    // The unknown query rests on the plain prior; the known one names the association it used.
+    expect([...unknown.values()].some((r) => 'association' in r.features)).toBe(false);
+    const associated = [...known.values()].filter((r) => typeof r.features['association'] === 'number');
+    expect(associated.length).toBeGreaterThan(0);
+    // Where the proteins sharing its functions carry a process more often than all proteins do, it
+    // scores at least as high as for the unknown query, and some strictly higher.
+    const raised = associated.filter(
+      (r) => (r.features['association'] as number) > (r.features['prior'] as number),
+    );
+    expect(raised.length).toBeGreaterThan(0);
+    for (const r of raised) expect(r.score).toBeGreaterThanOrEqual((unknown.get(r.go_id)?.score ?? 0) - 1e-6);
+    expect(raised.some((r) => r.score > (unknown.get(r.go_id)?.score ?? 0) + 1e-6)).toBe(true);
+    // The plain prior behind both is the same.
+    for (const r of associated)
+      if (unknown.has(r.go_id))
+        expect(r.features['prior']).toBeCloseTo(unknown.get(r.go_id)!.features['prior'] as number, 9);
   });
 
   it('a query with no homolog gets the prior: every term at its (calibrated) frequency among the reference proteins of its aspect', async () => {
