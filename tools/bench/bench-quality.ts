@@ -50,17 +50,18 @@ const seconds = (since: bigint): number => Number(process.hrtime.bigint() - sinc
 const f3 = (value: number): string => value.toFixed(3);
 const signed = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
 
-/** Expected calibration error of the default's scores over NK and LK (10 equal-width bins). */
-function calibration(window: QualityWindow, predictor: Predictor): { ece: number; bins: string[] } {
+/** Expected calibration error over 10 equal-width bins of (score, confirmed) samples. */
+function expectedCalibrationError(samples: Iterable<{ score: number; label: boolean }>): {
+  ece: number;
+  n: number;
+  bins: string[];
+} {
   const counts = Array.from({ length: 10 }, () => ({ n: 0, score: 0, hits: 0 }));
-  const samples = labelledScores(window, predictor, ['NK', 'LK']);
-  for (const aspect of ASPECTS) {
-    for (const { score, label } of samples[aspect]) {
-      const bin = counts[Math.min(9, Math.floor(score * 10))]!;
-      bin.n++;
-      bin.score += score;
-      if (label) bin.hits++;
-    }
+  for (const { score, label } of samples) {
+    const bin = counts[Math.min(9, Math.floor(score * 10))]!;
+    bin.n++;
+    bin.score += score;
+    if (label) bin.hits++;
   }
   const total = counts.reduce((sum, bin) => sum + bin.n, 0);
   let ece = 0;
@@ -74,7 +75,44 @@ function calibration(window: QualityWindow, predictor: Predictor): { ece: number
       `[${(index / 10).toFixed(1)},${((index + 1) / 10).toFixed(1)}) n=${bin.n} mean score ${f3(meanScore)} precision ${f3(precision)}`,
     );
   });
-  return { ece, bins };
+  return { ece, n: total, bins };
+}
+
+/** Bands of term specificity: information content, -log2 of the term's share of the aspect's references. */
+const IC_BANDS = [
+  { name: 'IC < 2', below: 2 },
+  { name: '2 <= IC < 4', below: 4 },
+  { name: '4 <= IC < 6', below: 6 },
+  { name: 'IC >= 6', below: Infinity },
+] as const;
+
+/**
+ * Calibration of the default's scores over NK and LK: overall (with its bins), per aspect, and per
+ * band of term specificity, so that a specific term is checked apart from the generic ones.
+ */
+function calibration(
+  window: QualityWindow,
+  predictor: Predictor,
+): { ece: number; bins: string[]; perAspect: string; perBand: string } {
+  const samples = labelledScores(window, predictor, ['NK', 'LK']);
+  const overall = expectedCalibrationError(ASPECTS.flatMap((a) => samples[a]));
+  const perAspect = ASPECTS.map((a) => `${ASPECT_NAME[a]} ${f3(expectedCalibrationError(samples[a]).ece)}`);
+  const band = (aspect: GoAspect, term: string): number => {
+    const frequency = window.priors[aspect].frequency.get(term) ?? 0;
+    const ic = frequency > 0 ? -Math.log2(frequency) : Infinity;
+    return IC_BANDS.findIndex((b) => ic < b.below);
+  };
+  const perBand = IC_BANDS.map((b, i) => {
+    const inBand = ASPECTS.flatMap((a) => samples[a].filter((s) => band(a, s.term) === i));
+    const { ece, n } = expectedCalibrationError(inBand);
+    return `${b.name} ${f3(ece)} (n ${n})`;
+  });
+  return {
+    ece: overall.ece,
+    bins: overall.bins,
+    perAspect: perAspect.join(', '),
+    perBand: perBand.join(', '),
+  };
 }
 
 async function benchWindow(
@@ -133,6 +171,8 @@ async function benchWindow(
     `default wins ${wins}/6 NK and LK cells by >= ${MARGIN}; PK above naive by >= ${PK_MARGIN} in ${pkHolds}/3; ` +
       `calibration (NK+LK, 10 bins) ECE ${f3(cal.ece)}`,
   );
+  console.log(`  per aspect: ${cal.perAspect}`);
+  console.log(`  per band of term specificity: ${cal.perBand}`);
   for (const line of cal.bins) console.log(`  ${line}`);
   console.log(
     `terms per (target, category): ${Object.entries(counts)

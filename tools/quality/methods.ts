@@ -179,8 +179,8 @@ export function labelledScores(
   window: QualityWindow,
   predictor: Predictor,
   categories: readonly HoldoutCategory[],
-): Record<GoAspect, { score: number; label: boolean }[]> {
-  const out: Record<GoAspect, { score: number; label: boolean }[]> = { F: [], P: [], C: [] };
+): Record<GoAspect, { term: string; score: number; label: boolean }[]> {
+  const out: Record<GoAspect, { term: string; score: number; label: boolean }[]> = { F: [], P: [], C: [] };
   for (const category of categories) {
     const truth = propagatedTruth(
       window.truth[category].map((row) => ({ protein: row.protein, goId: row.term })),
@@ -190,6 +190,7 @@ export function labelledScores(
       for (const aspect of aspects) {
         for (const [term, score] of predictor(target, aspect)) {
           out[aspect].push({
+            term,
             score,
             label: window.graph.aspect(term) === aspect && truth.label(target, term),
           });
