@@ -420,6 +420,8 @@ describe('web dashboards in headless Chromium against the real stack', () => {
         return operations.length >= 1 && operations.every((o) => o === 'predict_go_terms');
       }, true);
       expect(page.url()).toContain('operation=predict_go_terms');
+      // A job is named by what it does, its id beside it.
+      expect(await jobs.locator('tbody tr td:nth-child(1) a').first().textContent()).toBe('Predict GO terms');
       await page.getByRole('combobox', { name: 'Status' }).selectOption('FAILED');
       await page.getByText('No jobs yet.').waitFor();
 
@@ -441,6 +443,13 @@ describe('web dashboards in headless Chromium against the real stack', () => {
         count(page.getByRole('region', { name: 'proteins', exact: true }).locator('tbody tr')),
         40,
       );
+      // What a FASTA or UniProt header gives, in a biologist's words.
+      expect(
+        await page
+          .getByRole('region', { name: 'proteins', exact: true })
+          .locator('thead th')
+          .allTextContents(),
+      ).toEqual(['Accession', 'Protein', 'Entry name', 'Gene', 'Organism', 'Length', 'Reviewed']);
       await page.goto(`${base}/#/evaluation-sets`);
       await settle(
         count(page.getByRole('region', { name: 'evaluation sets', exact: true }).locator('tbody tr')),

@@ -346,6 +346,8 @@ describe('EvaluationRepository: results', () => {
     expect(listed.find((r) => r['id'] === alicePublic)).toEqual({
       ...(await evaluations.findResult(setId, alicePublic)),
       scoring_config_name: scoringName,
+      // No prediction set behind this result: nothing to name.
+      prediction_set_label: null,
     });
     expect(listed.find((r) => r['id'] === aliceOwner)).toMatchObject({ scoring_config_name: null });
     expect(await evaluations.listResults(randomUUID(), { kind: 'all' })).toEqual([]);
@@ -380,6 +382,9 @@ describe('EvaluationRepository: results', () => {
         ...(await evaluations.findResult(setId, first)),
         scoring_config_name: scoringName,
         embedding_model_name: `kmer-${tag}-own`,
+        // The method of its prediction set (none here): the benchmark matrix's row.
+        search_backend: null,
+        blend_version: null,
       });
     } finally {
       await deleteFixtures(db, { configIds: [ownConfig, privateOnly] });
