@@ -240,11 +240,7 @@ export function informedPrior(
   return {
     frequency: {
       get: (term) =>
-        association.has(term)
-          ? value(term)
-          : prior.frequency.get(term) === undefined
-            ? undefined
-            : value(term),
+        association.has(term) || prior.frequency.get(term) !== undefined ? value(term) : undefined,
     },
     ranked: { [Symbol.iterator]: ranked },
     proteins: prior.proteins,

@@ -52,12 +52,29 @@ const LABELS = `c.model_name AS embedding_config_name, c.model_backend AS embedd
   (a.source || ' ' || a.source_version) AS annotation_set_label, o.obo_version AS ontology_version,
   (SELECT j.status FROM job j WHERE j.id = s.job_id) AS job_status,
   COALESCE((s.options ->> 'exclude_self')::boolean, true) AS exclude_self,
-  (SELECT q.name FROM query_set q WHERE q.id = s.query_set_id) AS query_set_name,
-  ${predictionSetLabelParts('s')}`;
+  (SELECT q.name FROM query_set q WHERE q.id = s.query_set_id) AS query_set_name`;
+
+/** A set read with LABELS gets its `label`, from the columns it already has. */
+function withLabel<T extends Record<string, unknown>>(row: T): T & { label: string } {
+  const reference = row['reference'] as ReferenceSummary | null;
+  return {
+    ...row,
+    label: predictionSetLabel({
+      query_set_name: row['query_set_name'] as string | null,
+      search_backend: row['search_backend'] as string,
+      blend_version: reference?.blend_version ?? null,
+      embedding_config_name: row['embedding_config_name'] as string,
+      reference: reference?.reference_name ?? (row['annotation_set_label'] as string),
+      exclude_self: row['exclude_self'] as boolean,
+      created_at: row['created_at'] as string,
+    }),
+  };
+}
 
 /**
  * `label_parts` of the prediction set aliased `alias` (`PredictionSetLabelParts`; null when a LEFT
- * JOIN found none), for `withPredictionSetLabel`: its query set's name and the settings that tell runs apart.
+ * JOIN found none), for `withPredictionSetLabel`: its query set's name and the settings that tell runs
+ * apart. For a row that does not select the set's own labels (an evaluation result's set).
  */
 export function predictionSetLabelParts(alias: string, as = 'label_parts'): string {
   return `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object(
@@ -197,7 +214,7 @@ export class PredictionSetRepository {
          FROM prediction_set s ${JOINS} WHERE ${visible.sql} ORDER BY s.created_at DESC LIMIT $1`,
       [limit, ...visible.params],
     );
-    return rows.map((row) => withPredictionSetLabel(row));
+    return rows.map(withLabel);
   }
 
   async detail(id: string): Promise<Record<string, unknown>> {
@@ -207,7 +224,7 @@ export class PredictionSetRepository {
       [id],
     );
     if (set === null) throw notFound('Prediction set');
-    const labelled = withPredictionSetLabel(set);
+    const labelled = withLabel(set);
     const perProtein = await queryRows<{ protein_accession: string; go_count: number }>(
       this.db,
       `SELECT protein_accession, count(*)::int AS go_count FROM prediction WHERE prediction_set_id = $1
@@ -396,7 +413,7 @@ export class PredictionSetRepository {
       [querySetId, embeddingConfigId],
     );
     if (set === null) throw notFound('Prediction set');
-    return withPredictionSetLabel(set) as PredictionSetRecord & Record<string, unknown>;
+    return withLabel(set);
   }
 }
 
