@@ -167,7 +167,7 @@ describe('svc, the command-line client, against the real stack', () => {
     expect(run.stderr).toContain('all evidence, electronic included');
     expect(run.stderr).toContain('(calibrated with experimental evidence donors, not these)');
     expect(run.stderr).toMatch(
-      /^warning: This run transfers annotations of every evidence code, electronic \(IEA\) included, but the scores of homology-blend-v2 were calibrated/m,
+      /^warning: This run transfers annotations of every evidence code, electronic \(IEA\) included, but the scores of homology-blend-v3 were calibrated/m,
     );
     const json = JSON.parse(readFileSync(join(out, 'predictions.json'), 'utf8')) as {
       reference: { donor_evidence: string };

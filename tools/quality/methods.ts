@@ -83,6 +83,7 @@ export function blendPredictor(
       prior: window.priors[aspect],
       params: model.aspects[aspect],
       minScore: model.min_score,
+      ancestorsOf: window.ancestorsOf,
     }).map((term) => [term.goId, term.score] as const);
 }
 
@@ -120,6 +121,8 @@ export function associationPredictor(
       prior,
       params: model.aspects[aspect],
       minScore: model.min_score,
+      specificity: window.priors[aspect],
+      ancestorsOf: window.ancestorsOf,
     }).map((term) => [term.goId, term.score] as const);
   };
 }

@@ -66,6 +66,8 @@ export interface QualityWindow {
   /** Donor proteins: propagated t0 terms (roots left out) per aspect, for proteins with a sequence. */
   references: Map<string, Record<GoAspect, string[]>>;
   priors: Record<GoAspect, TermPrior>;
+  /** A term's ancestors in its own aspect, roots left out (as the prediction worker's pool gives them). */
+  ancestorsOf: (goId: string) => readonly string[];
   truth: Record<HoldoutCategory, CafaAnnotation[]>;
   known: CafaAnnotation[];
   /** Per category, the aspects each target is scored in. */
@@ -185,6 +187,16 @@ export function loadWindow(
         term: row.goId,
       })),
   );
+  const ancestors = new Map<string, readonly string[]>();
+  const ancestorsOf = (goId: string): readonly string[] => {
+    let list = ancestors.get(goId);
+    if (list === undefined) {
+      const aspect = graph.aspect(goId);
+      list = graph.ancestors(goId).filter((id) => !ROOTS.has(id) && graph.aspect(id) === aspect);
+      ancestors.set(goId, list);
+    }
+    return list;
+  };
   return {
     spec,
     graph,
@@ -192,6 +204,7 @@ export function loadWindow(
     sequences,
     references,
     priors,
+    ancestorsOf,
     truth,
     known,
     targets,

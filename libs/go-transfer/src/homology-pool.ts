@@ -37,6 +37,8 @@ export interface HomologyPool {
   readonly priors: Record<GoAspect, TermPrior>;
   /** GO id -> go_term id of the snapshot, for prior-only rows. */
   goTermIdOf(goId: string): number | undefined;
+  /** A term's ancestors in its own aspect, namespace roots left out, by GO id (the prior's terms). */
+  ancestorsOf(goId: string): readonly string[];
   readonly database: string;
 }
 
@@ -383,6 +385,23 @@ async function build(
     if (cache.size > TERM_CACHE) cache.delete(cache.keys().next().value!);
     return hit;
   };
+  const ancestorGoIds = new Map<string, readonly string[]>();
+  const ancestorsOf = (goId: string): readonly string[] => {
+    let list = ancestorGoIds.get(goId);
+    if (list !== undefined) return list;
+    const id = goTermIds.get(goId);
+    const aspect = id === undefined ? undefined : ontology.termInfo(id)?.aspect;
+    list =
+      id === undefined
+        ? []
+        : ontology
+            .ancestorsOf(id)
+            .filter((a) => ontology.termInfo(a)?.aspect === aspect && ontology.ancestorsOf(a).length > 0)
+            .map((a) => ontology.termInfo(a)!.goId)
+            .filter((ancestor) => goTermIds.has(ancestor));
+    ancestorGoIds.set(goId, list);
+    return list;
+  };
   const size = columns.accessions.length;
   const inPool = (index: number): boolean => Number.isInteger(index) && index >= 0 && index < size;
   return {
@@ -403,6 +422,7 @@ async function build(
     directCount: (index, aspect) => (inPool(index) ? directCounts[aspect][index]! : 0),
     priors,
     goTermIdOf: (goId) => goTermIds.get(goId),
+    ancestorsOf,
     database,
   };
 }

@@ -237,6 +237,8 @@ function aspectTerms(
     prior: informed?.prior ?? prior,
     params: model.aspects[aspect],
     minScore: model.min_score,
+    specificity: prior,
+    ancestorsOf: (goId) => pool.ancestorsOf(goId),
   });
   const rankOf = new Map(inAspect.map((h, i) => [h.reference, i + 1]));
   const hitOf = new Map(inAspect.map((h) => [h.reference, h]));
@@ -279,6 +281,7 @@ function aspectTerms(
         vote_share: t.voteShare,
         prior: plain,
         ...(associated !== undefined ? { association: associated } : {}),
+        ...(t.liftedFrom !== undefined ? { score_of_descendant: t.liftedFrom } : {}),
         ...(donor !== null
           ? { identity: donor.identity, bitscore: donor.bitscore, evalue: donor.evalue }
           : {}),

@@ -3,7 +3,16 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import { calibrate, type GoAspect, GoGraph, md5Hex, parseGafLine, parseObo } from '@svc/domain';
+import {
+  calibrate,
+  type GoAspect,
+  GoGraph,
+  md5Hex,
+  parseGafLine,
+  parseObo,
+  termCalibration,
+  termPriorOf,
+} from '@svc/domain';
 import { defaultBlendModel } from '@svc/go-transfer';
 import { QuerySetRepository } from '@svc/persistence';
 import {
@@ -167,7 +176,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     expect(row!.options).toMatchObject({
       donor_evidence: 'experimental',
       compute_alignments: false,
-      blend_model: 'homology-blend-v2',
+      blend_model: 'homology-blend-v3',
     });
   });
 
@@ -371,17 +380,27 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
         terms.add(id);
       }
     }
-    // Frequency among the proteins annotated in the aspect, through the shipped calibration.
+    // Frequency among the proteins annotated in the aspect, through the shipped calibration (the map
+    // of the term's band of specificity where the aspect has one per band); a term never below a
+    // descendant that is emitted.
     const model = defaultBlendModel();
     const expected = new Map<string, number>();
     for (const aspect of ['F', 'P', 'C'] as const) {
       const counts = new Map<string, number>();
       for (const terms of byAspect[aspect].values())
         for (const id of terms) counts.set(id, (counts.get(id) ?? 0) + 1);
-      for (const [goId, count] of counts) {
-        const score = calibrate(model.aspects[aspect].calibration, count / byAspect[aspect].size);
-        if (score >= model.min_score) expected.set(goId, score);
+      const prior = termPriorOf(counts, byAspect[aspect].size);
+      const mapOf = termCalibration(model.aspects[aspect], prior);
+      const own = new Map<string, number>();
+      for (const [goId, count] of counts)
+        own.set(goId, calibrate(mapOf(goId), count / byAspect[aspect].size));
+      const final = new Map<string, number>();
+      for (const [goId, score] of own) {
+        if (score < model.min_score) continue;
+        for (const id of [goId, ...graph.ancestors(goId)])
+          if (own.has(id)) final.set(id, Math.max(final.get(id) ?? own.get(id)!, score));
       }
+      for (const [goId, score] of final) expected.set(goId, score);
     }
 
     const terms = await termsOf('NO_HOMOLOG');

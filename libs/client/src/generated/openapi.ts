@@ -4606,7 +4606,7 @@ export interface components {
             blend_donor_evidence?: "experimental" | "all" | null;
             /**
              * @description The homology blend's version (null for the embedding backends)
-             * @example homology-blend-v2
+             * @example homology-blend-v3
              */
             blend_version?: string | null;
             /**

@@ -75,7 +75,7 @@ export class ReferenceSummaryView {
   @ApiPropertyOptional({
     nullable: true,
     type: String,
-    example: 'homology-blend-v2',
+    example: 'homology-blend-v3',
     description: "The homology blend's version (null for the embedding backends)",
   })
   blend_version!: string | null;

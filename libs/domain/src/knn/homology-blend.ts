@@ -28,6 +28,24 @@ export interface AspectBlend {
    * (isotonic, piecewise linear through the knots); absent = the blend as is.
    */
   calibration?: Calibration;
+  /**
+   * Term-aware calibration: one map per band of term specificity, used instead of `calibration` when
+   * present (see `SpecificityCalibration`).
+   */
+  calibration_by_ic?: SpecificityCalibration;
+}
+
+/**
+ * One calibration map per band of term specificity: the information content -log2(f) of a term,
+ * with f its frequency among the reference proteins of the aspect (the plain prior). A specific term
+ * backed by a close homolog is confirmed more often than a generic one at the same blend, so the maps
+ * may cross: the blend then lifts every ancestor of a term to at least the term's score.
+ */
+export interface SpecificityCalibration {
+  /** Upper IC bounds of every band but the last, increasing: [2, 4, 6] = IC<2, [2,4), [4,6), IC>=6. */
+  bounds: number[];
+  /** One map per band, `bounds.length + 1`, most generic first. */
+  maps: Calibration[];
 }
 
 /** Knots of a non-decreasing piecewise-linear map of [0, 1] onto [0, 1]; `raw` strictly increasing. */
@@ -86,6 +104,8 @@ export interface BlendedTerm {
   donor: HomologyHit | null;
   /** Hits carrying the term. */
   votes: number;
+  /** A descendant whose (higher) score this term took, so it never scores below it. */
+  liftedFrom?: string;
 }
 
 /** Builds a prior from the (propagated) terms of each reference protein of one aspect. */
@@ -195,8 +215,10 @@ export function homologyWeight(params: AspectBlend, topIdentity: number | null):
  * blend(t) = w * (v * share(t) + (1 - v) * identity(t)) + (1 - w) * prior(t), with w the homology
  * weight, and score(t) = calibrate(blend(t)). Each part is monotone along the ontology when the donor
  * terms and the prior are propagated (a parent is carried by every donor of its child and is at least
- * as frequent), and the calibration never decreases, so a parent never scores below its child. A
- * query without hits gets the (calibrated) prior.
+ * as frequent). With one calibration map, which never decreases, a parent never scores below its
+ * child. With term-aware calibration the maps of two bands may cross, so every ancestor of a term
+ * (`ancestorsOf`) is lifted to at least the term's score, naming the term it took it from. A query
+ * without hits gets the (calibrated) prior.
  */
 export function blendTerms(input: {
   hits: readonly HomologyHit[];
@@ -204,8 +226,25 @@ export function blendTerms(input: {
   prior: TermPrior;
   params: AspectBlend;
   minScore: number;
+  /**
+   * The plain prior, whose frequencies place a term in its band of specificity (term-aware
+   * calibration); `prior` when absent. An informed prior blends in, the band stays the term's own.
+   */
+  specificity?: TermPrior;
+  /** A term's ancestors in the aspect, all of them (roots left out); needed by term-aware calibration. */
+  ancestorsOf?: (goId: string) => Iterable<string>;
 }): BlendedTerm[] {
   const { params, prior } = input;
+  const byIc = params.calibration_by_ic;
+  if (byIc !== undefined && input.ancestorsOf === undefined)
+    throw new Error('term-aware calibration needs the ancestors of each term (ancestorsOf)');
+  const calibrationOf = termCalibration(params, input.specificity ?? prior);
+  // The highest of the maps: a prior term below the cut under it is below under its own map, and so
+  // is every term after it (the prior is read in decreasing order).
+  const ceiling = (raw: number): number =>
+    byIc === undefined
+      ? calibrate(params.calibration, raw)
+      : Math.max(...byIc.maps.map((map) => calibrate(map, raw)));
   const perTerm = new Map<string, { share: number; best: HomologyHit; votes: number }>();
   let totalBitscore = 0;
   let topIdentity: number | null = null;
@@ -225,34 +264,112 @@ export function blendTerms(input: {
     }
   }
   const weight = homologyWeight(params, topIdentity);
-  const out: BlendedTerm[] = [];
-  for (const [goId, entry] of perTerm) {
+  /** The term as the blend scores it on its own (its calibrated blend, before any lift). */
+  const scored = (goId: string): BlendedTerm => {
+    const p = prior.frequency.get(goId) ?? 0;
+    const entry = perTerm.get(goId);
+    if (entry === undefined) {
+      const score = calibrate(calibrationOf(goId), (1 - weight) * p);
+      return { goId, score, voteShare: 0, identity: 0, prior: p, donor: null, votes: 0 };
+    }
     const voteShare = totalBitscore > 0 ? entry.share / totalBitscore : 0;
     const identity = entry.best.identity;
-    const p = prior.frequency.get(goId) ?? 0;
     const homology = params.vote_share * voteShare + (1 - params.vote_share) * identity;
-    const score = calibrate(params.calibration, clamp01(weight * homology + (1 - weight) * p));
-    if (score < input.minScore) continue;
-    out.push({
-      goId,
-      score,
-      voteShare,
-      identity,
-      prior: p,
-      donor: entry.best,
-      votes: entry.votes,
-    });
+    const score = calibrate(calibrationOf(goId), clamp01(weight * homology + (1 - weight) * p));
+    return { goId, score, voteShare, identity, prior: p, donor: entry.best, votes: entry.votes };
+  };
+  const out = new Map<string, BlendedTerm>();
+  for (const goId of perTerm.keys()) {
+    const term = scored(goId);
+    if (term.score >= input.minScore) out.set(goId, term);
   }
   if (weight < 1) {
     for (const [goId, p] of prior.ranked) {
-      const score = calibrate(params.calibration, (1 - weight) * p);
-      if (score < input.minScore) break;
+      if (ceiling((1 - weight) * p) < input.minScore) break;
       if (perTerm.has(goId)) continue;
-      out.push({ goId, score, voteShare: 0, identity: 0, prior: p, donor: null, votes: 0 });
+      const term = scored(goId);
+      if (term.score >= input.minScore) out.set(goId, term);
     }
   }
-  out.sort((a, b) => b.score - a.score || (a.goId < b.goId ? -1 : 1));
-  return out;
+  if (byIc !== undefined) liftAncestors(out, input.ancestorsOf!, scored);
+  return [...out.values()].sort((a, b) => b.score - a.score || (a.goId < b.goId ? -1 : 1));
+}
+
+/**
+ * Every ancestor of an emitted term scores at least as much as it: a lifted ancestor keeps its own
+ * evidence and names the term whose score it took; one below the cut on its own is emitted so.
+ */
+function liftAncestors(
+  out: Map<string, BlendedTerm>,
+  ancestorsOf: (goId: string) => Iterable<string>,
+  scored: (goId: string) => BlendedTerm,
+): void {
+  for (const term of [...out.values()]) {
+    for (const ancestor of ancestorsOf(term.goId)) {
+      const current = out.get(ancestor) ?? scored(ancestor);
+      if (current.score >= term.score) {
+        if (!out.has(ancestor)) out.set(ancestor, current);
+        continue;
+      }
+      out.set(ancestor, { ...current, score: term.score, liftedFrom: term.goId });
+    }
+  }
+}
+
+/** A term's band of specificity: the first band whose upper bound its information content is below. */
+export function specificityBand(bounds: readonly number[], frequency: number | undefined): number {
+  const ic = frequency !== undefined && frequency > 0 ? -Math.log2(frequency) : Infinity;
+  const band = bounds.findIndex((bound) => ic < bound);
+  return band < 0 ? bounds.length : band;
+}
+
+/** The calibration map of each term: its band's when the aspect has term-aware calibration. */
+export function termCalibration(
+  params: AspectBlend,
+  specificity: TermPrior,
+): (goId: string) => Calibration | undefined {
+  const byIc = params.calibration_by_ic;
+  if (byIc === undefined) return () => params.calibration;
+  return (goId) => byIc.maps[specificityBand(byIc.bounds, specificity.frequency.get(goId))];
+}
+
+/**
+ * Term-aware calibration from labelled scores, each with its term's frequency in the plain prior: one
+ * isotonic map per band of specificity (`fitCalibration`), a band with fewer than `minSamples` taking
+ * the map of the band before it.
+ */
+export function fitSpecificityCalibration(
+  samples: readonly { score: number; label: boolean; frequency: number | undefined }[],
+  bounds: readonly number[],
+  options: { bins?: number; minSamples?: number } = {},
+): SpecificityCalibration {
+  const byBand: { score: number; label: boolean }[][] = bounds.map(() => []);
+  byBand.push([]);
+  for (const sample of samples) byBand[specificityBand(bounds, sample.frequency)]!.push(sample);
+  const maps: Calibration[] = [];
+  byBand.forEach((band, i) => {
+    const previous = maps[i - 1];
+    if (band.length < (options.minSamples ?? 1) && previous !== undefined) {
+      maps.push(previous);
+      return;
+    }
+    maps.push(fitCalibration(band, options.bins));
+  });
+  return { bounds: [...bounds], maps };
+}
+
+function validCalibration(calibration: Calibration): boolean {
+  const { raw, calibrated } = calibration;
+  return (
+    Array.isArray(raw) &&
+    Array.isArray(calibrated) &&
+    raw.length === calibrated.length &&
+    raw.length > 0 &&
+    raw.every((x, i) => typeof x === 'number' && x >= 0 && x <= 1 && (i === 0 || x > raw[i - 1]!)) &&
+    calibrated.every(
+      (y, i) => typeof y === 'number' && y >= 0 && y <= 1 && (i === 0 || y >= calibrated[i - 1]!),
+    )
+  );
 }
 
 /** Checks a model read from a file: every aspect present, every number finite and in range. */
@@ -276,19 +393,26 @@ export function checkBlendModel(value: unknown): BlendModel {
         fail(`${aspect}.${key} not a number`);
     }
     if (params.vote_share < 0 || params.vote_share > 1) fail(`${aspect}.vote_share must be in [0, 1]`);
-    const calibration = params.calibration;
-    if (calibration !== undefined) {
-      const { raw, calibrated } = calibration;
-      const ok =
-        Array.isArray(raw) &&
-        Array.isArray(calibrated) &&
-        raw.length === calibrated.length &&
-        raw.length > 0 &&
-        raw.every((x, i) => typeof x === 'number' && x >= 0 && x <= 1 && (i === 0 || x > raw[i - 1]!)) &&
-        calibrated.every(
-          (y, i) => typeof y === 'number' && y >= 0 && y <= 1 && (i === 0 || y >= calibrated[i - 1]!),
-        );
-      if (!ok) fail(`${aspect}.calibration must be increasing knots in [0, 1] with non-decreasing values`);
+    if (params.calibration !== undefined && !validCalibration(params.calibration))
+      fail(`${aspect}.calibration must be increasing knots in [0, 1] with non-decreasing values`);
+    const byIc = params.calibration_by_ic;
+    if (byIc !== undefined) {
+      const { bounds, maps } = byIc;
+      if (
+        !Array.isArray(bounds) ||
+        !bounds.every(
+          (b, i) => typeof b === 'number' && Number.isFinite(b) && (i === 0 || b > bounds[i - 1]!),
+        )
+      )
+        fail(`${aspect}.calibration_by_ic.bounds must be increasing finite numbers`);
+      if (!Array.isArray(maps) || maps.length !== bounds.length + 1)
+        fail(`${aspect}.calibration_by_ic.maps must hold one map per band (bounds + 1)`);
+      maps.forEach((map, i) => {
+        if (!validCalibration(map))
+          fail(
+            `${aspect}.calibration_by_ic.maps[${i}] must be increasing knots in [0, 1] with non-decreasing values`,
+          );
+      });
     }
   }
   const association = model.association;

@@ -1,5 +1,5 @@
 import { type BlendModel, checkBlendModel } from '@svc/domain';
-import shipped from './homology-blend-v2.json';
+import shipped from './homology-blend-v3.json';
 
 /**
  * The default blend, fitted by `npm run train:blend` and its association by `npm run
