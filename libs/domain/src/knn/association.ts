@@ -120,31 +120,38 @@ export class AssociationIndex {
         }
       }
     });
-    const out: Partial<Record<GoAspect, Map<string, number>>> = {};
-    for (const aspect of ASPECTS) {
-      // PK: matched on everything known; LK: on the other aspects.
-      const on = known[aspect].length > 0 ? ASPECTS : ASPECTS.filter((a) => a !== aspect);
-      const total = on.reduce((sum, a) => sum + norm[a], 0);
-      if (total <= 0) continue;
-      const nearest = new Nearest(this.options.neighbours);
-      const carries = this.carries[ASPECTS.indexOf(aspect)]!;
-      const [s0, s1, s2] = ASPECTS.map((a, slot) => (on.includes(a) ? this.similarity[slot]! : null));
+    // A query's similarity to a protein is the same for the three aspects: an aspect it knows nothing
+    // of adds nothing to it (LK), and its weight is in no norm. So one pass over the touched proteins
+    // offers each to the neighbours of every aspect the protein carries terms in.
+    const total = norm.F + norm.P + norm.C;
+    const nearest = ASPECTS.map(() => new Nearest(this.options.neighbours));
+    if (total > 0) {
+      const [s0, s1, s2] = this.similarity as [Float64Array, Float64Array, Float64Array];
+      const [c0, c1, c2] = this.carries as [Uint8Array, Uint8Array, Uint8Array];
       for (const index of touched) {
-        if (index === selfIndex || carries[index] === 0) continue;
-        const sim = (s0?.[index] ?? 0) + (s1?.[index] ?? 0) + (s2?.[index] ?? 0);
-        if (sim > 0) nearest.offer(index, sim / total);
+        if (index === selfIndex) continue;
+        const sim = s0[index]! + s1[index]! + s2[index]!;
+        if (!(sim > 0)) continue;
+        const share = sim / total;
+        if (c0[index] !== 0) nearest[0]!.offer(index, share);
+        if (c1[index] !== 0) nearest[1]!.offer(index, share);
+        if (c2[index] !== 0) nearest[2]!.offer(index, share);
       }
-      if (nearest.size === 0) continue;
+    }
+    const out: Partial<Record<GoAspect, Map<string, number>>> = {};
+    ASPECTS.forEach((aspect, slot) => {
+      const neighbours = nearest[slot]!;
+      if (neighbours.size === 0) return;
       const scores = new Map<string, number>();
       let sum = 0;
-      for (const { index, sim } of nearest.items()) {
+      for (const { index, sim } of neighbours.items()) {
         sum += sim;
         for (const term of this.source.terms(index, aspect) ?? [])
           scores.set(term, (scores.get(term) ?? 0) + sim);
       }
       for (const [term, value] of scores) scores.set(term, value / sum);
       out[aspect] = scores;
-    }
+    });
     for (const index of touched) {
       this.seen[index] = 0;
       for (const similarity of this.similarity) similarity[index] = 0;
@@ -224,18 +231,18 @@ export function informedPrior(
   if (weight <= 0 || association.size === 0) return prior;
   const value = (term: string): number =>
     (1 - weight) * (prior.frequency.get(term) ?? 0) + weight * (association.get(term) ?? 0);
-  const associated = [...association.keys()]
-    .map((term) => [term, value(term)] as const)
-    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+  const associated = [...association.keys()].map((term) => [term, value(term)] as const);
   function* ranked(): Generator<readonly [string, number]> {
-    let next = 0;
+    // Read as far as the blend needs, usually a few hundred of thousands of associated terms: a heap
+    // gives them in the order a full sort would, paying only for those read.
+    const heap = new RankedHeap(associated);
     for (const [term, p] of prior.ranked) {
       if (association.has(term)) continue;
       const scaled = (1 - weight) * p;
-      while (next < associated.length && before(associated[next]!, term, scaled)) yield associated[next++]!;
+      while (heap.size > 0 && before(heap.peek(), term, scaled)) yield heap.pop();
       yield [term, scaled];
     }
-    while (next < associated.length) yield associated[next++]!;
+    while (heap.size > 0) yield heap.pop();
   }
   return {
     frequency: {
@@ -249,4 +256,51 @@ export function informedPrior(
 
 function before(entry: readonly [string, number], term: string, score: number): boolean {
   return entry[1] > score || (entry[1] === score && entry[0] < term);
+}
+
+/** Entries best first: higher value, then lower term; a binary heap built in linear time. */
+class RankedHeap {
+  private readonly heap: (readonly [string, number])[];
+
+  constructor(entries: readonly (readonly [string, number])[]) {
+    this.heap = [...entries];
+    for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  get size(): number {
+    return this.heap.length;
+  }
+
+  peek(): readonly [string, number] {
+    return this.heap[0]!;
+  }
+
+  pop(): readonly [string, number] {
+    const heap = this.heap;
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = last;
+      this.down(0);
+    }
+    return top;
+  }
+
+  private down(i: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let best = i;
+      if (left < heap.length && ranksFirst(heap[left]!, heap[best]!)) best = left;
+      if (right < heap.length && ranksFirst(heap[right]!, heap[best]!)) best = right;
+      if (best === i) return;
+      [heap[i], heap[best]] = [heap[best]!, heap[i]!];
+      i = best;
+    }
+  }
+}
+
+function ranksFirst(a: readonly [string, number], b: readonly [string, number]): boolean {
+  return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
 }
