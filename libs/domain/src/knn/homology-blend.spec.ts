@@ -1,9 +1,8 @@
+import { calibrate, fitCalibration } from './calibration';
 import {
   type AspectBlend,
   blendTerms,
-  calibrate,
   checkBlendModel,
-  fitCalibration,
   homologyWeight,
   type HomologyHit,
   termPrior,

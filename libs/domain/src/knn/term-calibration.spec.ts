@@ -1,11 +1,9 @@
+import { calibrate, fitSpecificityCalibration, specificityBand } from './calibration';
 import {
   type AspectBlend,
   blendTerms,
-  calibrate,
   checkBlendModel,
-  fitSpecificityCalibration,
   type HomologyHit,
-  specificityBand,
   termPrior,
   type TermPrior,
 } from './homology-blend';
