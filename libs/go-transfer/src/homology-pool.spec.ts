@@ -1,6 +1,7 @@
 import { JobError } from '@svc/jobs';
 import { termPrior } from '@svc/domain';
-import { checkPoolFits, PoolColumns, POOL_BYTES, PriorCounter, propagateAnnotations } from './homology-pool';
+import { checkPoolFits, POOL_BYTES } from './homology-pool';
+import { PoolColumns, PriorCounter, propagateAnnotations } from './pool-columns';
 import type { OntologyView } from './ontology-cache';
 
 const MB = 1024 * 1024;
