@@ -1,7 +1,7 @@
 import { TransferredTerm } from '@svc/domain';
 import { EmitFn } from '@svc/jobs';
 import { Repositories, PredictionRow } from '@svc/persistence';
-import type { TransferSettings } from './transfer-batch';
+import type { TransferSettings } from './transfer-settings';
 import { readText, SourcePolicy } from '@svc/platform';
 import { loadTermEmbeddings } from './term-embeddings';
 import { termCoherence } from '@svc/domain';

@@ -9,7 +9,7 @@ import {
 } from '@svc/domain';
 import { normalizeRows } from '@svc/inference';
 import { EmitFn } from '@svc/jobs';
-import { Repositories, PredictionRow, PredictionSetRecord } from '@svc/persistence';
+import { Repositories, PredictionRow } from '@svc/persistence';
 import { AppConfig, SourcePolicy } from '@svc/platform';
 import { defaultBlendModel } from './blend/default-blend';
 import { addExtraFeatures } from './extra-features';
@@ -18,23 +18,9 @@ import { ontologyView } from './ontology-cache';
 import { pairFeatureService } from './pair-features';
 import { ReferenceIndex, referenceIndexCache } from './reference-index-cache';
 import { taxonomyFeatures } from './taxonomy-features';
+import type { TransferSettings } from './transfer-settings';
 
-/**
- * What a transfer run needs to know: the reference (embedding config, annotation set, snapshot), the
- * search (k, threshold, backend, one index per aspect or one for all) and the feature flags in
- * `options`. A prediction set carries exactly these fields; a dataset export builds them per pair.
- */
-export type TransferSettings = Pick<
-  PredictionSetRecord,
-  | 'embedding_config_id'
-  | 'annotation_set_id'
-  | 'ontology_snapshot_id'
-  | 'limit_per_entry'
-  | 'distance_threshold'
-  | 'search_backend'
-  | 'aspect_separated_knn'
-  | 'options'
->;
+export type { TransferSettings } from './transfer-settings';
 
 export interface TransferQuery {
   accession: string;

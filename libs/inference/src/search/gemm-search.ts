@@ -1,7 +1,7 @@
 import { onnx } from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import type { SearchHit } from '@svc/domain';
-import type { ReferenceMatrix, VectorIndex, VectorSearchBackend } from './vector-search';
+import type { ReferenceMatrix, VectorIndex, VectorSearchBackend } from './vector-index';
 import { valueInfo } from '../onnx/onnx-graph';
 
 const FLOAT = onnx.TensorProto.DataType.FLOAT;

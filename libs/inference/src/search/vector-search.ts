@@ -1,26 +1,9 @@
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { GEMM_EXACT_SEARCH } from './gemm-search';
 import type { SearchHit } from '@svc/domain';
+import type { VectorSearchBackend } from './vector-index';
 
-/** A reference matrix held in memory: n rows of `dimensions` L2-normalised float32 values. */
-export interface ReferenceMatrix {
-  readonly rows: number;
-  readonly dimensions: number;
-  readonly data: Float32Array;
-}
-
-export interface VectorIndex {
-  readonly backend: string;
-  readonly size: number;
-  /** k nearest rows for each query row (nearest first), cosine distance in [0, 2]. */
-  search(queries: Float32Array, k: number): Promise<SearchHit[][]>;
-}
-
-export interface VectorSearchBackend {
-  readonly name: string;
-  readonly exact: boolean;
-  build(matrix: ReferenceMatrix): VectorIndex;
-}
+export type { ReferenceMatrix, VectorIndex, VectorSearchBackend } from './vector-index';
 
 const THREADS = 2;
 

@@ -1,7 +1,6 @@
 import { Db, jsNumberText, queryOne, queryTextRows } from '../sql';
 import { PREDICTION_ROW_COLUMNS, PREDICTIONS_TSV_COLUMNS, ROW_SCORE_SQL } from './prediction-columns';
-import { ROW_FILTER, rowFilterParams } from './prediction-filters';
-import type { TsvFilters } from './prediction-set.repository';
+import { ROW_FILTER, rowFilterParams, type TsvFilters } from './prediction-filters';
 
 /** One text row of predictions.tsv, in PREDICTIONS_TSV_COLUMNS order (null where the value is NULL). */
 export type TsvTextRow = (string | null)[];

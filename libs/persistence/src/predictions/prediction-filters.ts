@@ -1,4 +1,9 @@
-import type { TsvFilters } from './prediction-set.repository';
+/** The download filters of a prediction set's rows: one protein, one aspect, a largest distance. */
+export interface TsvFilters {
+  accession?: string;
+  aspect?: 'F' | 'P' | 'C';
+  maxDistance?: number;
+}
 
 /** The rows of prediction set $1 that pass the download filters: $2 accession, $3 aspect, $4 largest distance. */
 export const ROW_FILTER = `p.prediction_set_id = $1 AND ($2::text IS NULL OR p.protein_accession = $2)

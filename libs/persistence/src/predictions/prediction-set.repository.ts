@@ -16,7 +16,7 @@ import {
   PREDICTIONS_TSV_COLUMNS,
   ROW_SCORE_SQL,
 } from './prediction-columns';
-import { ROW_FILTER, rowFilterParams } from './prediction-filters';
+import { ROW_FILTER, rowFilterParams, type TsvFilters } from './prediction-filters';
 
 export interface PredictionSetRecord {
   id: string;
@@ -105,11 +105,7 @@ export function withPredictionSetLabel<T extends Record<string, unknown>>(
 const JOINS = `JOIN embedding_config c ON c.id = s.embedding_config_id
   JOIN annotation_set a ON a.id = s.annotation_set_id JOIN ontology_snapshot o ON o.id = s.ontology_snapshot_id`;
 
-export interface TsvFilters {
-  accession?: string;
-  aspect?: 'F' | 'P' | 'C';
-  maxDistance?: number;
-}
+export type { TsvFilters } from './prediction-filters';
 
 /** Prediction sets and their rows: the write step's inserts and every read of the API. */
 export class PredictionSetRepository {
