@@ -95,6 +95,50 @@ const specDepConstraints = depConstraints.map((c) =>
 const SQL_TEXT =
   '/^\\s*(SELECT\\s|INSERT INTO\\s|UPDATE\\s+\\w+\\s+SET\\s|DELETE FROM\\s|WITH RECURSIVE\\s|CREATE\\s|DROP\\s|ALTER\\s|TRUNCATE\\s|SAVEPOINT\\s|\\\\\\\\?copy\\s)/';
 
+/**
+ * SQL in any case: statement shapes no prose starts with (a select list then FROM, INSERT INTO, an
+ * UPDATE ... SET, DELETE FROM, a common table expression, DDL on a named kind of object).
+ */
+const SQL_ANY_CASE =
+  '/^\\s*(select\\s[\\s\\S]*\\sfrom\\s|insert\\s+into\\s|update\\s+\\w+\\s+set\\s|delete\\s+from\\s|with\\s+(recursive\\s+)?\\w+(\\s*\\([^)]*\\))?\\s+as\\s*\\(|(create|drop|alter)\\s+(unique\\s+|temp\\s+|temporary\\s+)?(table|index|view|schema|database|extension|function|type|sequence|role)\\s|truncate\\s+(table\\s+)?\\w)/i';
+
+/** The rule that keeps SQL and the database driver in libs/persistence. */
+const sqlStaysInPersistence = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        {
+          name: 'typeorm',
+          message: 'TypeORM stays in libs/persistence; its DataSource type comes from @svc/persistence.',
+        },
+        { name: 'pg', message: 'The PostgreSQL driver stays in libs/persistence.' },
+        { name: 'pg-copy-streams', message: 'The PostgreSQL driver stays in libs/persistence.' },
+        {
+          name: '@svc/persistence',
+          importNames: ['queryRows', 'queryOne', 'queryTextRows', 'bulkInsert'],
+          message: 'SQL lives in libs/persistence: add a repository method named by intent.',
+        },
+      ],
+    },
+  ],
+  'no-restricted-syntax': [
+    'error',
+    {
+      selector: `TemplateElement[value.raw=${SQL_TEXT}], Literal[value=${SQL_TEXT}]`,
+      message: 'SQL lives in libs/persistence: add a repository method named by intent.',
+    },
+    {
+      selector: `TemplateElement[value.raw=${SQL_ANY_CASE}], Literal[value=${SQL_ANY_CASE}]`,
+      message: 'SQL lives in libs/persistence: add a repository method named by intent.',
+    },
+    {
+      selector: "CallExpression[callee.name='require'][arguments.0.value=/^(pg|pg-copy-streams|typeorm)$/]",
+      message: 'The PostgreSQL driver and TypeORM stay in libs/persistence.',
+    },
+  ],
+};
+
 export default [
   {
     ignores: [
@@ -104,8 +148,6 @@ export default [
       'var/**',
       'tmp/**',
       '.nx/**',
-      '**/*.js',
-      '**/*.cjs',
       '**/*.mjs',
       'libs/client/src/generated/**',
     ],
@@ -156,30 +198,35 @@ export default [
     // the testing library, which set up and inspect rows directly, are exempt.
     files: ['apps/**/*.ts', 'libs/**/*.ts', 'tools/**/*.ts'],
     ignores: ['libs/persistence/**', 'libs/testing/**', '**/*.spec.ts'],
+    rules: sqlStaysInPersistence,
+  },
+  {
+    // Scripts and configuration in plain JavaScript: the same boundary, without type information.
+    files: ['**/*.js', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        exports: 'writable',
+        process: 'readonly',
+        console: 'readonly',
+        __dirname: 'readonly',
+        __filename: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        globalThis: 'readonly',
+      },
+    },
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'typeorm',
-              message: 'TypeORM stays in libs/persistence; its DataSource type comes from @svc/persistence.',
-            },
-            {
-              name: '@svc/persistence',
-              importNames: ['queryRows', 'queryOne', 'queryTextRows', 'bulkInsert'],
-              message: 'SQL lives in libs/persistence: add a repository method named by intent.',
-            },
-          ],
-        },
-      ],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: `TemplateElement[value.raw=${SQL_TEXT}], Literal[value=${SQL_TEXT}]`,
-          message: 'SQL lives in libs/persistence: add a repository method named by intent.',
-        },
-      ],
+      ...tseslint.configs.disableTypeChecked.rules,
+      '@typescript-eslint/no-require-imports': 'off',
+      ...sqlStaysInPersistence,
     },
   },
   prettier,

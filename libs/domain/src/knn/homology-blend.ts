@@ -1,11 +1,5 @@
 import type { GoAspect } from '../obo';
-import {
-  calibrate,
-  type Calibration,
-  type CalibrationSettings,
-  isValidCalibration,
-  termCalibration,
-} from './calibration';
+import { calibrate, type CalibrationSettings, isValidCalibration, termCalibration } from './calibration';
 
 /**
  * The default GO transfer score: homology votes blended with the term's prior (docs/prediction.md,
