@@ -12,3 +12,4 @@ export * from './sources';
 export * from './plugins/discover-plugins';
 export * from './tracing';
 export * from './resilience';
+export * from './process/process-main';

@@ -1,18 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  AppConfig,
-  ConfigError,
-  NestLoggerAdapter,
-  shutdownProcessTracing,
-  startupLogFormat,
-  writeProcessLine,
-} from '@svc/platform';
+import { AppConfig, NestLoggerAdapter, runProcessMain } from '@svc/platform';
 import { WorkerHttpModule } from '../nest/worker-http.module';
 import { JobOperation, StepOperation } from '../runtime/operation';
 import { WorkerRuntime } from '../runtime/worker-runtime';
 import { Infrastructure, InfrastructureOptions, openInfrastructure } from './infrastructure';
-import { describeStartupFailure, separateProcessConfig } from './run-main';
+import { separateProcessConfig } from './run-main';
 
 /** Periodic work a worker runs beside its queues (for example queueing a maintenance job). */
 export interface BackgroundTask {
@@ -81,51 +74,16 @@ export async function startWorker(
   return { runtime, app, shutdown };
 }
 
-/** Entry point used by each worker's main.ts. */
+/** Entry point used by each worker's main.ts (`runProcessMain`). */
 export function runWorkerMain(definition: WorkerDefinition): void {
-  let config: AppConfig;
-  try {
-    config = separateProcessConfig(definition.name);
-  } catch (error) {
-    writeProcessLine(
-      definition.name,
-      'error',
-      error instanceof ConfigError ? error.message : String(error),
-      startupLogFormat(),
-    );
-    process.exit(78);
-  }
-  startWorker(definition, config).then(
-    (worker) => {
-      const onSignal = (signal: string): void => {
-        writeProcessLine(definition.name, 'info', `${signal} received, shutting down`, config.logFormat);
-        // The spans of the jobs handed back are exported before the process ends.
-        worker
-          .shutdown()
-          .then(() => shutdownProcessTracing())
-          .then(
-            () => process.exit(0),
-            (error: unknown) => {
-              writeProcessLine(
-                definition.name,
-                'error',
-                `shutdown failed: ${(error as Error).stack ?? String(error)}`,
-                config.logFormat,
-              );
-              process.exit(1);
-            },
-          );
-      };
-      process.on('unhandledRejection', (reason: unknown) => {
-        worker.runtime.logFailure('unhandled rejection', reason);
-      });
-      process.once('SIGTERM', () => onSignal('SIGTERM'));
-      process.once('SIGINT', () => onSignal('SIGINT'));
-    },
-    (error: unknown) => {
-      const { line, code } = describeStartupFailure(definition.name, error);
-      writeProcessLine(definition.name, 'error', line, config.logFormat);
-      process.exit(code);
-    },
-  );
+  runProcessMain(definition.name, async () => {
+    const config = separateProcessConfig(definition.name);
+    const worker = await startWorker(definition, config);
+    // The spans of the jobs handed back are exported before the process ends.
+    return {
+      close: () => worker.shutdown(),
+      logFormat: config.logFormat,
+      onUnhandledRejection: (reason) => worker.runtime.logFailure('unhandled rejection', reason),
+    };
+  });
 }

@@ -1,5 +1,6 @@
-import { ArtifactStoreUnavailable, ConfigError } from '@svc/platform';
-import { describeStartupFailure } from './run-main';
+import { ArtifactStoreUnavailable } from '../artifacts';
+import { ConfigError } from '../config/load-config';
+import { describeStartupFailure } from './process-main';
 
 describe('describeStartupFailure', () => {
   it('lists bad settings and exits with EX_CONFIG', () => {
