@@ -1,5 +1,6 @@
 export * from './jobs/canonical-json';
 export * from './jobs/dedup-key';
+export * from './jobs/event-level';
 export * from './identity/credentials';
 export * from './identity/limits';
 export * from './obo';

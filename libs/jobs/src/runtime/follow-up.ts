@@ -63,7 +63,7 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
     });
   } catch (error) {
     // Checked before the job ran; reaching here means the rules changed meanwhile.
-    await events.append(jobId, 'job.follow_up_refused', errorMessageOf(error), {}, 'warn');
+    await events.append(jobId, 'job.follow_up_refused', errorMessageOf(error), {}, 'warning');
     return null;
   }
   // Keyed like a job its submitter queued directly: only their own identical job is a duplicate.

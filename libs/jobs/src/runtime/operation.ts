@@ -1,4 +1,5 @@
 import type { OperationQueueName, OperationSpec } from '@svc/contracts';
+import type { JobEventLevel } from '@svc/domain';
 import type { AppConfig, ArtifactStore, Logger } from '@svc/platform';
 import type { Db, JobRecord, Repositories } from '@svc/persistence';
 
@@ -6,7 +7,7 @@ export type EmitFn = (
   event: string,
   message?: string | null,
   fields?: Record<string, unknown>,
-  level?: 'debug' | 'info' | 'warning' | 'error',
+  level?: JobEventLevel,
 ) => Promise<void>;
 
 /**

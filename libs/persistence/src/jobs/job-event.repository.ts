@@ -1,3 +1,4 @@
+import type { JobEventLevel } from '@svc/domain';
 import { isoColumn, Db, queryRows } from '../sql';
 import { JobEventRecord } from './job.record';
 
@@ -19,7 +20,7 @@ export class JobEventRepository {
     event: string,
     message: string | null,
     fields: Record<string, unknown> = {},
-    level = 'info',
+    level: JobEventLevel = 'info',
   ): Promise<void> {
     await queryRows(
       this.db,
