@@ -180,8 +180,9 @@ export default [
     },
   },
   {
-    // The hostile-input suite's shared helpers live beside its specs.
-    files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts', 'apps/*/src/security/*.ts'],
+    // Test code: the specs, the testing library, the tools, and the apps' test folders (the security
+    // and fault suites and their helpers).
+    files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts', 'apps/*/test/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',

@@ -5,7 +5,7 @@ import {
   measureLargeUploads,
   MeasuredProcess,
   startMeasuredApp,
-} from '../../apps/gateway-api/src/security/hostile-load';
+} from '../../apps/gateway-api/test/security/hostile-load';
 import { createBenchWorld } from './bench-support';
 
 const MB = 1024 * 1024;

@@ -6,7 +6,7 @@ import {
   sessionCookieOf,
   SignedInUser,
   startSecurityStack,
-} from '../security/security-stack';
+} from '../../test/security/security-stack';
 
 // POST /v1/auth/password over HTTP against the real auth-service, PostgreSQL and RabbitMQ: a signed-in
 // user replaces their own password without e-mail. A small login_max_failures keeps the throttle

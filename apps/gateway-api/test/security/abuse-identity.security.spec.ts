@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HttpResult, testConfig } from '@svc/testing';
-import { createGateway, Gateway } from '../app.factory';
+import { createGateway, Gateway } from '../../src/app.factory';
 import { AddressClient } from './address-client';
 import { createUser, Problem, SecurityStack, startSecurityStack } from './security-stack';
 

@@ -15,7 +15,7 @@ import {
   waitForJobEndExplained,
   TestJob as Job,
 } from '@svc/testing';
-import { createGateway, Gateway } from '../app.factory';
+import { createGateway, Gateway } from '../../src/app.factory';
 
 /**
  * The broker delivers at least once: a job message published twice more, a write step published

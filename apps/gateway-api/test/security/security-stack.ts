@@ -10,7 +10,7 @@ import {
   testConfig,
   WORKSPACE_ROOT,
 } from '@svc/testing';
-import { createGateway, Gateway } from '../app.factory';
+import { createGateway, Gateway } from '../../src/app.factory';
 
 export type AccountRole = 'researcher' | 'operator' | 'admin';
 

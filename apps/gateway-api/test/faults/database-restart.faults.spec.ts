@@ -19,7 +19,7 @@ import {
   TestJob as Job,
   TERMINAL_JOB_STATUSES as TERMINAL,
 } from '@svc/testing';
-import { createGateway, Gateway } from '../app.factory';
+import { createGateway, Gateway } from '../../src/app.factory';
 
 /**
  * The service's PostgreSQL (a cluster of the test's own) stopped with `pg_ctl stop -m fast` while a

@@ -17,7 +17,7 @@ import {
   waitFor,
   waitForJobEndExplained,
 } from '@svc/testing';
-import { createGateway, Gateway } from '../app.factory';
+import { createGateway, Gateway } from '../../src/app.factory';
 
 const ROOT = resolve(__dirname, '../../../..');
 

@@ -17,7 +17,7 @@ import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { createGzip } from 'node:zlib';
 import { AppProcess, HttpClient, spawnApp, testConfig, waitForJobEnd } from '@svc/testing';
-import { createGateway, Gateway } from '../app.factory';
+import { createGateway, Gateway } from '../../src/app.factory';
 import { Problem, SecurityStack, startSecurityStack } from './security-stack';
 
 interface Job {

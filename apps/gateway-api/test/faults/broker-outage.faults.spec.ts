@@ -17,7 +17,7 @@ import {
   TestJob as Job,
   TERMINAL_JOB_STATUSES as TERMINAL,
 } from '@svc/testing';
-import { createGateway, Gateway } from '../app.factory';
+import { createGateway, Gateway } from '../../src/app.factory';
 
 /**
  * The broker connection of every app cut by a TCP proxy while jobs are queued and running, then

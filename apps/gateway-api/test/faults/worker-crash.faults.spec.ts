@@ -12,7 +12,7 @@ import {
   waitForJobEndExplained,
   TestJob as Job,
 } from '@svc/testing';
-import { createGateway, Gateway } from '../app.factory';
+import { createGateway, Gateway } from '../../src/app.factory';
 
 /**
  * A batch worker SIGKILLed while compute_embeddings has steps in flight: the broker gives the
