@@ -180,9 +180,15 @@ export default [
     },
   },
   {
-    // Test code: the specs, the testing library, the tools, and the apps' test folders (the security
-    // and fault suites and their helpers).
-    files: ['**/*.spec.ts', 'libs/testing/**/*.ts', 'tools/**/*.ts', 'apps/*/test/**/*.ts'],
+    // Test code: the specs, the testing library, a library's testing/ folder (fixtures, contract
+    // suites), the tools, and the apps' test folders (the security and fault suites, their helpers).
+    files: [
+      '**/*.spec.ts',
+      'libs/testing/**/*.ts',
+      'libs/*/testing/**/*.ts',
+      'tools/**/*.ts',
+      'apps/*/test/**/*.ts',
+    ],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',

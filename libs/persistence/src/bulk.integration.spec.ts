@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { copyInto } from './bulk';
 import { queryRows } from './sql';
-import { useRunDatabase } from './repository-test-support';
+import { useRunDatabase } from '../testing/repository-test-support';
 
 // copyInto against the run's PostgreSQL: every value kind and escape arrives as written, and a row
 // PostgreSQL refuses fails the load without leaving the connection stuck in COPY.

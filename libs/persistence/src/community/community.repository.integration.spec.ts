@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { CommunityRepository } from './community.repository';
-import { useOwnDatabase } from '../repository-test-support';
-import { saveEmbeddingConfig } from '../repository-fixtures';
+import { useOwnDatabase } from '../../testing/repository-test-support';
+import { saveEmbeddingConfig } from '../../testing/repository-fixtures';
 
 // CommunityRepository in a database of its own (every reader counts whole tables): thumbs-up are
 // stored and summed with the newest comments, and the showcase counts what the platform publishes

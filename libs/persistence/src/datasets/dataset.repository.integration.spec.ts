@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { ListScope, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { DatasetRecord, DatasetRepository, NewDataset } from './dataset.repository';
-import { insertJob } from '../repository-fixtures';
-import { domainError, useRunDatabase } from '../repository-test-support';
+import { insertJob } from '../../testing/repository-fixtures';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 import { JobRepository } from '../jobs/job.repository';
 
 // DatasetRepository against the run's PostgreSQL: datasets are registered under unique names, found

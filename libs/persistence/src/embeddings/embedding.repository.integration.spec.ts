@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { PredictionSetRepository } from '../predictions/prediction-set.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { EmbeddingRepository } from './embedding.repository';
-import { domainError, useRunDatabase, useOwnDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase, useOwnDatabase } from '../../testing/repository-test-support';
 import {
   deleteFixtures,
   goRelease,
@@ -13,7 +13,7 @@ import {
   insertQuerySet,
   insertSnapshot,
   proteinEntry,
-} from '../repository-fixtures';
+} from '../../testing/repository-fixtures';
 
 // EmbeddingRepository against the run's PostgreSQL: configs stored once per recipe id, vectors
 // written once per (config, sequence, chunk) and read back bit for bit, what is left to embed, the

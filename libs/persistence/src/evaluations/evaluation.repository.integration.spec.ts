@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ScoringConfigRepository } from '../predictions/scoring-config.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { EvaluationRepository, EvaluationSetRecord, GroundTruthRow } from './evaluation.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 import {
   deleteFixtures,
   goRelease,
@@ -12,7 +12,7 @@ import {
   insertSnapshot,
   proteinEntry,
   saveEmbeddingConfig,
-} from '../repository-fixtures';
+} from '../../testing/repository-fixtures';
 
 // EvaluationRepository against the run's PostgreSQL: a temporal holdout and its ground truth are
 // stored all or nothing and read by category; results are written, updated, listed by ownership

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ListScope, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { ExperimentRunRepository } from './experiment-run.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 
 // ExperimentRunRepository against the run's PostgreSQL: runs are created under names unique per
 // owner, listed by ownership scope and status a page at a time, read, updated field by field with

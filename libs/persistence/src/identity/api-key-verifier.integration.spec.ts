@@ -5,8 +5,8 @@ import { DataSource } from 'typeorm';
 import { apiKeyLookup, checkApiKey } from './api-key-verifier';
 import { ApiKeyRepository } from './api-key.repository';
 import { UserRepository } from './user.repository';
-import { useRunDatabase } from '../repository-test-support';
-import { insertUser } from '../repository-fixtures';
+import { useRunDatabase } from '../../testing/repository-test-support';
+import { insertUser } from '../../testing/repository-fixtures';
 
 // checkApiKey over the real ApiKeyRepository look-up (apiKeyLookup): a raw key is found by its prefix
 // and hash, and refused as malformed, unknown, revoked or of an inactive owner; its role is bounded.

@@ -3,8 +3,8 @@ import { Role, UserView } from '@svc/contracts';
 import { DataSource } from 'typeorm';
 import { ApiKeyRepository } from './api-key.repository';
 import { NewUser, UserRepository } from './user.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
-import { insertUser } from '../repository-fixtures';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
+import { insertUser } from '../../testing/repository-fixtures';
 
 // ApiKeyRepository against the run's PostgreSQL: keys are stored by hash and read back as views
 // (never the hash), listed per owner, counted while active, looked up by prefix or id with their

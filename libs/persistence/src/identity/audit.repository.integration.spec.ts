@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AuditAction, AuditEntryView } from '@svc/contracts';
 import { AuditRepository } from './audit.repository';
-import { useRunDatabase } from '../repository-test-support';
+import { useRunDatabase } from '../../testing/repository-test-support';
 
 // AuditRepository against the run's PostgreSQL: entries are appended and listed newest first, by
 // action and actor, a page at a time with `after`; the log refuses every change and deletion.

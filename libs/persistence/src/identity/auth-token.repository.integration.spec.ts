@@ -2,8 +2,8 @@ import { UserView } from '@svc/contracts';
 import { mintLinkToken } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { AuthTokenRepository } from './auth-token.repository';
-import { useRunDatabase } from '../repository-test-support';
-import { insertUser } from '../repository-fixtures';
+import { useRunDatabase } from '../../testing/repository-test-support';
+import { insertUser } from '../../testing/repository-fixtures';
 
 // AuthTokenRepository against the run's PostgreSQL: an e-mailed token is used at most once, only for
 // its kind and before it expires, and a password change makes every unused token of the user void.

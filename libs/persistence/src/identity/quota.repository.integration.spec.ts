@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { QuotaRepository } from './quota.repository';
-import { useRunDatabase } from '../repository-test-support';
+import { useRunDatabase } from '../../testing/repository-test-support';
 
 // QuotaRepository against the run's PostgreSQL: a counter per (key, resource, period) grows by each
 // charge unless that would pass the limit, never overshoots under concurrent charges, and gives back.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SecretRepository } from './secret.repository';
-import { useRunDatabase } from '../repository-test-support';
+import { useRunDatabase } from '../../testing/repository-test-support';
 
 // SecretRepository against the run's PostgreSQL: the first value generated for a name is stored and
 // every later or concurrent caller gets that same value.

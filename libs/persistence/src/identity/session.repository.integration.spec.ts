@@ -3,8 +3,8 @@ import { UserView } from '@svc/contracts';
 import { DataSource } from 'typeorm';
 import { SessionRepository } from './session.repository';
 import { NewUser, UserRepository } from './user.repository';
-import { useRunDatabase } from '../repository-test-support';
-import { insertUser } from '../repository-fixtures';
+import { useRunDatabase } from '../../testing/repository-test-support';
+import { insertUser } from '../../testing/repository-fixtures';
 
 // SessionRepository against the run's PostgreSQL: a cookie session's state (revoked, expired, its
 // user's status and role) as the credential gate reads it, touching, and revoking one or all.

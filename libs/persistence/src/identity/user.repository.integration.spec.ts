@@ -3,7 +3,7 @@ import { Role, UserStatus } from '@svc/contracts';
 import { DataSource } from 'typeorm';
 import { SessionRepository } from './session.repository';
 import { NewUser, UserRepository } from './user.repository';
-import { domainError, useRunDatabase, useOwnDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase, useOwnDatabase } from '../../testing/repository-test-support';
 
 // UserRepository against the run's PostgreSQL: accounts are created with unique e-mail addresses and
 // usernames (case-insensitively), read back by id and e-mail, listed, changed, stamped and deleted.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { VisitorEvent, VisitorRepository } from './visitor.repository';
-import { useRunDatabase } from '../repository-test-support';
+import { useRunDatabase } from '../../testing/repository-test-support';
 
 // VisitorRepository against the run's PostgreSQL: a buffered batch of visitor events is written in
 // one statement, every event or none.

@@ -5,8 +5,8 @@ import { FollowUpRepository } from './follow-up.repository';
 import { JobEventRepository } from './job-event.repository';
 import { JobRecord } from './job.record';
 import { JobRepository, JobSubmitter, NewJob } from './job.repository';
-import { useRunDatabase } from '../repository-test-support';
-import { jobFields } from '../repository-fixtures';
+import { useRunDatabase } from '../../testing/repository-test-support';
+import { jobFields } from '../../testing/repository-fixtures';
 
 // FollowUpRepository against the run's PostgreSQL, inside the transaction that closes a job: the
 // job's submitter, an identical active job, the follow-up inserted without a dedup conflict, the

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { JobCommentRepository } from './job-comment.repository';
 import { JobRepository } from './job.repository';
-import { useRunDatabase } from '../repository-test-support';
-import { insertJob, insertUser } from '../repository-fixtures';
+import { useRunDatabase } from '../../testing/repository-test-support';
+import { insertJob, insertUser } from '../../testing/repository-fixtures';
 
 // JobCommentRepository against the run's PostgreSQL: comments on a job are stored with their author
 // (the username of the account that wrote them) and listed oldest first, for that job only, a page at

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { JobEventRepository } from './job-event.repository';
-import { useRunDatabase } from '../repository-test-support';
-import { insertJob } from '../repository-fixtures';
+import { useRunDatabase } from '../../testing/repository-test-support';
+import { insertJob } from '../../testing/repository-fixtures';
 
 // JobEventRepository against the run's PostgreSQL: events appended to a job are listed newest first,
 // for that job only, a page at a time with `after`; they belong to an existing job.

@@ -5,8 +5,8 @@ import { JobCommentRepository } from './job-comment.repository';
 import { JobEventRepository } from './job-event.repository';
 import { JobRecord } from './job.record';
 import { JobRepository, JobSubmitter, NewJob } from './job.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
-import { jobFields } from '../repository-fixtures';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
+import { jobFields } from '../../testing/repository-fixtures';
 
 // JobRepository against the run's PostgreSQL: each state change (create, claim, lease, succeed, fail,
 // defer, tick, cancel, delete, requeue, reap) happens once, with its event in the same transaction,

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../data-source';
 import { dropDatabase, ensureDatabase } from '../database-admin';
-import { runDatabaseUrl } from '../repository-test-support';
+import { runDatabaseUrl } from '../../testing/repository-test-support';
 
 // The migration that moves a homology-blend row's score into its distance, on a database migrated to
 // just before it, with rows as the releases before it wrote them.

@@ -5,7 +5,7 @@ import { PREDICTIONS_TSV_COLUMNS, PredictionRow } from './prediction-columns';
 import { BestTermRow, PredictionExportReader, TsvTextRow } from './prediction-export.reader';
 import { PredictionSetRepository, TsvFilters } from './prediction-set.repository';
 import { QuerySetRepository } from '../reference/query-set.repository';
-import { useRunDatabase } from '../repository-test-support';
+import { useRunDatabase } from '../../testing/repository-test-support';
 import {
   deleteFixtures,
   goRelease,
@@ -15,7 +15,7 @@ import {
   predictionRow,
   predictionSetFields,
   saveEmbeddingConfig,
-} from '../repository-fixtures';
+} from '../../testing/repository-fixtures';
 
 // PredictionExportReader against the run's PostgreSQL: the downloads' text rows match the row-object
 // reader's rows and order, batches never split a protein, and the best row of each (protein, term).

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { ReferenceSummary } from '@svc/domain';
 import { ProteinRepository } from '../reference/protein.repository';
-import { useRunDatabase } from '../repository-test-support';
+import { useRunDatabase } from '../../testing/repository-test-support';
 import {
   annotationRow,
   goRelease,
@@ -11,7 +11,7 @@ import {
   insertSnapshot,
   proteinEntry,
   saveEmbeddingConfig,
-} from '../repository-fixtures';
+} from '../../testing/repository-fixtures';
 import { PredictionProvenanceRepository } from './prediction-provenance.repository';
 
 // PredictionProvenanceRepository against the run's PostgreSQL: the reference a prediction sees

@@ -8,7 +8,7 @@ import {
   PredictionRow,
 } from './prediction-columns';
 import { predictionsTsvCopyCommand, PredictionSetRepository } from './prediction-set.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 import {
   annotationRow,
   deleteFixtures,
@@ -21,7 +21,7 @@ import {
   predictionRow,
   predictionSetFields,
   saveEmbeddingConfig,
-} from '../repository-fixtures';
+} from '../../testing/repository-fixtures';
 
 // PredictionSetRepository against the run's PostgreSQL: a set and its rows are written (row by
 // row, column by column, in a caller's transaction) and read back by every API read: labels,

@@ -7,7 +7,7 @@ import { TermRef } from '../reference/ontology.repository';
 import { ProteinRepository } from '../reference/protein.repository';
 import { QuerySetRepository } from '../reference/query-set.repository';
 import { ReferencePoolRepository } from './reference-pool.repository';
-import { useRunDatabase } from '../repository-test-support';
+import { useRunDatabase } from '../../testing/repository-test-support';
 import {
   annotationRow,
   deleteFixtures,
@@ -16,7 +16,7 @@ import {
   insertSnapshot,
   proteinEntry,
   saveEmbeddingConfig,
-} from '../repository-fixtures';
+} from '../../testing/repository-fixtures';
 
 // ReferencePoolRepository against the run's PostgreSQL: which proteins make the embedding and the
 // homology reference pools (with their donor annotations and chunk-averaged vectors), the queries of

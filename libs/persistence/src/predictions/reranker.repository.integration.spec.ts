@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError } from '@svc/contracts';
 import { DataSource } from 'typeorm';
 import { NewReranker, RerankerRepository } from './reranker.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 
 // RerankerRepository against the run's PostgreSQL: a model is registered under a unique name (a
 // second one is a conflict unless forced, which replaces it all or nothing), read, listed, deleted.

@@ -3,7 +3,7 @@ import { DomainError } from '@svc/contracts';
 import { SCORING_SIGNALS, ScoringWeights } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { ScoringConfigRepository } from './scoring-config.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 
 // ScoringConfigRepository against the run's PostgreSQL: named weights stored once per name (a
 // second one is a conflict, also when two arrive at once), read by id or name, listed and deleted.

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
 import { AnnotationRepository, AnnotationRow } from './annotation.repository';
 import { OntologyRepository, TermRef } from './ontology.repository';
-import { domainError, useRunDatabase, useOwnDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase, useOwnDatabase } from '../../testing/repository-test-support';
 import {
   annotationRow,
   goRelease,
@@ -11,7 +11,7 @@ import {
   insertPredictionSet,
   insertSnapshot,
   saveEmbeddingConfig,
-} from '../repository-fixtures';
+} from '../../testing/repository-fixtures';
 
 // AnnotationRepository against the run's PostgreSQL: a load writes its set and rows all or nothing,
 // and the set's readers (counts, co-occurrence, per protein, newest sets) and its deletion rules.

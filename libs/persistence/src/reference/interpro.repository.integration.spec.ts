@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { InterProRepository } from './interpro.repository';
-import { useRunDatabase } from '../repository-test-support';
+import { useRunDatabase } from '../../testing/repository-test-support';
 
 // InterProRepository against the run's PostgreSQL: a release's interpro2go mappings are added or
 // refreshed (never duplicated), all in one transaction.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { oboContentSha256, type OboDocument, type OboTerm, type RelationType } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { OntologyRepository, OntologyVersionConflict } from './ontology.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 
 // OntologyRepository against the run's PostgreSQL: a release is stored once, all or nothing, and
 // read back as terms, alt ids, edges, upward subgraphs and a rebuilt OBO document.

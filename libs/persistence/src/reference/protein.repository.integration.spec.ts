@@ -3,7 +3,7 @@ import { md5Hex } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { EmbeddingRepository } from '../embeddings/embedding.repository';
 import { ProteinInput, ProteinRepository } from './protein.repository';
-import { domainError, useRunDatabase, useOwnDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase, useOwnDatabase } from '../../testing/repository-test-support';
 import {
   annotationRow,
   goRelease,
@@ -12,7 +12,7 @@ import {
   insertSnapshot,
   proteinFields,
   saveEmbeddingConfig,
-} from '../repository-fixtures';
+} from '../../testing/repository-fixtures';
 
 // ProteinRepository against the run's PostgreSQL: sequences stored once by hash, proteins and
 // UniProt metadata upserted without losing stored values, the list and detail reads, and (in a

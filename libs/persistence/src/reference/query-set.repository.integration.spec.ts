@@ -3,7 +3,7 @@ import { md5Hex, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { ProteinRepository } from './protein.repository';
 import { QuerySetEntryInput, QuerySetRepository } from './query-set.repository';
-import { domainError, useRunDatabase } from '../repository-test-support';
+import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 
 // QuerySetRepository against the run's PostgreSQL: a set, its sequences and entries are written in
 // one transaction, read back in upload order, listed by ownership scope and deleted with their entries.

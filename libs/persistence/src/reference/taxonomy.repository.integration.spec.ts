@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { TaxonomyNodeRow, TaxonomyRepository } from './taxonomy.repository';
-import { useOwnDatabase } from '../repository-test-support';
+import { useOwnDatabase } from '../../testing/repository-test-support';
 
 // TaxonomyRepository in a database of its own (replaceAll swaps the whole tree): a release replaces
 // every node in one transaction, and lineagesOf walks each taxon up to the root.

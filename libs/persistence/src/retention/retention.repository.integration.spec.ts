@@ -4,8 +4,8 @@ import { JobCommentRepository } from '../jobs/job-comment.repository';
 import { JobEventRepository } from '../jobs/job-event.repository';
 import { JobRepository, JobSubmitter } from '../jobs/job.repository';
 import { PurgeCounts, RetentionRepository } from './retention.repository';
-import { useOwnDatabase } from '../repository-test-support';
-import { jobFields, saveEmbeddingConfig } from '../repository-fixtures';
+import { useOwnDatabase } from '../../testing/repository-test-support';
+import { jobFields, saveEmbeddingConfig } from '../../testing/repository-fixtures';
 
 // RetentionRepository in a database of its own (the purge reads every table): expired unlisted
 // prediction sets, query sets and finished jobs go with what cascades from them, in one transaction;

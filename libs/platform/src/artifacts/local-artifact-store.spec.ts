@@ -21,7 +21,7 @@ import {
   validateArtifactPrefix,
 } from './artifact-store';
 import { createArtifactStore } from './create-artifact-store';
-import { describeArtifactStoreContract } from './artifact-store.contract';
+import { describeArtifactStoreContract } from '../../testing/artifact-store.contract';
 import { LocalArtifactStore } from './local-artifact-store';
 import { S3ArtifactStore } from './s3-artifact-store';
 

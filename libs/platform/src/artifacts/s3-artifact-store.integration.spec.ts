@@ -8,7 +8,7 @@ import S3rver from 's3rver';
 import { AppConfig } from '../config/app-config';
 import { loadConfig } from '../config/load-config';
 import { ArtifactStoreUnavailable } from './artifact-store';
-import { describeArtifactStoreContract } from './artifact-store.contract';
+import { describeArtifactStoreContract } from '../../testing/artifact-store.contract';
 import { openArtifactStore } from './create-artifact-store';
 import { readText } from '../sources/text-source';
 import { SourcePolicy, sourcePolicyOf } from '../sources/source-policy';

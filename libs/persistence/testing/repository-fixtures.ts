@@ -8,15 +8,15 @@ import {
   OboDocument,
 } from '@svc/domain';
 import { DataSource } from 'typeorm';
-import { EmbeddingRepository } from './embeddings/embedding.repository';
-import { NewUser, UserRepository } from './identity/user.repository';
-import { JobRepository, NewJob } from './jobs/job.repository';
-import { PredictionRow } from './predictions/prediction-columns';
-import { PredictionSetRecord, PredictionSetRepository } from './predictions/prediction-set.repository';
-import { AnnotationRepository, AnnotationRow } from './reference/annotation.repository';
-import { OntologyRepository, TermRef } from './reference/ontology.repository';
-import { ProteinInput } from './reference/protein.repository';
-import { QuerySetRepository } from './reference/query-set.repository';
+import { EmbeddingRepository } from '../src/embeddings/embedding.repository';
+import { NewUser, UserRepository } from '../src/identity/user.repository';
+import { JobRepository, NewJob } from '../src/jobs/job.repository';
+import { PredictionRow } from '../src/predictions/prediction-columns';
+import { PredictionSetRecord, PredictionSetRepository } from '../src/predictions/prediction-set.repository';
+import { AnnotationRepository, AnnotationRow } from '../src/reference/annotation.repository';
+import { OntologyRepository, TermRef } from '../src/reference/ontology.repository';
+import { ProteinInput } from '../src/reference/protein.repository';
+import { QuerySetRepository } from '../src/reference/query-set.repository';
 
 // Fixture builders shared by the repository tests of this library (spec files only; not exported by
 // the library). Each states the common case; a test passes only what is particular to it.

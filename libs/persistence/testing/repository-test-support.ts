@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainError } from '@svc/contracts';
-import { createDataSource, runMigrations } from './data-source';
-import { dropDatabase, ensureDatabase } from './database-admin';
+import { createDataSource, runMigrations } from '../src/data-source';
+import { dropDatabase, ensureDatabase } from '../src/database-admin';
 
 // Shared by the repository tests of this library (spec files only; not exported by the library).
 // They cannot use @svc/testing, which depends on this library.

@@ -2,7 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { ArtifactNotFoundError, ArtifactStore, InvalidArtifactKeyError } from './artifact-store';
+import {
+  ArtifactNotFoundError,
+  ArtifactStore,
+  InvalidArtifactKeyError,
+} from '../src/artifacts/artifact-store';
 
 /**
  * The behaviour every artifact backend shares (specification, "Artifact storage"), run by each
