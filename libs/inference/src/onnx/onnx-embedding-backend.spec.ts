@@ -1,4 +1,4 @@
-/** @jest-environment ./libs/inference/src/onnx/typed-array-environment.cjs */
+/** @jest-environment ./libs/inference/testing/typed-array-environment.cjs */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-/** @jest-environment ./libs/inference/src/onnx/typed-array-environment.cjs */
+/** @jest-environment ./libs/inference/testing/typed-array-environment.cjs */
 import { GEMM_EXACT_SEARCH as EXACT_SEARCH } from './gemm-search';
 import { HNSW_SEARCH, normalizeRows, ReferenceMatrix } from './vector-search';
 

@@ -6,7 +6,7 @@
 // "A float32 tensor's data must be type of function Float32Array()".
 //
 // Use it per spec file with the docblock
-//   /** @jest-environment ./libs/inference/src/onnx/typed-array-environment.cjs */
+//   /** @jest-environment ./libs/inference/testing/typed-array-environment.cjs */
 // Jest resolves a docblock environment path against the config's rootDir (the repository root).
 const { TestEnvironment } = require('jest-environment-node');
 
