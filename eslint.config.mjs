@@ -27,6 +27,7 @@ const serverLibs = [
   'type:platform',
   'type:jobs',
   'type:inference',
+  'type:use-cases',
 ];
 
 const depConstraints = [
@@ -74,6 +75,10 @@ const depConstraints = [
       'type:contracts',
       'type:domain',
     ],
+  },
+  {
+    sourceTag: 'type:use-cases',
+    onlyDependOnLibsWithTags: ['type:use-cases', 'type:persistence', 'type:domain', 'type:contracts'],
   },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: serverLibs },
   // The API client speaks HTTP only: it may use the contracts' types, nothing of the server.

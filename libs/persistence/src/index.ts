@@ -33,8 +33,6 @@ export * from './predictions/prediction-provenance.repository';
 export * from './predictions/reference-pool.repository';
 export * from './predictions/scoring-config.repository';
 export * from './evaluations/evaluation.repository';
-export * from './predictions/scored-predictions';
-export * from './evaluations/evaluate-prediction-set';
 export * from './predictions/reranker.repository';
 export * from './experiments/experiment-run.repository';
 export * from './community/community.repository';

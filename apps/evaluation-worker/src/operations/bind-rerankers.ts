@@ -2,7 +2,8 @@ import { RunCafaEvaluationPayload } from '@svc/contracts';
 import { LightGbmModel, ScoringWeights } from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
 import { JobError, missingReference } from '@svc/jobs';
-import { Repositories, EvaluationCategory, RowScorer, weightsScorer } from '@svc/persistence';
+import { Repositories } from '@svc/persistence';
+import { EvaluationCategory, RowScorer, weightsScorer } from '@svc/use-cases';
 import { SourceError, SourcePolicy } from '@svc/platform';
 
 const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', C: 'cco' };

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createUser, SecurityStack, SignedInUser, startSecurityStack } from '../../test/security/security-stack';
+import {
+  createUser,
+  SecurityStack,
+  SignedInUser,
+  startSecurityStack,
+} from '../../test/security/security-stack';
 
 const ping = () => ({ operation: 'ping', queue_name: 'svc.ping', payload: { message: randomUUID() } });
 

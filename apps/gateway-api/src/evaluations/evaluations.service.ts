@@ -22,7 +22,6 @@ import {
 } from '@svc/domain';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
-  evaluatePredictionSet,
   EvaluationRepository,
   GroundTruthCategory,
   OntologyRepository,
@@ -30,6 +29,7 @@ import {
   ScoringConfigRepository,
   ReferenceCheckRepository,
 } from '@svc/persistence';
+import { evaluatePredictionSet } from '@svc/use-cases';
 import { ArtifactStore, Principal, readBenchmarkConfigFile, readText } from '@svc/platform';
 import { requireModifiable, requirePredictionSet, requireReadable } from '../common/ownership';
 import { JobsService } from '../jobs/jobs.service';

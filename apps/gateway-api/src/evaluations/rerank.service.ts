@@ -21,8 +21,8 @@ import {
   PREDICTIONS_TSV_COLUMNS,
   RerankerRecord,
   RerankerRepository,
-  rowScore,
 } from '@svc/persistence';
+import { rowScore } from '@svc/use-cases';
 import { requireReadable } from '../common/ownership';
 import { streamTsv } from '../predictions/tsv';
 import { gatewaySourcePolicy } from '../sources/source-checks';

@@ -10,8 +10,8 @@ import {
   PredictionRow,
   PredictionSetRepository,
   PREDICTIONS_TSV_COLUMNS,
-  rowScore,
 } from '@svc/persistence';
+import { rowScore } from '@svc/use-cases';
 import {
   AppProcess,
   createSuiteWorld,

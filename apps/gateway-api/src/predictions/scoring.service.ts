@@ -4,11 +4,11 @@ import { normalizeWeights, SCORING_PRESETS, SCORING_SIGNALS, scorePrediction, Vi
 import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
 import {
   PredictionSetRepository,
-  rowSignals,
   ScoringConfigRecord,
   ScoringConfigRepository,
   ReferenceCheckRepository,
 } from '@svc/persistence';
+import { rowSignals } from '@svc/use-cases';
 import { requirePredictionSet } from '../common/ownership';
 import { invalidBody } from './predictions.service';
 import { streamTsv } from './tsv';

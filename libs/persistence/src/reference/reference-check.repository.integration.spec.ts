@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ReferenceCheckRepository } from './reference-check.repository';
 import { useRunDatabase } from '../../testing/repository-test-support';
-import { deleteFixtures, goRelease, insertAnnotationSet, insertSnapshot } from '../../testing/repository-fixtures';
+import {
+  deleteFixtures,
+  goRelease,
+  insertAnnotationSet,
+  insertSnapshot,
+} from '../../testing/repository-fixtures';
 
 // ReferenceCheckRepository against the run's PostgreSQL: the rows a payload names, and the
 // ontology snapshot of each annotation set, keyed by the ids as the caller spelled them.

@@ -5,9 +5,8 @@ import {
   createCafaEvaluator,
   ScoringWeights,
 } from '@svc/domain';
-import type { Repositories } from '../repositories';
-import { foldBestScores, RowScorer, ScoredPair, weightsScorer } from '../predictions/scored-predictions';
-import { GroundTruthRow } from './evaluation.repository';
+import type { GroundTruthRow, Repositories } from '@svc/persistence';
+import { foldBestScores, RowScorer, ScoredPair, weightsScorer } from './scored-predictions';
 
 export const EVALUATION_CATEGORIES = ['NK', 'LK', 'PK'] as const;
 export type EvaluationCategory = (typeof EVALUATION_CATEGORIES)[number];
