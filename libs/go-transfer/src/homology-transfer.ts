@@ -304,6 +304,8 @@ function associationIndexOf(pool: HomologyPool, model: AssociationModel): Associ
         accession: (i) => pool.protein(i)?.accession ?? '',
         terms: (i, aspect) => (pool.hasTerms(i, aspect) ? pool.terms(i, aspect)?.keys() : undefined),
         priors: pool.priors,
+        // One accession map per pool, shared with the lookup of known queries.
+        find: (accession) => accessionMapOf(pool).get(accession),
       },
       { maxPosting: model.max_posting, neighbours: model.neighbours },
     );
@@ -315,7 +317,7 @@ function associationIndexOf(pool: HomologyPool, model: AssociationModel): Associ
 /** A pool's proteins by accession (built once per pool, kept while the pool is). */
 const accessionIndexes = new WeakMap<HomologyPool, Map<string, number>>();
 
-function poolIndexOf(pool: HomologyPool, accession: string): number | undefined {
+function accessionMapOf(pool: HomologyPool): Map<string, number> {
   let byAccession = accessionIndexes.get(pool);
   if (byAccession === undefined) {
     byAccession = new Map();
@@ -325,6 +327,11 @@ function poolIndexOf(pool: HomologyPool, accession: string): number | undefined 
     }
     accessionIndexes.set(pool, byAccession);
   }
+  return byAccession;
+}
+
+function poolIndexOf(pool: HomologyPool, accession: string): number | undefined {
+  const byAccession = accessionMapOf(pool);
   return byAccession.get(accession) ?? byAccession.get(splitIsoform(accession).canonicalAccession);
 }
 

@@ -31,6 +31,8 @@ export interface AssociationSource {
   accession(index: number): string;
   terms(index: number, aspect: GoAspect): Iterable<string> | undefined;
   readonly priors: Readonly<Record<GoAspect, TermPrior>>;
+  /** The protein of an accession, when the source already keeps such a map (else the index builds one). */
+  find?(accession: string): number | undefined;
 }
 
 /** A source over proteins held as maps of propagated terms (the quality benchmark's windows). */
@@ -52,7 +54,8 @@ export function associationSourceOf(
 export class AssociationIndex {
   private readonly postings = new Map<string, number[]>();
   private readonly weight = new Map<string, number>();
-  private readonly indexOf = new Map<string, number>();
+  /** Accession to protein: the source's own map, or one built here. */
+  private readonly indexOf: { get(accession: string): number | undefined };
   /** Scratch, per aspect of the matched terms: each reference protein's summed term weights. */
   private readonly similarity: Float64Array[];
   private readonly seen: Uint8Array;
@@ -64,8 +67,10 @@ export class AssociationIndex {
     private readonly options: AssociationOptions = DEFAULT_ASSOCIATION_OPTIONS,
   ) {
     this.carries = ASPECTS.map(() => new Uint8Array(source.size));
+    const byAccession = source.find === undefined ? new Map<string, number>() : null;
+    this.indexOf = byAccession ?? { get: (accession) => source.find!(accession) };
     for (let index = 0; index < source.size; index++) {
-      this.indexOf.set(source.accession(index), index);
+      byAccession?.set(source.accession(index), index);
       ASPECTS.forEach((aspect, slot) => {
         const prior = source.priors[aspect];
         for (const term of source.terms(index, aspect) ?? []) {
