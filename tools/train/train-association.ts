@@ -4,8 +4,7 @@
 // homology parameters and calibration are those of the shipped model, unchanged; window A is only
 // reported (npm run bench:quality), never fitted or selected on here.
 // Usage: npm run train:association [-- --out <file>] [-- --data <shared data dir>]
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   AssociationIndex,
@@ -18,6 +17,7 @@ import { diamondVersion } from '@svc/inference';
 import { searchWindow } from '../quality/homology';
 import { associationPredictor, evaluatePredictor, windowEvaluators } from '../quality/methods';
 import { ASPECTS, loadWindow, readSequences, WINDOWS } from '../quality/windows';
+import { gitCommit, writeModelFile } from './model-file';
 
 const BASE = 'homology-blend-v1';
 const VERSION = 'homology-blend-v2';
@@ -78,7 +78,6 @@ async function main(): Promise<void> {
       PK: { F: best(curves.PK.F), P: best(curves.PK.P), C: best(curves.PK.C) },
     },
   };
-  const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
   const written = {
     ...base,
     version: VERSION,
@@ -87,7 +86,7 @@ async function main(): Promise<void> {
       ...(base['provenance'] as Record<string, unknown>),
       association: {
         command: 'npm run train:association',
-        commit,
+        commit: gitCommit(root),
         created: new Date().toISOString(),
         diamond: await diamondVersion(),
         fitted_on: `${WINDOWS.older.name}: f_micro_w of the LK cell (mode LK) or PK cell (mode PK) per aspect`,
@@ -97,8 +96,7 @@ async function main(): Promise<void> {
       },
     },
   };
-  checkBlendModel(written);
-  writeFileSync(out, `${JSON.stringify(written, null, 1)}\n`);
+  writeModelFile(out, written);
   console.log(`wrote ${out}: weights ${JSON.stringify(association.weights)}`);
 }
 

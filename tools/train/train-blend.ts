@@ -6,19 +6,11 @@
 // of NK, LK and PK on the older window (t0 2020-09 -> t1 2022-09). Select: of the three best fits
 // of each aspect, the one with the highest mean on window A (t0 2022-09 -> t1 2024-09). Nothing
 // is fitted on window A; later windows are never seen.
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import {
-  type AspectBlend,
-  type BlendModel,
-  type Calibration,
-  checkBlendModel,
-  fitCalibration,
-  type GoAspect,
-} from '@svc/domain';
+import { type AspectBlend, type BlendModel, fitCalibration, type GoAspect } from '@svc/domain';
 import { diamondVersion } from '@svc/inference';
 import { searchWindow } from '../quality/homology';
+import { gitCommit, roundKnots, writeModelFile } from './model-file';
 import {
   blendPredictor,
   type CellScores,
@@ -137,36 +129,14 @@ async function main(): Promise<void> {
       metrics_f_micro_w: roundCells(metrics),
     },
   };
-  checkBlendModel(file);
-  writeFileSync(out, JSON.stringify(file, null, 2) + '\n');
+  writeModelFile(out, file, 2);
   process.stdout.write(`wrote ${out}\n${JSON.stringify(model.aspects)}\n`);
 }
 
 const round = (value: number): number => Math.round(value * 1e4) / 1e4;
 
-/** Knots to 6 decimals (the file stays readable), still increasing. */
-function roundKnots(calibration: Calibration): Calibration {
-  const raw: number[] = [];
-  const calibrated: number[] = [];
-  calibration.raw.forEach((x, i) => {
-    const rx = Math.round(x * 1e6) / 1e6;
-    if (raw.length > 0 && rx <= raw[raw.length - 1]!) return;
-    raw.push(rx);
-    calibrated.push(Math.round(calibration.calibrated[i]! * 1e6) / 1e6);
-  });
-  return { raw, calibrated };
-}
-
 function roundCells(value: Record<string, CellScores>): unknown {
   return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' ? round(v) : v)));
-}
-
-function gitCommit(root: string): string | null {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    return null;
-  }
 }
 
 main().catch((error: unknown) => {

@@ -4,13 +4,11 @@
 // The maps may cross; the blend lifts a parent to its child's score where they do. The homology parameters and the association are those of the base model, unchanged; window A
 // is only reported (npm run bench:quality), never fitted or selected on here.
 // Usage: npm run train:calibration [-- --out <file>] [-- --data <shared data dir>]
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type AspectBlend,
   type BlendModel,
-  type Calibration,
   checkBlendModel,
   fitCalibration,
   fitSpecificityCalibration,
@@ -23,6 +21,7 @@ import { searchWindow } from '../quality/homology';
 import { calibrationReport } from '../quality/calibration';
 import { defaultPredictor, labelledScores } from '../quality/methods';
 import { ASPECTS, loadWindow, readSequences, WINDOWS } from '../quality/windows';
+import { gitCommit, roundKnots, writeModelFile } from './model-file';
 
 const BASE = 'homology-blend-v2';
 const VERSION = 'homology-blend-v3';
@@ -40,20 +39,6 @@ function option(name: string): string | undefined {
 }
 
 const round4 = (value: number): number => Math.round(value * 1e4) / 1e4;
-const round6 = (value: number): number => Math.round(value * 1e6) / 1e6;
-
-/** Knots to 6 decimals (the file stays readable), still increasing. */
-function roundKnots(calibration: Calibration): Calibration {
-  const raw: number[] = [];
-  const calibrated: number[] = [];
-  calibration.raw.forEach((x, i) => {
-    const rx = round6(x);
-    if (raw.length > 0 && rx <= raw[raw.length - 1]!) return;
-    raw.push(rx);
-    calibrated.push(round6(calibration.calibrated[i]!));
-  });
-  return { raw, calibrated };
-}
 
 /** Every map to 6 decimals. */
 function readable(fitted: SpecificityCalibration): SpecificityCalibration {
@@ -124,7 +109,6 @@ async function main(): Promise<void> {
   const aspects = {} as Record<GoAspect, AspectBlend>;
   for (const aspect of ASPECTS) aspects[aspect] = best!.perBand[aspect] ? banded[aspect] : single[aspect];
   const selection = { criterion: 'worst ECE of an aspect or a band of specificity (NK+LK, 10 bins)', tried };
-  const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
   const written = {
     ...base,
     version: VERSION,
@@ -133,7 +117,7 @@ async function main(): Promise<void> {
       ...(base['provenance'] as Record<string, unknown>),
       calibration: {
         command: 'npm run train:calibration',
-        commit,
+        commit: gitCommit(root),
         created: new Date().toISOString(),
         diamond: await diamondVersion(),
         base_model: BASE,
@@ -149,8 +133,7 @@ async function main(): Promise<void> {
       },
     },
   };
-  checkBlendModel(written);
-  writeFileSync(out, `${JSON.stringify(written, null, 1)}\n`);
+  writeModelFile(out, written);
   console.log(`wrote ${out}`);
 }
 
