@@ -1,4 +1,5 @@
 import type { GoAspect } from '../obo';
+import { BinaryHeap } from './binary-heap';
 import type { TermPrior } from './homology-blend';
 
 /**
@@ -165,55 +166,26 @@ export class AssociationIndex {
   }
 }
 
-/** The `capacity` most similar proteins offered (ties: the lower index), kept in a min-heap. */
+/** The `capacity` most similar proteins offered (ties: the lower index), the least of them on top. */
 class Nearest {
-  private readonly heap: { index: number; sim: number }[] = [];
+  private readonly heap = new BinaryHeap<{ index: number; sim: number }>(worse);
 
   constructor(private readonly capacity: number) {}
 
   get size(): number {
-    return this.heap.length;
+    return this.heap.size;
   }
 
   offer(index: number, sim: number): void {
     const heap = this.heap;
-    if (heap.length === this.capacity && sim < heap[0]!.sim) return;
-    if (heap.length < this.capacity) {
-      heap.push({ index, sim });
-      this.up(heap.length - 1);
-    } else if (worse(heap[0]!, { index, sim })) {
-      heap[0] = { index, sim };
-      this.down(0);
-    }
+    if (heap.size === this.capacity && sim < heap.peek().sim) return;
+    if (heap.size < this.capacity) heap.push({ index, sim });
+    else if (worse(heap.peek(), { index, sim })) heap.replaceTop({ index, sim });
   }
 
   /** Best first. */
   items(): { index: number; sim: number }[] {
-    return [...this.heap].sort((x, y) => y.sim - x.sim || x.index - y.index);
-  }
-
-  private up(i: number): void {
-    const heap = this.heap;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(heap[i]!, heap[parent]!)) return;
-      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const heap = this.heap;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let least = i;
-      if (left < heap.length && worse(heap[left]!, heap[least]!)) least = left;
-      if (right < heap.length && worse(heap[right]!, heap[least]!)) least = right;
-      if (least === i) return;
-      [heap[i], heap[least]] = [heap[least]!, heap[i]!];
-      i = least;
-    }
+    return this.heap.toArray().sort((x, y) => y.sim - x.sim || x.index - y.index);
   }
 }
 
@@ -240,7 +212,7 @@ export function informedPrior(
   function* ranked(): Generator<readonly [string, number]> {
     // Read as far as the blend needs, usually a few hundred of thousands of associated terms: a heap
     // gives them in the order a full sort would, paying only for those read.
-    const heap = new RankedHeap(associated);
+    const heap = new BinaryHeap(ranksFirst, associated);
     for (const [term, p] of prior.ranked) {
       if (association.has(term)) continue;
       const scaled = (1 - weight) * p;
@@ -263,49 +235,7 @@ function before(entry: readonly [string, number], term: string, score: number): 
   return entry[1] > score || (entry[1] === score && entry[0] < term);
 }
 
-/** Entries best first: higher value, then lower term; a binary heap built in linear time. */
-class RankedHeap {
-  private readonly heap: (readonly [string, number])[];
-
-  constructor(entries: readonly (readonly [string, number])[]) {
-    this.heap = [...entries];
-    for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.down(i);
-  }
-
-  get size(): number {
-    return this.heap.length;
-  }
-
-  peek(): readonly [string, number] {
-    return this.heap[0]!;
-  }
-
-  pop(): readonly [string, number] {
-    const heap = this.heap;
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      this.down(0);
-    }
-    return top;
-  }
-
-  private down(i: number): void {
-    const heap = this.heap;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let best = i;
-      if (left < heap.length && ranksFirst(heap[left]!, heap[best]!)) best = left;
-      if (right < heap.length && ranksFirst(heap[right]!, heap[best]!)) best = right;
-      if (best === i) return;
-      [heap[i], heap[best]] = [heap[best]!, heap[i]!];
-      i = best;
-    }
-  }
-}
-
+/** Entries best first: higher value, then lower term. */
 function ranksFirst(a: readonly [string, number], b: readonly [string, number]): boolean {
   return a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
 }
