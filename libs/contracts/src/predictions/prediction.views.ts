@@ -3,10 +3,10 @@ import { JOB_STATUSES, JobStatus } from '../job-status';
 import { SEARCH_BACKENDS, SearchBackendName } from '../operations/prediction.payloads';
 import { ExpiresAtProperty, VisibilityName, VisibilityProperty } from '../ownership/ownership.properties';
 import { EXAMPLE_IDS, IdProperty } from '../example-ids';
-import { STORED_SOURCE_TEXT } from '../reference/reference.views';
 
-const ASPECTS = ['F', 'P', 'C'] as const;
-type Aspect = (typeof ASPECTS)[number];
+/** A GO aspect's one-letter code, as the views print it. */
+export const ASPECT_CODES = ['F', 'P', 'C'] as const;
+export type AspectCode = (typeof ASPECT_CODES)[number];
 
 /** The stable codes of a prediction's warnings (the domain's `ProvenanceWarningCode`), for programs. */
 export const PROVENANCE_WARNING_CODES = [
@@ -17,7 +17,7 @@ export const PROVENANCE_WARNING_CODES = [
 export type ProvenanceWarningCodeName = (typeof PROVENANCE_WARNING_CODES)[number];
 
 /** `warning_codes`: one stable code per entry of `warnings`, in the same order. */
-function WarningCodesProperty(): PropertyDecorator {
+export function WarningCodesProperty(): PropertyDecorator {
   return ApiProperty({
     enum: PROVENANCE_WARNING_CODES,
     enumName: 'ProvenanceWarningCode',
@@ -276,7 +276,7 @@ export class PredictionRowView {
   @ApiProperty({ example: 'GO:0005344' }) go_id!: string;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'oxygen carrier activity' })
   go_name!: string | null;
-  @ApiProperty({ enum: ASPECTS, example: 'F' }) go_aspect!: Aspect;
+  @ApiProperty({ enum: ASPECT_CODES, example: 'F' }) go_aspect!: AspectCode;
   @ApiProperty({ example: 0.18 }) distance!: number;
   @ApiPropertyOptional({
     nullable: true,
@@ -337,7 +337,7 @@ export class PredictionExportTermView {
   @ApiProperty({ example: 'GO:0005344' }) go_id!: string;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'oxygen carrier activity' })
   go_name!: string | null;
-  @ApiProperty({ enum: ASPECTS, example: 'F' }) aspect!: Aspect;
+  @ApiProperty({ enum: ASPECT_CODES, example: 'F' }) aspect!: AspectCode;
   @ApiProperty({ example: 0.91, description: 'The best row score of the term, 0..1' }) score!: number;
   @ApiPropertyOptional({
     nullable: true,
@@ -373,187 +373,4 @@ export class PredictionExportView {
   @WarningCodesProperty() warning_codes!: ProvenanceWarningCodeName[];
   @ApiProperty({ example: 0.3, description: 'Terms scoring below this were left out' }) min_score!: number;
   @ApiProperty({ type: [PredictionExportProteinView] }) proteins!: PredictionExportProteinView[];
-}
-
-export class GoTermCountView {
-  @ApiProperty({ enum: ASPECTS, example: 'F' }) aspect!: Aspect;
-  @ApiProperty({ example: 'GO:0005515' }) go_id!: string;
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'protein binding' }) go_name!: string | null;
-  @ApiProperty({ example: 12 }) prediction_count!: number;
-  @ApiProperty({ example: 9 }) protein_count!: number;
-}
-
-/** The most predicted terms of each aspect. */
-export class GoTermsByAspectView {
-  @ApiProperty({ type: [GoTermCountView] }) F!: GoTermCountView[];
-  @ApiProperty({ type: [GoTermCountView] }) P!: GoTermCountView[];
-  @ApiProperty({ type: [GoTermCountView] }) C!: GoTermCountView[];
-}
-
-export class AspectTotalsView {
-  @ApiProperty({ enum: ASPECTS, example: 'P' }) aspect!: Aspect;
-  @ApiProperty({ example: 180 }) predictions!: number;
-  @ApiProperty({ example: 64, description: 'Distinct terms' }) terms!: number;
-  @ApiProperty({ example: 11 }) proteins!: number;
-}
-
-/** Totals per aspect; an aspect without predictions is absent. */
-export class AspectTotalsByAspectView {
-  @ApiPropertyOptional({ type: AspectTotalsView }) F?: AspectTotalsView;
-  @ApiPropertyOptional({ type: AspectTotalsView }) P?: AspectTotalsView;
-  @ApiPropertyOptional({ type: AspectTotalsView }) C?: AspectTotalsView;
-}
-
-export class GoTermDistributionView {
-  @ApiProperty({ type: GoTermsByAspectView }) terms!: GoTermsByAspectView;
-  @ApiProperty({ type: AspectTotalsByAspectView }) totals!: AspectTotalsByAspectView;
-}
-
-export class ScoringConfigView {
-  @IdProperty('scoringConfig') id!: string;
-  @ApiProperty({ example: 'default' }) name!: string;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: { type: 'number' },
-    example: {
-      embedding_similarity: 0.5,
-      identity_nw: 0,
-      identity_sw: 0.3,
-      evidence_weight: 0.2,
-      taxonomic_proximity: 0,
-      neighbor_vote_fraction: 0,
-      prediction_score: 0,
-    },
-    description: 'Weight of every scoring signal (normalized)',
-  })
-  weights!: Record<string, number>;
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'Embedding similarity and identity' })
-  description!: string | null;
-  @ApiProperty({ example: true, description: 'One of the built-in presets' }) is_preset!: boolean;
-  @ApiProperty({ format: 'date-time', example: '2025-01-15T10:42:00.000Z' }) created_at!: string;
-}
-
-export class ScoringPresetsView {
-  @ApiProperty({ type: [String], example: ['default'], description: 'The presets this call registered' })
-  created!: string[];
-  @ApiProperty({ type: [ScoringConfigView], description: 'Every preset' }) presets!: ScoringConfigView[];
-}
-
-export class ScoringConfigDeletionView {
-  @IdProperty('scoringConfig') id!: string;
-  @ApiProperty({ example: true }) deleted!: boolean;
-}
-
-/** Where a one-click run's results appear, as paths on the service's own origin. */
-export class AnnotateLinksView {
-  @ApiProperty({
-    example: `/v1/query-sets/${EXAMPLE_IDS.querySet}`,
-    description: 'GET: the uploaded query set',
-  })
-  query_set!: string;
-  @ApiProperty({
-    example: `/v1/jobs/${EXAMPLE_IDS.job}`,
-    description:
-      'GET: the prediction job (predict_go_terms); once SUCCEEDED, `result.prediction_set_id` names the set',
-  })
-  prediction_job!: string;
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    example: null,
-    description:
-      'GET: the embedding job, when the run needs one; null for the default (DIAMOND) prediction, which reads no embedding',
-  })
-  embedding_job!: string | null;
-  @ApiProperty({
-    example: `/v1/embeddings/resolve?query_set_id=${EXAMPLE_IDS.querySet}&embedding_config_id=${EXAMPLE_IDS.embeddingConfig}`,
-    description: 'GET: the prediction set of this run (404 until the prediction job has made it)',
-  })
-  prediction_set!: string;
-  @ApiProperty({
-    example: `/#/annotate/${EXAMPLE_IDS.job}`,
-    description: 'The dashboard page that follows the run (named by the prediction job)',
-  })
-  dashboard!: string;
-}
-
-export class AnnotateView {
-  @IdProperty('querySet') query_set_id!: string;
-  @IdProperty('job', {
-    description: 'The prediction job (predict_go_terms), queued at once: follow it to the prediction set',
-  })
-  prediction_job_id!: string;
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    format: 'uuid',
-    example: null,
-    description:
-      'The embedding job of the run, when it needs one; null when no embedding was needed (the default ' +
-      'DIAMOND prediction aligns sequences and reads no embedding). Kept for clients of the embedding chain',
-  })
-  embedding_job_id!: string | null;
-  @IdProperty('embeddingConfig', {
-    description:
-      "The embedding config the prediction set is recorded under (the prediction payload's embedding_config_id; " +
-      'with DIAMOND nothing is embedded with it)',
-  })
-  embedding_config_id!: string;
-  @IdProperty('annotationSet') annotation_set_id!: string;
-  @IdProperty('ontologySnapshot') ontology_snapshot_id!: string;
-  @ApiProperty({
-    type: ReferenceSummaryView,
-    description: 'The reference the proteins are annotated against (the newest annotation set, the default)',
-  })
-  reference!: ReferenceSummaryView;
-  @ApiProperty({
-    type: [String],
-    example: [],
-    description:
-      'Plain-words warnings known before the run (a small reference, donors chosen otherwise than the calibration); the prediction job adds coverage',
-  })
-  warnings!: string[];
-  @WarningCodesProperty() warning_codes!: ProvenanceWarningCodeName[];
-  @ApiProperty({ type: AnnotateLinksView }) links!: AnnotateLinksView;
-}
-
-/** A registered LightGBM re-ranker. */
-export class RerankerView {
-  @IdProperty('reranker') id!: string;
-  @ApiProperty({ example: 'lgbm-goa-2025-01' }) name!: string;
-  @ApiProperty({
-    example: 's3://svc-artifacts/rerankers/run-2025-01-15/model.txt',
-    description: `The booster's file. ${STORED_SOURCE_TEXT}`,
-  })
-  artifact_uri!: string;
-  @ApiProperty({ example: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' })
-  feature_schema_sha!: string;
-  @ApiProperty({ type: [String], example: ['distance', 'identity_sw', 'vote_count'] })
-  feature_names!: string[];
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'lambdarank' }) objective!: string | null;
-  @ApiProperty({ example: 'features: distance-first\n' }) spec_yaml!: string;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The training run record (run.json)',
-  })
-  run!: Record<string, unknown>;
-  @ApiPropertyOptional({ nullable: true, type: String, example: 'run-2025-01-15' }) run_id!: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { fmax: 0.61 } })
-  metrics!: Record<string, unknown>;
-  @ApiProperty({ type: 'object', additionalProperties: true, example: { distance: 412, identity_sw: 230 } })
-  feature_importance!: Record<string, unknown>;
-  @ApiPropertyOptional({ nullable: true, type: String }) dataset_id!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) external_source!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) prediction_set_id!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) evaluation_set_id!: string | null;
-  @ApiProperty({ enum: ['upload', 'reference'], example: 'upload' }) import_kind!: 'upload' | 'reference';
-  @ApiProperty({ format: 'date-time', example: '2025-01-15T10:42:00.000Z' }) created_at!: string;
-}
-
-export class RerankerDeletionView {
-  @IdProperty('reranker') id!: string;
-  @ApiProperty({ example: true }) deleted!: boolean;
-  @ApiProperty({ example: true, description: 'An uploaded booster was removed from the artifact store' })
-  artifact_deleted!: boolean;
 }
