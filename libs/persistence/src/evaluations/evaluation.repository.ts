@@ -3,7 +3,7 @@ import { notFound } from '@svc/contracts';
 import { ListScope, OwnedRow } from '@svc/domain';
 import { bulkInsert } from '../bulk';
 import { ownershipCondition } from '../ownership';
-import { predictionSetLabelParts, withPredictionSetLabel } from '../predictions/prediction-set.repository';
+import { predictionSetLabelParts, withPredictionSetLabel } from '../predictions/prediction-set.labels';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 
 export type GroundTruthCategory = 'NK' | 'LK' | 'PK' | 'KNOWN';

@@ -1,15 +1,9 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
-import {
-  ListScope,
-  predictionSetLabel,
-  type PredictionSetLabelParts,
-  type ReferenceSummary,
-  Visibility,
-} from '@svc/domain';
+import { ListScope, type ReferenceSummary, Visibility } from '@svc/domain';
 import { bulkInsert, bulkInsertColumns } from '../bulk';
 import { ownershipCondition } from '../ownership';
-import { Db, isoColumn, queryOne, queryRows } from '../sql';
+import { Db, queryOne, queryRows } from '../sql';
 import {
   PREDICTION_ROW_COLUMNS,
   PredictionRow,
@@ -17,6 +11,7 @@ import {
   ROW_SCORE_SQL,
 } from './prediction-columns';
 import { ROW_FILTER, rowFilterParams, type TsvFilters } from './prediction-filters';
+import { JOINS, LABELS, SET_COLUMNS, withLabel } from './prediction-set.labels';
 
 export interface PredictionSetRecord {
   id: string;
@@ -42,70 +37,9 @@ export interface PredictionSetRecord {
   reference: ReferenceSummary | null;
 }
 
-const SET_COLUMNS = `s.id, s.job_id, s.embedding_config_id, s.annotation_set_id, s.ontology_snapshot_id, s.query_set_id,
-  s.limit_per_entry, s.distance_threshold, s.search_backend, s.aspect_separated_knn, s.options, s.feature_schema_sha,
-  s.reranker_model_id, s.query_count, s.owner_user_id, s.visibility, ${isoColumn('s.expires_at', 'expires_at')},
-  ${isoColumn('s.created_at', 'created_at')}, s.reference`;
-
-// `exclude_self`: sets made before the option existed always excluded the query's own entry.
-const LABELS = `c.model_name AS embedding_config_name, c.model_backend AS embedding_backend,
-  (a.source || ' ' || a.source_version) AS annotation_set_label, o.obo_version AS ontology_version,
-  (SELECT j.status FROM job j WHERE j.id = s.job_id) AS job_status,
-  COALESCE((s.options ->> 'exclude_self')::boolean, true) AS exclude_self,
-  (SELECT q.name FROM query_set q WHERE q.id = s.query_set_id) AS query_set_name`;
-
-/** A set read with LABELS gets its `label`, from the columns it already has. */
-function withLabel<T extends Record<string, unknown>>(row: T): T & { label: string } {
-  const reference = row['reference'] as ReferenceSummary | null;
-  return {
-    ...row,
-    label: predictionSetLabel({
-      query_set_name: row['query_set_name'] as string | null,
-      search_backend: row['search_backend'] as string,
-      blend_version: reference?.blend_version ?? null,
-      embedding_config_name: row['embedding_config_name'] as string,
-      reference: reference?.reference_name ?? (row['annotation_set_label'] as string),
-      exclude_self: row['exclude_self'] as boolean,
-      created_at: row['created_at'] as string,
-    }),
-  };
-}
-
-/**
- * `label_parts` of the prediction set aliased `alias` (`PredictionSetLabelParts`; null when a LEFT
- * JOIN found none), for `withPredictionSetLabel`: its query set's name and the settings that tell runs
- * apart. For a row that does not select the set's own labels (an evaluation result's set).
- */
-export function predictionSetLabelParts(alias: string, as = 'label_parts'): string {
-  return `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object(
-    'query_set_name', (SELECT lq.name FROM query_set lq WHERE lq.id = ${alias}.query_set_id),
-    'search_backend', ${alias}.search_backend,
-    'blend_version', ${alias}.reference ->> 'blend_version',
-    'embedding_config_name', (SELECT lc.model_name FROM embedding_config lc WHERE lc.id = ${alias}.embedding_config_id),
-    'reference', COALESCE(${alias}.reference ->> 'reference_name',
-      (SELECT la.source || ' ' || la.source_version FROM annotation_set la WHERE la.id = ${alias}.annotation_set_id)),
-    'exclude_self', COALESCE((${alias}.options ->> 'exclude_self')::boolean, true),
-    'created_at', ${alias}.created_at) END AS ${as}`;
-}
-
-/** A row read with `predictionSetLabelParts` gets `key` (its `predictionSetLabel`) instead of the parts. */
-export function withPredictionSetLabel<T extends Record<string, unknown>>(
-  row: T,
-  parts = 'label_parts',
-  key = 'label',
-): Record<string, unknown> {
-  const { [parts]: raw, ...rest } = row;
-  const value =
-    typeof raw === 'string'
-      ? (JSON.parse(raw) as PredictionSetLabelParts)
-      : (raw as PredictionSetLabelParts | null);
-  return { ...rest, [key]: value ? predictionSetLabel(value) : null };
-}
-
-const JOINS = `JOIN embedding_config c ON c.id = s.embedding_config_id
-  JOIN annotation_set a ON a.id = s.annotation_set_id JOIN ontology_snapshot o ON o.id = s.ontology_snapshot_id`;
-
 export type { TsvFilters } from './prediction-filters';
+export { predictionSetLabelParts, withPredictionSetLabel } from './prediction-set.labels';
+export { predictionsTsvCopyCommand, scratchCopyCommands } from './copy-commands';
 
 /** Prediction sets and their rows: the write step's inserts and every read of the API. */
 export class PredictionSetRepository {
@@ -415,30 +349,6 @@ export class PredictionSetRepository {
 
 /** The row's score, max(0, 1 - distance) (docs/prediction.md, "Score"). */
 const SCORE_SELECT = `${ROW_SCORE_SQL} AS score`;
-
-/**
- * The psql `\copy` of a set's predictions.tsv columns in the downloads' order, to standard output:
- * what a user with database access would run instead of a download (the benchmarks time both).
- */
-export function predictionsTsvCopyCommand(predictionSetId: string): string {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(predictionSetId))
-    throw new Error('a prediction set id is a UUID');
-  const columns = PREDICTIONS_TSV_COLUMNS.map((c) =>
-    c === 'go_name' ? 't.name' : c === 'go_aspect' ? 'p.aspect' : `p.${c}`,
-  ).join(', ');
-  return `\\copy (SELECT ${columns} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id WHERE p.prediction_set_id = '${predictionSetId}' ORDER BY p.protein_accession, p.distance, p.id) TO STDOUT`;
-}
-
-/**
- * The psql commands that COPY a tab-separated file of `columns` text columns into a throw-away table:
- * the fastest load PostgreSQL offers, which the load benchmarks set the service's loads against.
- */
-export function scratchCopyCommands(file: string, columns: number): string[] {
-  if (!Number.isInteger(columns) || columns < 1) throw new Error('columns is a positive integer');
-  if (/['\\\n]/.test(file)) throw new Error('the file name holds a quote, a backslash or a newline');
-  const list = Array.from({ length: columns }, (_, i) => `c${i} text`).join(', ');
-  return [`CREATE TEMP TABLE scratch_copy (${list})`, `\\copy scratch_copy FROM '${file}'`];
-}
 
 /** The 32 TSV columns as a select list (GO name and aspect from the term). */
 function tsvSelect(): string {
