@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { EMBEDDING_RECIPE_DEFAULTS, parseFasta } from '@svc/domain';
 import { EmbeddingRecipe, KmerEmbeddingBackend, OnnxEmbeddingBackend } from '@svc/inference';
-import { buildTinyEncoder, tinyEncoderWeights } from '../../libs/inference/src/onnx/testing/tiny-encoder';
+import { buildTinyEncoder, tinyEncoderWeights } from '../../libs/inference/testing/onnx/tiny-encoder';
 import {
   ESM_TEST_VOCAB,
   esmVocabText,
   writeModelDir,
-} from '../../libs/inference/src/onnx/testing/vocabularies';
+} from '../../libs/inference/testing/onnx/vocabularies';
 import { peakRssMb } from './bench-support';
 
 const HUMAN = resolve(

@@ -225,7 +225,7 @@ if (require.main === module) {
   const dataDir = option('--data', resolve(__dirname, '../../../shared/data'));
   const out = option(
     '--out',
-    resolve(__dirname, '../../libs/domain/src/alignment/testing/emboss-reference.json'),
+    resolve(__dirname, '../../libs/domain/testing/alignment/emboss-reference.json'),
   );
   const { emboss, pairs } = buildEmbossReference(dataDir);
   const fixture = {

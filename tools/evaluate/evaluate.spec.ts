@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SMALL_OBO } from '../../libs/domain/src/evaluation/testing/cafa-test-data';
+import { SMALL_OBO } from '../../libs/domain/testing/evaluation/cafa-test-data';
 import { CliUsageError, main, type NamespaceMetrics, parseEvaluateArgs } from './evaluate';
 
 const EXAMPLE = path.resolve(__dirname, '../../../shared/data/fixtures/cafa-evaluator-example');

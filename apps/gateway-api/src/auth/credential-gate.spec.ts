@@ -7,7 +7,7 @@ import { JwtCodec } from '@svc/platform';
 import { CredentialFailureLimiter } from './credential-failures';
 import { CredentialGate, rateKeyOf } from './credential-gate';
 import { LimitsService } from './limits.service';
-import { testConfigFor } from './limits.test-config';
+import { testConfigFor } from '../../test/support/limits.test-config';
 
 const genuine = mintApiKey();
 const candidate: ApiKeyCandidate = {

@@ -1,5 +1,5 @@
 import type { QuotaRepository } from '@svc/persistence';
-import { testConfigFor } from './limits.test-config';
+import { testConfigFor } from '../../test/support/limits.test-config';
 import { LimitsService } from './limits.service';
 
 // Only the pure limit look-ups are exercised here; counting runs against PostgreSQL in the integration tests.

@@ -1,4 +1,4 @@
-import reference from './testing/emboss-reference.json';
+import reference from '../../testing/alignment/emboss-reference.json';
 import { alignGlobal } from './global-alignment';
 import { alignLocal } from './local-alignment';
 import type { AlignmentResult } from './alignment-types';

@@ -1,6 +1,6 @@
 import { areaUnderPrCurve } from './cafa-auprc';
 import type { CafaThresholdRow } from './cafa-types';
-import { BASE_CASE, evaluateSmall } from './testing/cafa-test-data';
+import { BASE_CASE, evaluateSmall } from '../../testing/evaluation/cafa-test-data';
 
 /** A threshold row with only what the curve reads; `w` adds the weighted columns. */
 function row(

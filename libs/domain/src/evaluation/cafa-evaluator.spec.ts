@@ -1,6 +1,6 @@
 import type { CafaEvaluatorInput } from './cafa-evaluator';
 import type { CafaBestRow, CafaThresholdRow } from './cafa-types';
-import { BASE_CASE, evaluateSmall, rowAt, tauAt } from './testing/cafa-test-data';
+import { BASE_CASE, evaluateSmall, rowAt, tauAt } from '../../testing/evaluation/cafa-test-data';
 
 // Hand-computed cases on the small ontology of testing/cafa-test-data.ts (mf: A root; B, C under A;
 // D under B; E under B and part_of C). Grid: tau_29 = 0.3, tau_30 = 0.31, tau_49 = 0.5,

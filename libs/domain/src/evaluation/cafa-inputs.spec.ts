@@ -1,7 +1,7 @@
 import { createCafaEvaluator, evaluateCafa } from './cafa-evaluator';
 import { iaByTerm, parseIaText, readTermSets, toiByTerm } from './cafa-inputs';
 import { parseCafaOntology } from './cafa-ontology';
-import { evaluateSmall, rowAt, SMALL_OBO } from './testing/cafa-test-data';
+import { evaluateSmall, rowAt, SMALL_OBO } from '../../testing/evaluation/cafa-test-data';
 
 const ontology = parseCafaOntology(SMALL_OBO);
 const index = (id: string): number => ontology.indexOfCanonical(id) ?? -1;

@@ -1,7 +1,7 @@
 import { decodeDecisionType, LIGHTGBM_ZERO_THRESHOLD } from './lightgbm-decision';
 import { parseLightGbmModel } from './lightgbm-model-parser';
 import { predictLeafIndices, predictRaw } from './lightgbm-predict';
-import { modelText, stumpModel } from './testing/hand-written-models';
+import { modelText, stumpModel } from '../../testing/reranker/hand-written-models';
 
 // decision_type bytes: bit 0 categorical, bit 1 default-left, bits 2-3 missing type (0 None, 1 Zero, 2 NaN).
 const NONE_RIGHT = 0;

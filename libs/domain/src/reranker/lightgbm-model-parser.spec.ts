@@ -1,7 +1,7 @@
 import { parseLightGbmModel } from './lightgbm-model-parser';
 import { predictRaw } from './lightgbm-predict';
 import { LightGbmModelError } from './lightgbm-types';
-import { modelText, treeBlock, type TreeSpec } from './testing/hand-written-models';
+import { modelText, treeBlock, type TreeSpec } from '../../testing/reranker/hand-written-models';
 
 const stump: TreeSpec = {
   splitFeature: [1],

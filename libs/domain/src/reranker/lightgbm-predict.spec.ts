@@ -1,7 +1,7 @@
 import { computeFeatureImportance } from './lightgbm-importance';
 import { parseLightGbmModel } from './lightgbm-model-parser';
 import { lightGbmIterations, predict, predictLeafIndices, predictRaw } from './lightgbm-predict';
-import { modelText, type TreeSpec } from './testing/hand-written-models';
+import { modelText, type TreeSpec } from '../../testing/reranker/hand-written-models';
 
 // A boost_from_average start as LightGBM writes it (a single-leaf first tree), then a stump on f0.
 const start: TreeSpec = { leafValue: [0.5] };

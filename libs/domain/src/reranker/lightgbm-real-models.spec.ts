@@ -7,7 +7,7 @@ import type { LightGbmModel } from './lightgbm-types';
 
 // Model files written by LightGBM itself, with the outputs LightGBM computed for them; provenance and
 // licences are in testing/README.md.
-const TESTING = path.join(__dirname, 'testing');
+const TESTING = path.join(__dirname, '..', '..', 'testing', 'reranker');
 const read = (file: string) => readFileSync(path.join(TESTING, file), 'utf8');
 const TOLERANCE = 1e-9;
 

@@ -1,5 +1,5 @@
 import { MAX_TAX_ID, parseNodesDmp, parseNodesDmpLine } from './nodes-dmp';
-import { NODES_DMP_EXCERPT, NODES_EXCERPT } from './testing/nodes-excerpt';
+import { NODES_DMP_EXCERPT, NODES_EXCERPT } from '../../testing/taxonomy/nodes-excerpt';
 
 const T = '\t|\t';
 

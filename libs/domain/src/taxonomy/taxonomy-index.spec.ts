@@ -1,6 +1,6 @@
 import { TaxonomicRelation, TaxonomyIndex } from './taxonomy-index';
 import { compareTaxa } from './taxonomy-features';
-import { NODES_EXCERPT } from './testing/nodes-excerpt';
+import { NODES_EXCERPT } from '../../testing/taxonomy/nodes-excerpt';
 
 const index = TaxonomyIndex.fromNodes(
   NODES_EXCERPT.map(([taxId, parentTaxId, rank]) => ({ taxId, parentTaxId, rank })),

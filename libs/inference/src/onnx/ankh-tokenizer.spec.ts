@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AnkhTokenizer, loadAnkhTokenizer } from './ankh-tokenizer';
-import { ANKH_TEST_VOCAB, writeModelDir } from './testing/vocabularies';
+import { ANKH_TEST_VOCAB, writeModelDir } from '../../testing/onnx/vocabularies';
 
 const vocab = new Map(Object.entries(ANKH_TEST_VOCAB));
 const id = (token: string): number => ANKH_TEST_VOCAB[token] ?? Number.NaN;

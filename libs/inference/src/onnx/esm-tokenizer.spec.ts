@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddingBackendError } from '../embedding-backend';
 import { EsmTokenizer, loadEsmTokenizer } from './esm-tokenizer';
-import { ESM_TEST_VOCAB, esmVocabText, writeModelDir } from './testing/vocabularies';
+import { ESM_TEST_VOCAB, esmVocabText, writeModelDir } from '../../testing/onnx/vocabularies';
 
 const vocab = new Map(ESM_TEST_VOCAB.map((token, id) => [token, id]));
 const id = (token: string): number => ESM_TEST_VOCAB.indexOf(token);

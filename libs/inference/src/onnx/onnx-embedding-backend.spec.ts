@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EmbeddingRecipe, EmbeddingBackendError } from '../embedding-backend';
 import { OnnxEmbeddingBackend, type OnnxModelFamily } from './onnx-embedding-backend';
-import { referenceEmbedding } from './testing/reference-embedding';
+import { referenceEmbedding } from '../../testing/onnx/reference-embedding';
 import {
   buildModelWithoutHiddenStates,
   buildModelWithRank3HiddenStates,
@@ -14,7 +14,7 @@ import {
   type TinyEncoderWeights,
   tinyEncoderHiddenStates,
   tinyEncoderWeights,
-} from './testing/tiny-encoder';
+} from '../../testing/onnx/tiny-encoder';
 import {
   ANKH_TEST_VOCAB,
   ESM_TEST_VOCAB,
@@ -22,7 +22,7 @@ import {
   esmVocabText,
   jsonVocabSize,
   writeModelDir,
-} from './testing/vocabularies';
+} from '../../testing/onnx/vocabularies';
 
 const TOLERANCE = 1e-5;
 const DIM = 4;

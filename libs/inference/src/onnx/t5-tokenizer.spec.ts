@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadT5Tokenizer, T5Tokenizer } from './t5-tokenizer';
-import { T5_TEST_VOCAB, writeModelDir } from './testing/vocabularies';
+import { T5_TEST_VOCAB, writeModelDir } from '../../testing/onnx/vocabularies';
 
 const vocab = new Map(Object.entries(T5_TEST_VOCAB));
 const piece = (letter: string): number => T5_TEST_VOCAB[`\u2581${letter}`] ?? Number.NaN;

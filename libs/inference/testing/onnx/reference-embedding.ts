@@ -1,4 +1,4 @@
-import type { EmbeddingRecipe } from '../../embedding-backend';
+import type { EmbeddingRecipe } from '../../src/embedding-backend';
 
 /**
  * The embedding pipeline written out naively over plain number arrays, independently of the

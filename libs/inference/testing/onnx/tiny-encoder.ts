@@ -1,6 +1,6 @@
 import { onnx } from 'onnx-proto';
 import { seededRandom } from '@svc/domain';
-import { valueInfo } from '../onnx-graph';
+import { valueInfo } from '../../src/onnx/onnx-graph';
 
 /**
  * A tiny three-layer "protein encoder" built as a real ONNX graph, for tests. Its arithmetic is

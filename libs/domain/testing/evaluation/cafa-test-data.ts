@@ -1,5 +1,5 @@
-import { createCafaEvaluator, type CafaEvaluatorInput } from '../cafa-evaluator';
-import type { CafaEvaluation, CafaThresholdRow } from '../cafa-types';
+import { createCafaEvaluator, type CafaEvaluatorInput } from '../../src/evaluation/cafa-evaluator';
+import type { CafaEvaluation, CafaThresholdRow } from '../../src/evaluation/cafa-types';
 
 /**
  * The small ontology the hand-computed cases use:
