@@ -5,11 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { EMBEDDING_RECIPE_DEFAULTS, parseFasta } from '@svc/domain';
 import { EmbeddingRecipe, KmerEmbeddingBackend, OnnxEmbeddingBackend } from '@svc/inference';
 import { buildTinyEncoder, tinyEncoderWeights } from '../../libs/inference/testing/onnx/tiny-encoder';
-import {
-  ESM_TEST_VOCAB,
-  esmVocabText,
-  writeModelDir,
-} from '../../libs/inference/testing/onnx/vocabularies';
+import { ESM_TEST_VOCAB, esmVocabText, writeModelDir } from '../../libs/inference/testing/onnx/vocabularies';
 import { peakRssMb } from './bench-support';
 
 const HUMAN = resolve(
