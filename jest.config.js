@@ -56,6 +56,8 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['**/*.integration.spec.ts'],
       globalSetup: '<rootDir>/libs/testing/src/jest-global-setup.js',
+      // Each Jest worker gets a database, queue prefix and artifact folder of its own.
+      setupFiles: [...common.setupFiles, '<rootDir>/libs/testing/src/jest-worker-run.ts'],
       // Standalone runs (SVC_TEST_STANDALONE=1) host workers in the test process; see the environment.
       ...(process.env.SVC_TEST_STANDALONE === '1'
         ? { testEnvironment: '<rootDir>/libs/testing/src/jest-standalone-environment.js' }

@@ -2,13 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDataSource, ensureDatabase, runMigrations } from '@svc/persistence';
 import { prepareTemplateDatabase, standaloneTestMode, startDatabaseServer } from './standalone-database';
-import { newTestRun, saveTestRun, WORKSPACE_ROOT } from './test-environment';
+import { newTestRun, saveTestRun, workerRuns, WORKSPACE_ROOT } from './test-environment';
 
 /**
- * Creates this run's fresh database (migrated) and records its queue prefix. In standalone mode the
+ * Creates this run's fresh database (migrated; one per Jest worker) and records its queue prefix. In standalone mode the
  * database is an embedded one in a temporary folder, and the queues live in the test process.
  */
-export default async function globalSetup(): Promise<void> {
+export default async function globalSetup(globalConfig?: { maxWorkers?: number }): Promise<void> {
   const run = newTestRun();
   if (standaloneTestMode()) {
     const root = join(WORKSPACE_ROOT, 'tmp', `standalone-${run.queuePrefix.split('.')[1] ?? 'run'}`);
@@ -19,10 +19,17 @@ export default async function globalSetup(): Promise<void> {
     saveTestRun({ ...run, dbUrl: server.url, standalone: { root, template, pid: server.pid } });
     return;
   }
-  await ensureDatabase(run.dbUrl);
-  const db = createDataSource({ url: run.dbUrl, poolSize: 1 });
-  await db.initialize();
-  await runMigrations(db);
-  await db.destroy();
-  saveTestRun(run);
+  // One migrated database per Jest worker (one in band).
+  const shared = { ...run, workers: Math.max(1, globalConfig?.maxWorkers ?? 1) };
+  await Promise.all(
+    workerRuns(shared).map(async (world) => {
+      await ensureDatabase(world.dbUrl);
+      const db = createDataSource({ url: world.dbUrl, poolSize: 1 });
+      await db.initialize();
+      await runMigrations(db);
+      await db.destroy();
+      mkdirSync(world.artifactsDir, { recursive: true });
+    }),
+  );
+  saveTestRun(shared);
 }

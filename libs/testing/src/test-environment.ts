@@ -3,10 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppConfig, loadConfig } from '@svc/platform';
+import { RUN_VARIABLE } from './worker-run';
+
+export { useWorkerRun, workerRun, workerRuns } from './worker-run';
 
 export const WORKSPACE_ROOT = join(__dirname, '..', '..', '..');
-/** Set by the global setup; Jest's test processes inherit it, so concurrent runs never share a world. */
-const RUN_VARIABLE = 'SVC_TEST_RUN';
 
 /** The fresh world of one test run: its own database and queue prefix. */
 export interface TestRun {
@@ -16,6 +17,14 @@ export interface TestRun {
   artifactsDir: string;
   /** Standalone runs: the run's folder, the migrated template cluster and the run database's server. */
   standalone?: { root: string; template: string; pid: number };
+  /**
+   * How many Jest workers share the run (its `maxWorkers`; 1 in band). Each worker of a run with
+   * more than one gets a world of its own (`workerRun`), so test files running at the same time never
+   * share a database, a queue or an artifact folder.
+   */
+  workers?: number;
+  /** Set on a worker's own world: the Jest worker it belongs to. */
+  worker?: number;
 }
 
 export function newTestRun(): TestRun {
