@@ -5,7 +5,12 @@ import {
   createCafaEvaluator,
   ScoringWeights,
 } from '@svc/domain';
-import type { GroundTruthRow, Repositories } from '@svc/persistence';
+import type {
+  EvaluationRepository,
+  GroundTruthRow,
+  OntologyRepository,
+  PredictionSetRepository,
+} from '@svc/persistence';
 import { foldBestScores, RowScorer, ScoredPair, weightsScorer } from './scored-predictions';
 
 export const EVALUATION_CATEGORIES = ['NK', 'LK', 'PK'] as const;
@@ -16,6 +21,13 @@ const ASPECT_CODE: Record<string, string> = {
   molecular_function: 'MFO',
   cellular_component: 'CCO',
 };
+
+/** What the evaluation reads, narrowed to the calls it makes (a unit test hands it plain objects). */
+export interface EvaluationReads {
+  evaluations: Pick<EvaluationRepository, 'groundTruth'>;
+  ontologies: Pick<OntologyRepository, 'oboDocument'>;
+  predictionSets: Pick<PredictionSetRepository, 'streamRows'>;
+}
 
 export interface CategoryEvaluation {
   category: EvaluationCategory;
@@ -62,7 +74,7 @@ export function persistedMetrics(evaluation: CafaEvaluation): Record<string, Rec
  * Categories without ground truth are skipped. Evaluator errors propagate as CafaEvaluationError.
  */
 export async function evaluatePredictionSet(input: {
-  repos: Pick<Repositories, 'evaluations' | 'ontologies' | 'predictionSets'>;
+  repos: EvaluationReads;
   evaluationSetId: string;
   ontologySnapshotId: string;
   predictionSetId: string;
