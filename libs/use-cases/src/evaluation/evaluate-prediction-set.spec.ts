@@ -54,8 +54,8 @@ const row = (protein: string, goId: string, score: number): Record<string, unkno
 });
 
 const ROWS = [
+  row('A', 'GO:0000002', 0.8), // the best row of (A, child a): its score counts, not the later one's
   row('A', 'GO:0000002', 0.5),
-  row('A', 'GO:0000002', 0.8), // the best row of (A, child a): its score counts
   row('A', 'GO:0000003', 0.6),
   row('B', 'GO:0000003', 0.6),
   row('C', 'GO:0000002', 0.9), // a protein of no category: read, then left out
