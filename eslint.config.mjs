@@ -78,7 +78,15 @@ const depConstraints = [
   },
   {
     sourceTag: 'type:use-cases',
-    onlyDependOnLibsWithTags: ['type:use-cases', 'type:persistence', 'type:domain', 'type:contracts'],
+    onlyDependOnLibsWithTags: [
+      'type:use-cases',
+      'type:jobs',
+      'type:inference',
+      'type:persistence',
+      'type:platform',
+      'type:domain',
+      'type:contracts',
+    ],
   },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: serverLibs },
   // The API client speaks HTTP only: it may use the contracts' types, nothing of the server.

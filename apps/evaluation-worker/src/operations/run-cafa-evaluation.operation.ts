@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { RUN_CAFA_EVALUATION, RunCafaEvaluationPayload } from '@svc/contracts';
 import { baselineScoringFor, CafaEvaluationError, checkLafaFrame, verifyBand } from '@svc/domain';
 import { defineOperation, JobError, missingReference } from '@svc/jobs';
-import { evaluatePredictionSet } from '@svc/use-cases';
+import { bindRerankers, evaluatePredictionSet } from '@svc/use-cases';
 import { isSettingFailure, readText, sourcePolicyOf } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
-import { bindRerankers } from './bind-rerankers';
 import { evaluationArtifacts } from './evaluation-artifacts';
 
 /**

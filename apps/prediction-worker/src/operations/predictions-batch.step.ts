@@ -3,7 +3,7 @@ import { batchKey, defineStep, JobError } from '@svc/jobs';
 import { encodePredictionColumns, PREDICTION_ROW_COLUMN_NAMES } from '@svc/persistence';
 import { sourcePolicyOf } from '@svc/platform';
 import { transferBatch } from '@svc/go-transfer';
-import { applyReranker } from './apply-reranker';
+import { applyReranker } from '@svc/use-cases';
 import { predictionsWriteStep } from './predictions-write.step';
 
 /** Searches, transfers and featurises one batch of queries, then hands the rows to the write step. */

@@ -1,10 +1,12 @@
 import { RunCafaEvaluationPayload } from '@svc/contracts';
 import { LightGbmModel, ScoringWeights } from '@svc/domain';
-import { loadBooster, scoreRows } from '@svc/inference';
-import { JobError, missingReference } from '@svc/jobs';
-import { Repositories } from '@svc/persistence';
-import { EvaluationCategory, RowScorer, weightsScorer } from '@svc/use-cases';
-import { SourceError, SourcePolicy } from '@svc/platform';
+import { scoreRows } from '@svc/inference';
+import { missingReference } from '@svc/jobs';
+import type { RerankerRepository } from '@svc/persistence';
+import { SourcePolicy } from '@svc/platform';
+import { EvaluationCategory } from '../evaluation/evaluate-prediction-set';
+import { RowScorer, weightsScorer } from '../evaluation/scored-predictions';
+import { loadRerankerBooster } from './reranker-booster';
 
 const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', C: 'cco' };
 
@@ -14,7 +16,7 @@ const ASPECT_KEY: Record<string, 'bpo' | 'mfo' | 'cco'> = { P: 'bpo', F: 'mfo', 
  * config's score (or the row's, max(0, 1 - distance)). Null when the payload names no re-ranker.
  */
 export async function bindRerankers(
-  repos: Repositories,
+  repos: { rerankers: Pick<RerankerRepository, 'find'> },
   payload: RunCafaEvaluationPayload,
   weights: ScoringWeights | null,
   sources: SourcePolicy,
@@ -27,18 +29,12 @@ export async function bindRerankers(
     if (known !== undefined) return known;
     const row = await repository.find(id);
     if (row === null) throw missingReference('reranker_model', id);
-    try {
-      const model = await loadBooster(row.artifact_uri, sources);
-      models.set(id, model);
-      return model;
-    } catch (error) {
-      if (error instanceof SourceError && error.code === 'source_not_allowed')
-        throw new JobError(error.code, `re-ranker ${id}: ${error.message}`);
-      throw new JobError(
-        'reranker_unusable',
-        `re-ranker ${id} (${row.artifact_uri}): ${(error as Error).message}`,
-      );
-    }
+    const model = await loadRerankerBooster(row.artifact_uri, sources, {
+      refused: `re-ranker ${id}`,
+      unusable: `re-ranker ${id} (${row.artifact_uri})`,
+    });
+    models.set(id, model);
+    return model;
   };
   const single = payload.reranker_model_id !== undefined ? await load(payload.reranker_model_id) : null;
   const perCategory: Record<string, Partial<Record<'bpo' | 'mfo' | 'cco', LightGbmModel>>> = {};

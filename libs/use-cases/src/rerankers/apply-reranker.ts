@@ -1,9 +1,10 @@
 import { PredictionsBatchPayload } from '@svc/contracts';
 import { activeFeatureNames, featureFlagsOf, featureSchemaSha } from '@svc/domain';
-import { loadBooster, scoreRows } from '@svc/inference';
+import { scoreRows } from '@svc/inference';
 import { EmitFn, JobError } from '@svc/jobs';
 import { PredictionRow } from '@svc/persistence';
-import { SourceError, SourcePolicy } from '@svc/platform';
+import { SourcePolicy } from '@svc/platform';
+import { loadRerankerBooster } from './reranker-booster';
 
 /** At most this many per-row scores travel in one batch event. */
 const MAX_REPORTED = 5000;
@@ -35,12 +36,14 @@ export async function applyReranker(input: {
     );
     return null;
   }
+  const booster = await loadRerankerBooster(uri, input.sources, {
+    refused: 're-ranker',
+    unusable: `re-ranker ${uri}`,
+  });
   let scores: number[];
   try {
-    scores = scoreRows(await loadBooster(uri, input.sources), rows);
+    scores = scoreRows(booster, rows);
   } catch (error) {
-    if (error instanceof SourceError && error.code === 'source_not_allowed')
-      throw new JobError(error.code, `re-ranker: ${error.message}`);
     throw new JobError('reranker_unusable', `re-ranker ${uri}: ${(error as Error).message}`);
   }
   const finite = scores.filter((s) => Number.isFinite(s));
