@@ -6,9 +6,8 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
 import { Infrastructure, openInfrastructure, WorkerDefinition } from '@svc/jobs';
-import { createDataSource, dropDatabase, ensureDatabase, runMigrations } from '@svc/persistence';
 import { AppConfig, loadConfig } from '@svc/platform';
-import { removeQueues } from '@svc/testing';
+import { createWorld } from '@svc/testing';
 
 /** A throw-away database and queue prefix for one benchmark run, removed by `dispose`. */
 export interface BenchWorld {
@@ -34,19 +33,12 @@ export async function createBenchWorld(overrides: Record<string, string> = {}): 
     SVC_SOURCE_ALLOWED_ROOTS: [resolve(__dirname, '../../../shared/data'), tmpdir()].join(','),
     ...overrides,
   };
-  await ensureDatabase(env['SVC_DB_URL']!);
-  const migrator = createDataSource({ url: env['SVC_DB_URL']!, poolSize: 1 });
-  await migrator.initialize();
-  await runMigrations(migrator);
-  await migrator.destroy();
-  return {
-    config: loadConfig({ env }),
-    env,
-    async dispose() {
-      await dropDatabase(env['SVC_DB_URL']!);
-      await removeQueues(env['SVC_AMQP_URL']!, env['SVC_QUEUE_PREFIX']!);
-    },
-  };
+  const world = await createWorld({
+    dbUrl: env['SVC_DB_URL']!,
+    amqpUrl: env['SVC_AMQP_URL']!,
+    queuePrefix: env['SVC_QUEUE_PREFIX']!,
+  });
+  return { config: loadConfig({ env }), env, dispose: () => world.dispose() };
 }
 
 export interface BenchSession {

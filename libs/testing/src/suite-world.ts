@@ -38,17 +38,34 @@ export async function createSuiteWorld(name: string): Promise<SuiteWorld> {
       },
     };
   }
-  await ensureDatabase(dbUrl.toString());
-  const db = createDataSource({ url: dbUrl.toString(), poolSize: 1 });
+  const world = await createWorld({ dbUrl: dbUrl.toString(), amqpUrl: run.amqpUrl, queuePrefix });
+  return {
+    env: { SVC_DB_URL: dbUrl.toString(), SVC_QUEUE_PREFIX: queuePrefix, SVC_ARTIFACTS_DIR: artifactsDir },
+    async dispose() {
+      await world.dispose();
+      rmSync(artifactsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A fresh database at `dbUrl` (created and migrated) and a queue prefix, both removed by `dispose`:
+ * the world of a suite (`createSuiteWorld`) or of a benchmark run.
+ */
+export async function createWorld(input: {
+  dbUrl: string;
+  amqpUrl: string;
+  queuePrefix: string;
+}): Promise<{ dispose(): Promise<void> }> {
+  await ensureDatabase(input.dbUrl);
+  const db = createDataSource({ url: input.dbUrl, poolSize: 1 });
   await db.initialize();
   await runMigrations(db);
   await db.destroy();
   return {
-    env: { SVC_DB_URL: dbUrl.toString(), SVC_QUEUE_PREFIX: queuePrefix, SVC_ARTIFACTS_DIR: artifactsDir },
     async dispose() {
-      await dropDatabase(dbUrl.toString());
-      await removeQueues(run.amqpUrl, queuePrefix);
-      rmSync(artifactsDir, { recursive: true, force: true });
+      await dropDatabase(input.dbUrl);
+      await removeQueues(input.amqpUrl, input.queuePrefix);
     },
   };
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { HttpResult, testConfig } from '@svc/testing';
+import { HttpClient, HttpResult, testConfig } from '@svc/testing';
 import { createGateway, Gateway } from '../../src/app.factory';
-import { AddressClient } from './address-client';
 import { createUser, Problem, SecurityStack, startSecurityStack } from './security-stack';
 
 /** Small limits of this suite's own stack, so that each abuse shows in a few requests. */
@@ -36,7 +35,8 @@ describe('abuse of identity: sign-up floods, IPv6 address groups, account lock-o
   /** Trusts 127.0.0.1 as its reverse proxy, so a test can speak for any client address. */
   let proxied: Gateway;
 
-  const from = (gateway: Gateway, address: string): AddressClient => new AddressClient(gateway.url, address);
+  const from = (gateway: Gateway, address: string): HttpClient =>
+    new HttpClient(gateway.url, {}, { localAddress: address });
   const signupBody = (tag: string) => ({
     email: `${tag}-${randomUUID().slice(0, 8)}@svc.test`,
     username: `${tag}_${randomUUID().slice(0, 8)}`,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { HttpResult, testConfig } from '@svc/testing';
+import { HttpClient, HttpResult, testConfig } from '@svc/testing';
 import { createGateway, Gateway } from '../../src/app.factory';
-import { AddressClient } from './address-client';
 import { createUser, Problem, SecurityStack, startSecurityStack } from './security-stack';
 
 /** Low enough that the per-address login test stays short. */
@@ -31,7 +30,8 @@ describe('client identity, credential limits and login throttles (authentication
   /** Trusts 127.0.0.2 as its reverse proxy. */
   let proxied: Gateway;
 
-  const from = (gateway: Gateway, address: string): AddressClient => new AddressClient(gateway.url, address);
+  const from = (gateway: Gateway, address: string): HttpClient =>
+    new HttpClient(gateway.url, {}, { localAddress: address });
   const researcher = () => createUser(stack, 'researcher');
 
   beforeAll(async () => {
@@ -54,7 +54,7 @@ describe('client identity, credential limits and login throttles (authentication
     await stack?.close();
   });
 
-  const magicLinkRequests = async (client: AddressClient, forwardedFor: (i: number) => string) => {
+  const magicLinkRequests = async (client: HttpClient, forwardedFor: (i: number) => string) => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {
       const res = await client.post(
