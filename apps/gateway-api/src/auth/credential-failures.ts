@@ -1,9 +1,10 @@
 import { DomainError } from '@svc/contracts';
+import type { RateLimitedResource } from '@svc/domain';
 import { LimitsService } from './limits.service';
 import { TtlCache } from './ttl-cache';
 
 /** The rate-limited resource that failed credential checks count against (SVC_RATELIMIT_CREDENTIAL_FAILURE). */
-export const CREDENTIAL_FAILURE_RESOURCE = 'credential_failure';
+export const CREDENTIAL_FAILURE_RESOURCE: RateLimitedResource = 'credential_failure';
 
 /** A window is at most an hour long; an exhausted address is remembered no longer than that. */
 const MAX_MEMO_MS = 3_600_000;

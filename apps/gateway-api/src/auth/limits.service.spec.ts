@@ -1,4 +1,5 @@
 import type { QuotaRepository } from '@svc/persistence';
+import type { DailyQuotaResource } from '@svc/domain';
 import { testConfigFor } from '../../test/support/limits.test-config';
 import { LimitsService } from './limits.service';
 
@@ -16,7 +17,9 @@ describe('LimitsService limits', () => {
     ['jobs', 'admin', null],
     ['unknown_resource', 'researcher', null],
   ] as const)('default daily %s for %s is %s', (resource, role, expected) => {
-    expect(new LimitsService(testConfigFor({}), unusedQuotas).dailyLimit(resource, role)).toBe(expected);
+    expect(
+      new LimitsService(testConfigFor({}), unusedQuotas).dailyLimit(resource as DailyQuotaResource, role),
+    ).toBe(expected);
   });
 
   it('applies auth.quotas, then user_quota_per_day for jobs, and caps guests by anon_quota_per_day', () => {

@@ -1,5 +1,12 @@
 import { DomainError, Role } from '@svc/contracts';
-import { DEFAULT_RATE_LIMITS, parseRate, secondsUntilWindowEnd, windowStart } from '@svc/domain';
+import {
+  DailyQuotaResource,
+  DEFAULT_RATE_LIMITS,
+  parseRate,
+  RateLimitedResource,
+  secondsUntilWindowEnd,
+  windowStart,
+} from '@svc/domain';
 import { consumeDailyQuota, dailyLimitFor, dailyQuotaHeadroom, releaseDailyQuota } from '@svc/jobs';
 import { QuotaRepository } from '@svc/persistence';
 import { AppConfig, Principal } from '@svc/platform';
@@ -26,7 +33,7 @@ export class LimitsService {
     return (
       this.config.rateLimits[resource] ??
       (typeof fromRole === 'string' ? fromRole : undefined) ??
-      DEFAULT_RATE_LIMITS[resource] ??
+      DEFAULT_RATE_LIMITS[resource as RateLimitedResource] ??
       null
     );
   }
@@ -52,11 +59,11 @@ export class LimitsService {
   }
 
   /** The daily quota of a role for a resource; null is unlimited. Administrators are exempt. */
-  dailyLimit(resource: string, role: Role): number | null {
+  dailyLimit(resource: DailyQuotaResource, role: Role): number | null {
     return dailyLimitFor(this.config, resource, role);
   }
 
-  async consumeDaily(principal: Principal, resource: string, amount = 1): Promise<void> {
+  async consumeDaily(principal: Principal, resource: DailyQuotaResource, amount = 1): Promise<void> {
     if (principal.kind === 'gate_disabled') return;
     await consumeDailyQuota(this.quotas, this.config, {
       key: quotaKeyOf(principal),
@@ -67,7 +74,10 @@ export class LimitsService {
   }
 
   /** The daily quota of a caller for a resource and what is used of it today; null: unlimited. */
-  async dailyUse(principal: Principal, resource: string): Promise<{ limit: number; used: number } | null> {
+  async dailyUse(
+    principal: Principal,
+    resource: DailyQuotaResource,
+  ): Promise<{ limit: number; used: number } | null> {
     if (principal.kind === 'gate_disabled') return null;
     return dailyQuotaHeadroom(this.quotas, this.config, {
       key: quotaKeyOf(principal),
@@ -77,7 +87,7 @@ export class LimitsService {
   }
 
   /** Gives back a charge for work that was not queued after all. */
-  async releaseDaily(principal: Principal, resource: string, amount = 1): Promise<void> {
+  async releaseDaily(principal: Principal, resource: DailyQuotaResource, amount = 1): Promise<void> {
     if (principal.kind === 'gate_disabled') return;
     await releaseDailyQuota(this.quotas, this.config, {
       key: quotaKeyOf(principal),
@@ -91,7 +101,7 @@ export class LimitsService {
    * A rate that counts only accepted work, charged by the service once a request passed its checks.
    * Administrators are exempt, and the gate switched off means no limits, as in the guard.
    */
-  async checkAcceptedRate(resource: string, principal: Principal): Promise<void> {
+  async checkAcceptedRate(resource: RateLimitedResource, principal: Principal): Promise<void> {
     if (principal.kind === 'gate_disabled' || principal.role === 'admin') return;
     await this.checkRate(resource, principal.rateKey, principal.role);
   }

@@ -18,6 +18,8 @@ import {
   Role,
 } from '@svc/contracts';
 import {
+  DailyQuotaResource,
+  RateLimitedResource,
   canModify,
   canRead,
   computeDedupKey,
@@ -47,13 +49,13 @@ import { checkPayloadReferences } from './reference-checks';
 import { checkPayloadSources } from '../sources/source-checks';
 
 /** The daily quota of annotated sequences, charged by query count on every route that embeds or predicts. */
-export const SEQUENCE_QUOTA = 'annotate_sequences';
+export const SEQUENCE_QUOTA: DailyQuotaResource = 'annotate_sequences';
 
 /** Operations whose work grows with the sequences of their query set. */
 const SEQUENCE_OPERATIONS = new Set(['compute_embeddings', 'predict_go_terms']);
 
 interface DailyCharge {
-  resource: string;
+  resource: DailyQuotaResource;
   amount: number;
 }
 
@@ -111,7 +113,7 @@ export class JobsService {
       /** One-click annotation: false makes the job and what it produces unlisted and expiring. */
       saveHistory?: boolean;
       /** A per-user rate that counts only accepted submissions (POST /jobs). */
-      rateLimit?: string;
+      rateLimit?: RateLimitedResource;
       /** The caller already paid the sequences (one-click annotation charges them by its upload). */
       sequencesCharged?: boolean;
     } = {},

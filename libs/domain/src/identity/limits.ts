@@ -28,7 +28,11 @@ export function secondsUntilWindowEnd(nowMs: number, windowSeconds: number): num
 }
 
 /** Per-minute and per-hour rate limits by resource (specification, "Limits"). */
-export const DEFAULT_RATE_LIMITS: Readonly<Record<string, string>> = {
+/** The resources the service limits per minute or hour by default (settings may limit others). */
+export type RateLimitedResource =
+  'post_jobs' | 'post_datasets' | 'api_key_mint' | 'api_key_login' | 'email_request' | 'credential_failure';
+
+export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitedResource, string>> = {
   post_jobs: '10/minute',
   post_datasets: '5/minute',
   api_key_mint: '5/hour',
@@ -39,8 +43,13 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<string, string>> = {
   credential_failure: '30/minute',
 };
 
+/** The resources a daily quota counts: queued jobs, and the sequences annotated or predicted. */
+export type DailyQuotaResource = 'jobs' | 'annotate_sequences';
+
 /** Daily quotas by resource and role; null means unlimited, a missing role means unlimited too. */
-export const DEFAULT_DAILY_QUOTAS: Readonly<Record<string, Partial<Record<Role, number | null>>>> = {
+export const DEFAULT_DAILY_QUOTAS: Readonly<
+  Record<DailyQuotaResource, Partial<Record<Role, number | null>>>
+> = {
   annotate_sequences: { guest: 10, researcher: 1000, operator: null, admin: null },
   jobs: { researcher: 100, operator: null, admin: null },
 };

@@ -1,4 +1,5 @@
 import { DomainError } from '@svc/contracts';
+import type { DailyQuotaResource } from '@svc/domain';
 import { quotaExceeded } from './daily-quota';
 
 // 2024-05-01T18:00:00Z: six hours before the daily window (UTC days) ends.
@@ -57,7 +58,7 @@ describe('quotaExceeded', () => {
       detail: expect.stringMatching(/: 2 jobs asked, 5 allowed a day, 0 left today;/),
     },
   ])('$name', ({ resource, state, detail }) => {
-    const error = quotaExceeded(resource, state, NOW);
+    const error = quotaExceeded(resource as DailyQuotaResource, state, NOW);
     expect(error).toBeInstanceOf(DomainError);
     expect(error.code).toBe('quota_exceeded');
     expect(error.message).toEqual(detail);

@@ -1,12 +1,12 @@
 import { DomainError, Role } from '@svc/contracts';
-import { DEFAULT_DAILY_QUOTAS, secondsUntilWindowEnd, windowStart } from '@svc/domain';
+import { DailyQuotaResource, DEFAULT_DAILY_QUOTAS, secondsUntilWindowEnd, windowStart } from '@svc/domain';
 import { QuotaRepository } from '@svc/persistence';
 import { AppConfig } from '@svc/platform';
 
 const DAY_SECONDS = 86_400;
 
 /** The daily quota of a role for a resource; null is unlimited. Administrators are exempt. */
-export function dailyLimitFor(config: AppConfig, resource: string, role: Role): number | null {
+export function dailyLimitFor(config: AppConfig, resource: DailyQuotaResource, role: Role): number | null {
   if (role === 'admin') return null;
   const configured = config.authQuotas[role]?.[resource];
   let limit: number | null | undefined = typeof configured === 'string' ? undefined : configured;
@@ -24,7 +24,7 @@ export function dailyLimitFor(config: AppConfig, resource: string, role: Role): 
 export async function consumeDailyQuota(
   quotas: QuotaRepository,
   config: AppConfig,
-  input: { key: string; role: Role; resource: string; amount: number },
+  input: { key: string; role: Role; resource: DailyQuotaResource; amount: number },
 ): Promise<void> {
   const limit = dailyLimitFor(config, input.resource, input.role);
   if (limit === null) return;
@@ -52,7 +52,7 @@ const QUOTA_UNITS: Readonly<Record<string, readonly [string, string]>> = {
  * `atLeast`: the request was cut off before it was counted to its end.
  */
 export function quotaExceeded(
-  resource: string,
+  resource: DailyQuotaResource,
   state: { limit: number; used: number; asked: number | null; atLeast?: boolean },
   now = Date.now(),
 ): DomainError {
@@ -83,7 +83,7 @@ export function quotaExceeded(
 export async function dailyQuotaHeadroom(
   quotas: QuotaRepository,
   config: AppConfig,
-  input: { key: string; role: Role; resource: string },
+  input: { key: string; role: Role; resource: DailyQuotaResource },
 ): Promise<{ limit: number; used: number } | null> {
   const limit = dailyLimitFor(config, input.resource, input.role);
   if (limit === null) return null;
@@ -99,7 +99,7 @@ export async function dailyQuotaHeadroom(
 export async function releaseDailyQuota(
   quotas: QuotaRepository,
   config: AppConfig,
-  input: { key: string; role: Role; resource: string; amount: number },
+  input: { key: string; role: Role; resource: DailyQuotaResource; amount: number },
 ): Promise<void> {
   if (dailyLimitFor(config, input.resource, input.role) === null) return;
   await quotas.release({
