@@ -22,14 +22,19 @@ import {
   RateLimitedResource,
   canModify,
   canRead,
-  computeDedupKey,
-  dedupScopeOf,
   isStaff,
   listScope,
   ownershipForNew,
   Viewer,
 } from '@svc/domain';
-import { checkFollowUp, checkSubmission, INFRASTRUCTURE, Infrastructure, readFollowUp } from '@svc/jobs';
+import {
+  checkFollowUp,
+  checkSubmission,
+  INFRASTRUCTURE,
+  Infrastructure,
+  readFollowUp,
+  submitJob,
+} from '@svc/jobs';
 import {
   JobCommentRecord,
   JobCommentRepository,
@@ -139,40 +144,14 @@ export class JobsService {
     });
     const meta = await this.checkMeta(extras.meta ?? {}, role, via, viewerOf(principal));
     const quotaKey = principal !== undefined ? quotaKeyOf(principal) : null;
-    // Duplicates are the same submitter's only, so a 409 tells nothing of other people's jobs.
-    const dedupKey = computeDedupKey({
-      operation: spec.name,
-      payload: plainPayload,
-      scope: dedupScopeOf({ ownerUserId: viewerOf(principal).userId, role, quotaKey }),
-    });
-    const existing = await this.jobs.findActiveByDedupKey(dedupKey);
-    if (existing !== null) throw this.duplicateOf(spec.name, existing, principal);
-    if (extras.rateLimit !== undefined && principal !== undefined)
-      await this.auth.limits.checkAcceptedRate(extras.rateLimit, principal);
-    if (!this.infra.broker.isConnected()) {
-      throw new DomainError('service_unavailable', 'the message broker is not reachable; nothing was queued');
-    }
-    // Daily quotas: the job (researchers 100 a day by default, operators unlimited, administrators
-    // exempt) and the sequences it embeds or predicts, its follow-up's included, whatever the route.
-    const charges: DailyCharge[] = [{ resource: 'jobs', amount: 1 }];
-    // Counting the query set costs a query: only for callers with a sequence quota.
-    const metered =
-      principal !== undefined &&
-      principal.kind !== 'gate_disabled' &&
-      this.auth.limits.dailyLimit(SEQUENCE_QUOTA, principal.role) !== null;
-    if (extras.sequencesCharged !== true && metered)
-      charges.push({ resource: SEQUENCE_QUOTA, amount: await this.sequencesOf(spec, plainPayload, meta) });
-    await this.consumeAll(principal, charges);
     const ownership = ownershipForNew({ viewer: viewerOf(principal), saveHistory: extras.saveHistory });
-    const job = await this.jobs
-      .createQueued({
-        operation: spec.name,
-        queueName: spec.queue,
+    const submitted = await submitJob(
+      {
+        spec,
         payload: plainPayload,
         meta,
         description: extras.description ?? null,
         tags: extras.tags ?? [],
-        dedupKey,
         dispatchDeadlineSeconds: this.infra.config.jobs.leaseSeconds,
         submitter: {
           ownerUserId: ownership.owner_user_id,
@@ -182,21 +161,57 @@ export class JobsService {
           visibility: ownership.visibility,
           expiresInDays: ownership.expiring ? security.guestResultRetentionDays : null,
         },
-      })
-      .catch(async (error: unknown) => {
-        // Not queued after all (an identical job won the race): the quota charge is given back.
-        await this.releaseAll(principal, charges);
-        if (error instanceof DomainError && error.code === 'duplicate_job') {
-          const winner = await this.jobs.findActiveByDedupKey(dedupKey);
-          if (winner !== null) throw this.duplicateOf(spec.name, winner, principal);
-        }
-        throw error;
-      });
+      },
+      {
+        findActive: (dedupKey) => this.jobs.findActiveByDedupKey(dedupKey),
+        // Duplicates are the same submitter's only, so a 409 tells nothing of other people's jobs.
+        onDuplicate: (existing) => Promise.reject(this.duplicateOf(spec.name, existing, principal)),
+        beforeCharge: async () => {
+          if (extras.rateLimit !== undefined && principal !== undefined)
+            await this.auth.limits.checkAcceptedRate(extras.rateLimit, principal);
+          if (!this.infra.broker.isConnected()) {
+            throw new DomainError(
+              'service_unavailable',
+              'the message broker is not reachable; nothing was queued',
+            );
+          }
+        },
+        charge: async () => {
+          // Daily quotas: the job (researchers 100 a day by default, operators unlimited,
+          // administrators exempt) and the sequences it embeds or predicts, its follow-up's included,
+          // whatever the route.
+          const charges: DailyCharge[] = [{ resource: 'jobs', amount: 1 }];
+          // Counting the query set costs a query: only for callers with a sequence quota.
+          const metered =
+            principal !== undefined &&
+            principal.kind !== 'gate_disabled' &&
+            this.auth.limits.dailyLimit(SEQUENCE_QUOTA, principal.role) !== null;
+          if (extras.sequencesCharged !== true && metered)
+            charges.push({
+              resource: SEQUENCE_QUOTA,
+              amount: await this.sequencesOf(spec, plainPayload, meta),
+            });
+          await this.consumeAll(principal, charges);
+          return { release: () => this.releaseAll(principal, charges) };
+        },
+        insert: (job) =>
+          this.jobs.createQueued(job).catch(async (error: unknown) => {
+            // An identical job won the race: the caller gets its 409.
+            if (error instanceof DomainError && error.code === 'duplicate_job' && job.dedupKey !== null) {
+              const winner = await this.jobs.findActiveByDedupKey(job.dedupKey);
+              if (winner !== null) throw this.duplicateOf(spec.name, winner, principal);
+            }
+            throw error;
+          }),
+      },
+    );
+    if (submitted.kind !== 'inserted') throw new Error('a submission through the gateway never joins a job');
+    const { job, release } = submitted;
     try {
       await this.infra.broker.publishJob(job.queue_name, { job_id: job.id });
     } catch (error) {
       await this.jobs.deleteUndispatched(job.id);
-      await this.releaseAll(principal, charges);
+      await release();
       if (error instanceof BrokerUnavailableError) {
         throw new DomainError('service_unavailable', `${error.message}; nothing was queued`);
       }

@@ -1,2 +1,3 @@
 export * from './submission';
 export * from './daily-quota';
+export * from './submit-job';

@@ -1,4 +1,3 @@
-import { computeDedupKey, dedupScopeOf } from '@svc/domain';
 import { DomainError, normalizeRole } from '@svc/contracts';
 import {
   Db,
@@ -11,6 +10,7 @@ import {
 import { AppConfig, Logger, MessageBroker } from '@svc/platform';
 import { consumeDailyQuota } from '../dispatch/daily-quota';
 import { checkFollowUp, readFollowUp } from '../dispatch/submission';
+import { submitJob } from '../dispatch/submit-job';
 import { errorMessageOf, JobError } from './job-error';
 
 /**
@@ -67,64 +67,60 @@ export async function insertFollowUp(tx: Db, jobId: string, config: AppConfig): 
     return null;
   }
   // Keyed like a job its submitter queued directly: only their own identical job is a duplicate.
-  const dedupKey = computeDedupKey({
-    operation: checked.spec.name,
-    payload: checked.payload,
-    scope: dedupScopeOf({
-      ownerUserId: source.owner_user_id,
-      role: source.submitted_role,
-      quotaKey: source.quota_key,
-    }),
-  });
-  const active = await followUps.activeByDedupKey(dedupKey);
-  // An identical active job of the same caller is joined; one of someone else (a guest of the same
-  // address, or a job of another visibility) is never named in this job's result (its id may be the
-  // key to an unlisted result): the follow-up runs on its own.
-  const sameCaller =
-    active !== null &&
-    active.owner_user_id === source.owner_user_id &&
-    active.visibility === source.visibility;
-  if (active !== null && sameCaller) {
-    await followUps.record(jobId, resultKey, active.id, checked.spec.name, 'job.follow_up_joined');
-    return null;
-  }
-  let quotaError: DomainError | null = null;
-  if (source.quota_key !== null && source.submitted_role !== null) {
-    try {
-      await consumeDailyQuota(new QuotaRepository(tx), config, {
-        key: source.quota_key,
-        role: normalizeRole(source.submitted_role),
-        resource: 'jobs',
-        amount: 1,
-      });
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.code !== 'quota_exceeded') throw error;
-      quotaError = error;
-    }
-  }
-  const next = await followUps.insertWithoutConflict({
-    operation: checked.spec.name,
-    queueName: checked.spec.queue,
-    payload: checked.payload,
-    meta: { follows_job_id: jobId },
-    description: null,
-    tags: [],
-    // Without a dedup key when an identical job of another caller is active, or over the quota.
-    dedupKey: quotaError === null && active === null ? dedupKey : null,
-    parentJobId: jobId,
-    dispatchDeadlineSeconds: config.jobs.leaseSeconds,
-    submitter: {
-      ownerUserId: source.owner_user_id,
-      role: source.submitted_role,
-      via: source.submitted_via,
-      quotaKey: source.quota_key,
-      visibility: source.visibility,
-      expiresInDays: source.expires_in_days === null ? null : Math.max(source.expires_in_days, 0),
+  const submitted = await submitJob(
+    {
+      spec: checked.spec,
+      payload: checked.payload,
+      meta: { follows_job_id: jobId },
+      description: null,
+      tags: [],
+      parentJobId: jobId,
+      dispatchDeadlineSeconds: config.jobs.leaseSeconds,
+      submitter: {
+        ownerUserId: source.owner_user_id,
+        role: source.submitted_role,
+        via: source.submitted_via,
+        quotaKey: source.quota_key,
+        visibility: source.visibility,
+        expiresInDays: source.expires_in_days === null ? null : Math.max(source.expires_in_days, 0),
+      },
     },
-  });
+    {
+      findActive: (dedupKey) => followUps.activeByDedupKey(dedupKey),
+      // An identical active job of the same caller is joined; one of someone else (a guest of the same
+      // address, or a job of another visibility) is never named in this job's result (its id may be
+      // the key to an unlisted result): the follow-up runs on its own, without a deduplication key.
+      onDuplicate: async (active) => {
+        if (active.owner_user_id !== source.owner_user_id || active.visibility !== source.visibility)
+          return 'unkeyed';
+        await followUps.record(jobId, resultKey, active.id, checked.spec.name, 'job.follow_up_joined');
+        return 'join';
+      },
+      // Over the quota, the follow-up is recorded FAILED (below), so the chain shows why it stopped.
+      charge: async () => {
+        const kept = { release: () => Promise.resolve() };
+        if (source.quota_key === null || source.submitted_role === null) return kept;
+        try {
+          await consumeDailyQuota(new QuotaRepository(tx), config, {
+            key: source.quota_key,
+            role: normalizeRole(source.submitted_role),
+            resource: 'jobs',
+            amount: 1,
+          });
+          return kept;
+        } catch (error) {
+          if (!(error instanceof DomainError) || error.code !== 'quota_exceeded') throw error;
+          return { ...kept, refused: error };
+        }
+      },
+      insert: (job) => followUps.insertWithoutConflict(job),
+    },
+  );
+  if (submitted.kind === 'joined') return null;
+  const next = submitted.job;
   await followUps.record(jobId, resultKey, next.id, checked.spec.name, 'job.follow_up_queued');
-  if (quotaError !== null) {
-    await followUps.failOverQuota(next.id, quotaError.message);
+  if (submitted.refused !== null) {
+    await followUps.failOverQuota(next.id, submitted.refused.message);
     return null;
   }
   return next;
