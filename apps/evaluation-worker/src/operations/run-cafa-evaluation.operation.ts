@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { RUN_CAFA_EVALUATION, RunCafaEvaluationPayload } from '@svc/contracts';
 import { baselineScoringFor, CafaEvaluationError, checkLafaFrame, verifyBand } from '@svc/domain';
-import { defineOperation, JobError, missingReference } from '@svc/jobs';
+import { defineOperation, JobContext, JobError, missingReference } from '@svc/jobs';
+import type { EvaluationSetRecord } from '@svc/persistence';
 import { bindRerankers, evaluatePredictionSet } from '@svc/use-cases';
-import { isSettingFailure, readText, sourcePolicyOf } from '@svc/platform';
+import { isSettingFailure, readText, SourcePolicy, sourcePolicyOf } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
 import { evaluationArtifacts } from './evaluation-artifacts';
 
@@ -21,63 +22,13 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
     if (set === null) throw missingReference('evaluation_set', payload.evaluation_set_id);
     const predictionSet = await repos.predictionSets.find(payload.prediction_set_id);
     if (predictionSet === null) throw missingReference('prediction_set', payload.prediction_set_id);
-    const scorings = repos.scoringConfigs;
-    let scoring =
-      payload.scoring_config_id !== undefined ? await scorings.find(payload.scoring_config_id) : null;
-    if (payload.scoring_config_id !== undefined && scoring === null)
-      throw missingReference('scoring_config', payload.scoring_config_id);
-    const baseline = baselineScoringFor({ payload, config: await loadBenchmarkConfig(config) });
-    if (baseline !== null) {
-      scoring = await scorings.findByName(baseline);
-      if (scoring !== null)
-        await emit('run_cafa_evaluation.baseline_attached', null, {
-          scoring_config_id: scoring.id,
-          name: scoring.name,
-        });
-    }
+    const scoring = await resolveScoring({ payload, repos, emit, config });
 
     const snapshot = await repos.ontologies.findById(set.ontology_snapshot_id);
     const iaSource = payload.ia_file ?? snapshot?.ia_url ?? null;
-    if (payload.band !== undefined) {
-      const check = verifyBand({ band: payload.band, oboVersion: snapshot?.obo_version ?? '', iaSource });
-      if (!check.ok) throw new JobError('band_mismatch', check.reason);
-      await emit('run_cafa_evaluation.band_verified', null, {
-        band: check.band.name,
-        obo_version: check.band.oboVersion,
-      });
-    }
-    if (payload.frame === 'lafa') {
-      const lafa = checkLafaFrame({
-        band: payload.band ?? null,
-        iaSource,
-        toiSource: payload.toi_file ?? null,
-        thStep: payload.th_step ?? 0.01,
-        maxTerms: payload.max_terms ?? null,
-        geneCarryOverExcluded:
-          (set.stats as { gene_carry_over_excluded?: unknown } | null)?.gene_carry_over_excluded === true,
-      });
-      if (!lafa.ok)
-        throw new JobError('lafa_frame_mismatch', `not a LAFA-comparable run: ${lafa.problems.join('; ')}`);
-    }
+    await checkFrame({ payload, emit, set, snapshot, iaSource });
     const sources = sourcePolicyOf(config, artifacts);
-    const read = async (source: string, what: 'ia' | 'toi'): Promise<string> => {
-      try {
-        return await readText(source, sources);
-      } catch (error) {
-        // A refusal or a limit says which setting decides, under its own code.
-        if (isSettingFailure(error)) throw new JobError(error.code, `${what} file: ${error.message}`);
-        throw new JobError(`${what}_unreadable`, `${what} file ${source}: ${(error as Error).message}`);
-      }
-    };
-    const ia = iaSource !== null ? await read(iaSource, 'ia') : null;
-    if (ia === null)
-      await emit(
-        'run_cafa_evaluation.ia_missing',
-        'no IA file (payload or snapshot): uniform weights, the _w metrics are omitted',
-        {},
-        'warning',
-      );
-    const toi = payload.toi_file !== undefined ? await read(payload.toi_file, 'toi') : null;
+    const { ia, toi } = await readWeightFiles({ payload, emit, sources, iaSource });
 
     const rerankers = await bindRerankers(repos, payload, scoring?.weights ?? null, sources);
     if (rerankers !== null)
@@ -153,3 +104,92 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
     return { evaluation_result_id: resultId, frame: payload.frame ?? null, metrics };
   },
 });
+
+type Context = JobContext<RunCafaEvaluationPayload>;
+
+/** The scoring config of the run: the payload's, or the benchmark's baseline for its stage. */
+async function resolveScoring({
+  payload,
+  repos,
+  emit,
+  config,
+}: Pick<Context, 'payload' | 'repos' | 'emit' | 'config'>) {
+  const scorings = repos.scoringConfigs;
+  let scoring =
+    payload.scoring_config_id !== undefined ? await scorings.find(payload.scoring_config_id) : null;
+  if (payload.scoring_config_id !== undefined && scoring === null)
+    throw missingReference('scoring_config', payload.scoring_config_id);
+  const baseline = baselineScoringFor({ payload, config: await loadBenchmarkConfig(config) });
+  if (baseline !== null) {
+    scoring = await scorings.findByName(baseline);
+    if (scoring !== null)
+      await emit('run_cafa_evaluation.baseline_attached', null, {
+        scoring_config_id: scoring.id,
+        name: scoring.name,
+      });
+  }
+  return scoring;
+}
+
+/** A run that claims a band or the LAFA frame must be one (`band_mismatch`, `lafa_frame_mismatch`). */
+async function checkFrame({
+  payload,
+  emit,
+  set,
+  snapshot,
+  iaSource,
+}: Pick<Context, 'payload' | 'emit'> & {
+  set: EvaluationSetRecord;
+  snapshot: { obo_version?: string | null } | null;
+  iaSource: string | null;
+}): Promise<void> {
+  if (payload.band !== undefined) {
+    const check = verifyBand({ band: payload.band, oboVersion: snapshot?.obo_version ?? '', iaSource });
+    if (!check.ok) throw new JobError('band_mismatch', check.reason);
+    await emit('run_cafa_evaluation.band_verified', null, {
+      band: check.band.name,
+      obo_version: check.band.oboVersion,
+    });
+  }
+  if (payload.frame === 'lafa') {
+    const lafa = checkLafaFrame({
+      band: payload.band ?? null,
+      iaSource,
+      toiSource: payload.toi_file ?? null,
+      thStep: payload.th_step ?? 0.01,
+      maxTerms: payload.max_terms ?? null,
+      geneCarryOverExcluded:
+        (set.stats as { gene_carry_over_excluded?: unknown } | null)?.gene_carry_over_excluded === true,
+    });
+    if (!lafa.ok)
+      throw new JobError('lafa_frame_mismatch', `not a LAFA-comparable run: ${lafa.problems.join('; ')}`);
+  }
+}
+
+/** The IA and TOI files of the run, read under the source policy (a missing IA is a warning). */
+async function readWeightFiles({
+  payload,
+  emit,
+  sources,
+  iaSource,
+}: Pick<Context, 'payload' | 'emit'> & { sources: SourcePolicy; iaSource: string | null }) {
+  const read = async (source: string, what: 'ia' | 'toi'): Promise<string> => {
+    try {
+      return await readText(source, sources);
+    } catch (error) {
+      // A refusal or a limit says which setting decides, under its own code.
+      if (isSettingFailure(error)) throw new JobError(error.code, `${what} file: ${error.message}`);
+      throw new JobError(`${what}_unreadable`, `${what} file ${source}: ${(error as Error).message}`);
+    }
+  };
+  const ia = iaSource !== null ? await read(iaSource, 'ia') : null;
+  if (ia === null)
+    await emit(
+      'run_cafa_evaluation.ia_missing',
+      'no IA file (payload or snapshot): uniform weights, the _w metrics are omitted',
+      {},
+      'warning',
+    );
+  const toi = payload.toi_file !== undefined ? await read(payload.toi_file, 'toi') : null;
+  return { ia, toi };
+}

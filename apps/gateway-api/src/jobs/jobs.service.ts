@@ -176,24 +176,7 @@ export class JobsService {
             );
           }
         },
-        charge: async () => {
-          // Daily quotas: the job (researchers 100 a day by default, operators unlimited,
-          // administrators exempt) and the sequences it embeds or predicts, its follow-up's included,
-          // whatever the route.
-          const charges: DailyCharge[] = [{ resource: 'jobs', amount: 1 }];
-          // Counting the query set costs a query: only for callers with a sequence quota.
-          const metered =
-            principal !== undefined &&
-            principal.kind !== 'gate_disabled' &&
-            this.auth.limits.dailyLimit(SEQUENCE_QUOTA, principal.role) !== null;
-          if (extras.sequencesCharged !== true && metered)
-            charges.push({
-              resource: SEQUENCE_QUOTA,
-              amount: await this.sequencesOf(spec, plainPayload, meta),
-            });
-          await this.consumeAll(principal, charges);
-          return { release: () => this.releaseAll(principal, charges) };
-        },
+        charge: () => this.charge(spec, plainPayload, meta, principal, extras.sequencesCharged === true),
         insert: (job) =>
           this.jobs.createQueued(job).catch(async (error: unknown) => {
             // An identical job won the race: the caller gets its 409.
@@ -351,6 +334,30 @@ export class JobsService {
       (await count(spec.name, payload)) +
       (followUp === null ? 0 : await count(followUp.operation, followUp.payload))
     );
+  }
+
+  /**
+   * Daily quotas: the job (researchers 100 a day by default, operators unlimited, administrators
+   * exempt) and the sequences it embeds or predicts, its follow-up's included, whatever the route.
+   * All or nothing; the answer gives the charge back.
+   */
+  private async charge(
+    spec: OperationSpec,
+    payload: Record<string, unknown>,
+    meta: Record<string, unknown>,
+    principal: Principal | undefined,
+    sequencesCharged: boolean,
+  ): Promise<{ release: () => Promise<void> }> {
+    const charges: DailyCharge[] = [{ resource: 'jobs', amount: 1 }];
+    // Counting the query set costs a query: only for callers with a sequence quota.
+    const metered =
+      principal !== undefined &&
+      principal.kind !== 'gate_disabled' &&
+      this.auth.limits.dailyLimit(SEQUENCE_QUOTA, principal.role) !== null;
+    if (!sequencesCharged && metered)
+      charges.push({ resource: SEQUENCE_QUOTA, amount: await this.sequencesOf(spec, payload, meta) });
+    await this.consumeAll(principal, charges);
+    return { release: () => this.releaseAll(principal, charges) };
   }
 
   /** Charges every daily quota or none: a refusal gives back what was charged before it. */

@@ -8,7 +8,14 @@ import {
   provenanceWarnings,
   type ReferenceSummary,
 } from '@svc/domain';
-import { deferTo, defineOperation, JobError, missingReference, requireReference } from '@svc/jobs';
+import {
+  deferTo,
+  defineOperation,
+  JobContext,
+  JobError,
+  missingReference,
+  requireReference,
+} from '@svc/jobs';
 import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
 import { viewerOfJob } from './job-viewer';
 import { requireHomologyTool } from './homology-tool';
@@ -32,108 +39,24 @@ export const HOMOLOGY_BATCH = 2000;
 export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
   spec: PREDICT_GO_TERMS,
   async execute({ job, payload, emit, repos, dispatch, setProgress, plan, config }) {
-    const embeddingConfig = await repos.embeddings.findConfig(payload.embedding_config_id);
-    if (embeddingConfig === null) throw missingReference('embedding_config', payload.embedding_config_id);
-    const setSnapshot = await repos.references.snapshotOfAnnotationSet(payload.annotation_set_id);
-    if (setSnapshot === null) throw missingReference('annotation_set', payload.annotation_set_id);
-    // The set's own snapshot exists (a foreign key); only another one needs looking up.
-    if (setSnapshot !== payload.ontology_snapshot_id) {
-      await requireReference(repos.references, 'ontology_snapshot', payload.ontology_snapshot_id);
-      throw new JobError(
-        'snapshot_mismatch',
-        `annotation set ${payload.annotation_set_id} was loaded against ontology snapshot ${String(setSnapshot)}, not ${payload.ontology_snapshot_id}`,
-      );
-    }
-    if (payload.query_set_id !== undefined) {
-      // Whatever path queued the job, it reads only sequences its submitter may read; someone else's
-      // set is reported as missing, like the gateway's 404.
-      const querySet = await repos.references.ownership('query_set', payload.query_set_id);
-      if (querySet === null || !canRead(viewerOfJob(job), querySet))
-        throw missingReference('query_set', payload.query_set_id);
-    }
-    const backend = payload.search_backend ?? DEFAULT_SEARCH_BACKEND;
-    const homology = HOMOLOGY_BACKENDS.includes(backend);
-    if (homology) await requireHomologyTool(backend, config.diamondBin);
-    // Without a vector no query has neighbours: the job would succeed with an empty prediction set.
-    // The homology path aligns the query set's sequences, but without a query set it predicts for
-    // the embedded proteins, like the vector backends.
-    if (
-      (!homology || payload.query_set_id === undefined) &&
-      !(await repos.referencePools.hasEmbeddedQueries(
-        payload.embedding_config_id,
-        payload.query_set_id ?? null,
-      ))
-    ) {
-      const config = `embedding config ${payload.embedding_config_id} (${embeddingConfig.model_name})`;
-      throw new JobError(
-        'no_query_embeddings',
-        payload.query_set_id !== undefined
-          ? `query set ${payload.query_set_id} has no embeddings for ${config}: run compute_embeddings for this config on the query set first`
-          : `no protein has an embedding for ${config}: run compute_embeddings for this config first`,
-      );
-    }
-    // Without references nothing can donate: the job would succeed with an empty set.
-    if (homology && !(await repos.referencePools.hasSequenceReferences(payload.annotation_set_id))) {
-      throw new JobError(
-        'empty_reference_pool',
-        `annotation set ${payload.annotation_set_id} annotates no protein with a sequence: load the reference proteins and their sequences first`,
-      );
-    }
-    if (
-      !homology &&
-      !(await repos.referencePools.hasEmbeddedReferences(
-        payload.embedding_config_id,
-        payload.annotation_set_id,
-      ))
-    ) {
-      throw new JobError(
-        'empty_reference_pool',
-        `no annotated protein of annotation set ${payload.annotation_set_id} has an embedding for embedding config ${payload.embedding_config_id}: an operator must run compute_embeddings for this config over the reference proteins (POST /v1/embeddings/compute without query_set_id) first`,
-      );
-    }
+    const { backend, homology } = await checkPredictionInputs({ job, payload, repos, config });
     // DIAMOND's hits carry identity, bitscore and e-value: the TypeScript alignments are an opt-in there.
     const flags = featureFlagsOf({
       ...payload,
       compute_alignments: payload.compute_alignments ?? !homology,
     });
     const liveSha = featureSchemaSha(activeFeatureNames(flags));
-    let reranker: { artifact_uri: string; feature_schema_sha: string } | null = null;
-    if (payload.reranker_model_id !== undefined) {
-      const model = await repos.rerankers.find(payload.reranker_model_id);
-      if (model === null) throw missingReference('reranker_model', payload.reranker_model_id);
-      if (model.artifact_uri === '' || model.feature_schema_sha === '')
-        throw new JobError(
-          'reranker_incomplete',
-          `re-ranker ${model.id} has no artifact_uri or feature_schema_sha`,
-        );
-      reranker = { artifact_uri: model.artifact_uri, feature_schema_sha: model.feature_schema_sha };
-      await emit('predict_go_terms.reranker_bound', null, {
-        reranker_model_id: model.id,
-        artifact_uri: model.artifact_uri,
-        feature_schema_sha: model.feature_schema_sha,
-        live_feature_schema_sha: liveSha,
-      });
-    }
+    const reranker = await bindReranker({ payload, repos, emit, liveSha });
 
     // What the answer will stand on, said before any batch runs (docs/prediction.md, "What backs a
     // prediction").
-    // The blend's default donors are those its calibration was fitted with; another policy is warned of.
-    const donorEvidence = payload.donor_evidence ?? (homology ? defaultBlendModel().donor_evidence : 'all');
-    const stored = await repos.predictionProvenance.describeReference(
-      payload.annotation_set_id,
-      donorEvidence,
-    );
-    if (stored === null) throw missingReference('annotation_set', payload.annotation_set_id);
-    const reference: ReferenceSummary = {
-      ...stored,
-      search_backend: backend,
-      blend_version: homology ? defaultBlendModel().version : null,
-      blend_donor_evidence: homology ? defaultBlendModel().donor_evidence : null,
-      self_transfer: payload.exclude_self === false,
-    };
-    const referenceWarnings = provenanceWarnings(reference, null);
-    const referenceWarningCodes = provenanceWarningCodes(reference, null);
-    await emit('predict_go_terms.reference', referenceWarnings.join(' ') || null, { ...reference });
+    const { reference, donorEvidence, referenceWarnings, referenceWarningCodes } = await describeBacking({
+      payload,
+      repos,
+      emit,
+      backend,
+      homology,
+    });
 
     // A re-run (handed back during an outage, or requeued after a crash) reuses the first run's
     // prediction set and queries, so the steps of both runs fill one set and commit once per batch.
@@ -233,3 +156,133 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     return deferTo(queries.length);
   },
 });
+
+type Context = JobContext<PredictGoTermsPayload>;
+
+/**
+ * The references a prediction reads, checked before anything is recorded: they exist, agree on one
+ * ontology snapshot, the submitter may read the query set, the search tool is installed, and there
+ * are queries and donors to predict with (each refusal a job error code).
+ */
+async function checkPredictionInputs({
+  job,
+  payload,
+  repos,
+  config,
+}: Pick<Context, 'job' | 'payload' | 'repos' | 'config'>): Promise<{ backend: string; homology: boolean }> {
+  const embeddingConfig = await repos.embeddings.findConfig(payload.embedding_config_id);
+  if (embeddingConfig === null) throw missingReference('embedding_config', payload.embedding_config_id);
+  const setSnapshot = await repos.references.snapshotOfAnnotationSet(payload.annotation_set_id);
+  if (setSnapshot === null) throw missingReference('annotation_set', payload.annotation_set_id);
+  // The set's own snapshot exists (a foreign key); only another one needs looking up.
+  if (setSnapshot !== payload.ontology_snapshot_id) {
+    await requireReference(repos.references, 'ontology_snapshot', payload.ontology_snapshot_id);
+    throw new JobError(
+      'snapshot_mismatch',
+      `annotation set ${payload.annotation_set_id} was loaded against ontology snapshot ${String(setSnapshot)}, not ${payload.ontology_snapshot_id}`,
+    );
+  }
+  if (payload.query_set_id !== undefined) {
+    // Whatever path queued the job, it reads only sequences its submitter may read; someone else's
+    // set is reported as missing, like the gateway's 404.
+    const querySet = await repos.references.ownership('query_set', payload.query_set_id);
+    if (querySet === null || !canRead(viewerOfJob(job), querySet))
+      throw missingReference('query_set', payload.query_set_id);
+  }
+  const backend = payload.search_backend ?? DEFAULT_SEARCH_BACKEND;
+  const homology = HOMOLOGY_BACKENDS.includes(backend);
+  if (homology) await requireHomologyTool(backend, config.diamondBin);
+  // Without a vector no query has neighbours: the job would succeed with an empty prediction set.
+  // The homology path aligns the query set's sequences, but without a query set it predicts for
+  // the embedded proteins, like the vector backends.
+  if (
+    (!homology || payload.query_set_id === undefined) &&
+    !(await repos.referencePools.hasEmbeddedQueries(
+      payload.embedding_config_id,
+      payload.query_set_id ?? null,
+    ))
+  ) {
+    const config = `embedding config ${payload.embedding_config_id} (${embeddingConfig.model_name})`;
+    throw new JobError(
+      'no_query_embeddings',
+      payload.query_set_id !== undefined
+        ? `query set ${payload.query_set_id} has no embeddings for ${config}: run compute_embeddings for this config on the query set first`
+        : `no protein has an embedding for ${config}: run compute_embeddings for this config first`,
+    );
+  }
+  // Without references nothing can donate: the job would succeed with an empty set.
+  if (homology && !(await repos.referencePools.hasSequenceReferences(payload.annotation_set_id))) {
+    throw new JobError(
+      'empty_reference_pool',
+      `annotation set ${payload.annotation_set_id} annotates no protein with a sequence: load the reference proteins and their sequences first`,
+    );
+  }
+  if (
+    !homology &&
+    !(await repos.referencePools.hasEmbeddedReferences(
+      payload.embedding_config_id,
+      payload.annotation_set_id,
+    ))
+  ) {
+    throw new JobError(
+      'empty_reference_pool',
+      `no annotated protein of annotation set ${payload.annotation_set_id} has an embedding for embedding config ${payload.embedding_config_id}: an operator must run compute_embeddings for this config over the reference proteins (POST /v1/embeddings/compute without query_set_id) first`,
+    );
+  }
+  return { backend, homology };
+}
+
+/** The re-ranker a prediction names, as its batches will apply it; null without one. */
+async function bindReranker({
+  payload,
+  repos,
+  emit,
+  liveSha,
+}: Pick<Context, 'payload' | 'repos' | 'emit'> & { liveSha: string }): Promise<{
+  artifact_uri: string;
+  feature_schema_sha: string;
+} | null> {
+  let reranker: { artifact_uri: string; feature_schema_sha: string } | null = null;
+  if (payload.reranker_model_id !== undefined) {
+    const model = await repos.rerankers.find(payload.reranker_model_id);
+    if (model === null) throw missingReference('reranker_model', payload.reranker_model_id);
+    if (model.artifact_uri === '' || model.feature_schema_sha === '')
+      throw new JobError(
+        'reranker_incomplete',
+        `re-ranker ${model.id} has no artifact_uri or feature_schema_sha`,
+      );
+    reranker = { artifact_uri: model.artifact_uri, feature_schema_sha: model.feature_schema_sha };
+    await emit('predict_go_terms.reranker_bound', null, {
+      reranker_model_id: model.id,
+      artifact_uri: model.artifact_uri,
+      feature_schema_sha: model.feature_schema_sha,
+      live_feature_schema_sha: liveSha,
+    });
+  }
+  return reranker;
+}
+
+/** The reference a prediction stands on and the warnings it calls for, recorded as an event. */
+async function describeBacking({
+  payload,
+  repos,
+  emit,
+  backend,
+  homology,
+}: Pick<Context, 'payload' | 'repos' | 'emit'> & { backend: string; homology: boolean }) {
+  // The blend's default donors are those its calibration was fitted with; another policy is warned of.
+  const donorEvidence = payload.donor_evidence ?? (homology ? defaultBlendModel().donor_evidence : 'all');
+  const stored = await repos.predictionProvenance.describeReference(payload.annotation_set_id, donorEvidence);
+  if (stored === null) throw missingReference('annotation_set', payload.annotation_set_id);
+  const reference: ReferenceSummary = {
+    ...stored,
+    search_backend: backend,
+    blend_version: homology ? defaultBlendModel().version : null,
+    blend_donor_evidence: homology ? defaultBlendModel().donor_evidence : null,
+    self_transfer: payload.exclude_self === false,
+  };
+  const referenceWarnings = provenanceWarnings(reference, null);
+  const referenceWarningCodes = provenanceWarningCodes(reference, null);
+  await emit('predict_go_terms.reference', referenceWarnings.join(' ') || null, { ...reference });
+  return { reference, donorEvidence, referenceWarnings, referenceWarningCodes };
+}
