@@ -3,6 +3,7 @@ export * from './jobs/dedup-key';
 export * from './jobs/event-level';
 export * from './identity/credentials';
 export * from './identity/limits';
+export * from './identity/clock';
 export * from './obo';
 export * from './interpro';
 export * from './gaf';

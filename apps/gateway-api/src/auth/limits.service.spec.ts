@@ -1,5 +1,7 @@
 import type { QuotaRepository } from '@svc/persistence';
-import type { DailyQuotaResource } from '@svc/domain';
+import { DomainError } from '@svc/contracts';
+import type { Clock, DailyQuotaResource } from '@svc/domain';
+import type { Principal } from '@svc/platform';
 import { testConfigFor } from '../../test/support/limits.test-config';
 import { LimitsService } from './limits.service';
 
@@ -51,5 +53,86 @@ describe('LimitsService limits', () => {
       unusedQuotas,
     );
     expect(limits.rateFor('post_jobs', 'researcher')).toBe('100/minute');
+  });
+});
+
+/** Counters in memory, keyed like the quota table (key, resource, period start). */
+function memoryQuotas() {
+  const counts = new Map<string, number>();
+  const slot = (i: { key: string; resource: string; periodStart: Date }) =>
+    `${i.key}|${i.resource}|${i.periodStart.toISOString()}`;
+  const quotas = {
+    consume: async (i: {
+      key: string;
+      resource: string;
+      periodStart: Date;
+      limit: number;
+      amount: number;
+    }) => {
+      const count = (counts.get(slot(i)) ?? 0) + i.amount;
+      if (count > i.limit) return { allowed: false, count: counts.get(slot(i)) ?? 0 };
+      counts.set(slot(i), count);
+      return { allowed: true, count };
+    },
+    used: async (i: { key: string; resource: string; periodStart: Date }) => counts.get(slot(i)) ?? 0,
+    release: async (i: { key: string; resource: string; periodStart: Date; amount: number }) =>
+      void counts.set(slot(i), (counts.get(slot(i)) ?? 0) - i.amount),
+  };
+  return { counts, quotas: quotas as unknown as QuotaRepository };
+}
+
+const researcher: Principal = {
+  kind: 'session',
+  role: 'researcher',
+  userId: 'user-1',
+  rateKey: 'user:user-1',
+  addressHash: 'hash',
+  sessionJti: null,
+};
+
+describe('LimitsService counting, on a clock of its own', () => {
+  const at = (iso: string): Clock => ({ now: () => Date.parse(iso) });
+
+  it('counts a rate per window of the clock and says when the window ends', async () => {
+    const { counts, quotas } = memoryQuotas();
+    const config = testConfigFor({ rateLimits: { post_jobs: '2/minute' } });
+    const early = new LimitsService(config, quotas, at('2026-03-01T10:15:05Z'));
+    await early.checkRate('post_jobs', 'user:user-1', 'researcher');
+    await early.checkRate('post_jobs', 'user:user-1', 'researcher');
+    const refusal = await early.checkRate('post_jobs', 'user:user-1', 'researcher').catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect((refusal as DomainError).code).toBe('rate_limited');
+    expect((refusal as DomainError).extra).toEqual({ retry_after: 55, limit: '2/minute' });
+    expect([...counts.keys()]).toEqual(['user:user-1|post_jobs|2026-03-01T10:15:00.000Z']);
+    // The next minute is a new window.
+    await new LimitsService(config, quotas, at('2026-03-01T10:16:00Z')).checkRate(
+      'post_jobs',
+      'user:user-1',
+      'researcher',
+    );
+    expect(counts.get('user:user-1|post_jobs|2026-03-01T10:16:00.000Z')).toBe(1);
+  });
+
+  it('charges, reads and gives back a daily quota in the day of the clock', async () => {
+    const { counts, quotas } = memoryQuotas();
+    const limits = new LimitsService(testConfigFor({}), quotas, at('2026-03-01T23:59:30Z'));
+    await limits.consumeDaily(researcher, 'jobs', 99);
+    expect(await limits.dailyUse(researcher, 'jobs')).toEqual({ limit: 100, used: 99 });
+    const refusal = (await limits
+      .consumeDaily(researcher, 'jobs', 2)
+      .catch((e: unknown) => e)) as DomainError;
+    expect(refusal.code).toBe('quota_exceeded');
+    expect(refusal.extra).toMatchObject({
+      retry_after: 30,
+      limit: 100,
+      used: 99,
+      remaining: 1,
+      requested: 2,
+    });
+    await limits.releaseDaily(researcher, 'jobs', 9);
+    expect(counts.get('user-1|jobs|2026-03-01T00:00:00.000Z')).toBe(90);
+    // A new day counts afresh.
+    const tomorrow = new LimitsService(testConfigFor({}), quotas, at('2026-03-02T00:00:01Z'));
+    expect(await tomorrow.dailyUse(researcher, 'jobs')).toEqual({ limit: 100, used: 0 });
   });
 });

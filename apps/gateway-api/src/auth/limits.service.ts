@@ -1,10 +1,12 @@
 import { DomainError, Role } from '@svc/contracts';
 import {
+  Clock,
   DailyQuotaResource,
   DEFAULT_RATE_LIMITS,
   parseRate,
   RateLimitedResource,
   secondsUntilWindowEnd,
+  SYSTEM_CLOCK,
   windowStart,
 } from '@svc/domain';
 import { consumeDailyQuota, dailyLimitFor, dailyQuotaHeadroom, releaseDailyQuota } from '@svc/jobs';
@@ -25,6 +27,7 @@ export class LimitsService {
   constructor(
     private readonly config: AppConfig,
     private readonly quotas: QuotaRepository,
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   /** The rate for a resource: SVC_RATELIMIT_<RESOURCE>, else `auth.quotas.<role>.<resource>`, else the default. */
@@ -42,7 +45,7 @@ export class LimitsService {
     const text = this.rateFor(resource, roleHint);
     const rate = text === null ? null : parseRate(text);
     if (rate === null) return;
-    const now = Date.now();
+    const now = this.clock.now();
     const result = await this.quotas.consume({
       key: rateKey,
       resource,
@@ -65,12 +68,17 @@ export class LimitsService {
 
   async consumeDaily(principal: Principal, resource: DailyQuotaResource, amount = 1): Promise<void> {
     if (principal.kind === 'gate_disabled') return;
-    await consumeDailyQuota(this.quotas, this.config, {
-      key: quotaKeyOf(principal),
-      role: principal.role,
-      resource,
-      amount,
-    });
+    await consumeDailyQuota(
+      this.quotas,
+      this.config,
+      {
+        key: quotaKeyOf(principal),
+        role: principal.role,
+        resource,
+        amount,
+      },
+      this.clock,
+    );
   }
 
   /** The daily quota of a caller for a resource and what is used of it today; null: unlimited. */
@@ -79,22 +87,32 @@ export class LimitsService {
     resource: DailyQuotaResource,
   ): Promise<{ limit: number; used: number } | null> {
     if (principal.kind === 'gate_disabled') return null;
-    return dailyQuotaHeadroom(this.quotas, this.config, {
-      key: quotaKeyOf(principal),
-      role: principal.role,
-      resource,
-    });
+    return dailyQuotaHeadroom(
+      this.quotas,
+      this.config,
+      {
+        key: quotaKeyOf(principal),
+        role: principal.role,
+        resource,
+      },
+      this.clock,
+    );
   }
 
   /** Gives back a charge for work that was not queued after all. */
   async releaseDaily(principal: Principal, resource: DailyQuotaResource, amount = 1): Promise<void> {
     if (principal.kind === 'gate_disabled') return;
-    await releaseDailyQuota(this.quotas, this.config, {
-      key: quotaKeyOf(principal),
-      role: principal.role,
-      resource,
-      amount,
-    });
+    await releaseDailyQuota(
+      this.quotas,
+      this.config,
+      {
+        key: quotaKeyOf(principal),
+        role: principal.role,
+        resource,
+        amount,
+      },
+      this.clock,
+    );
   }
 
   /**

@@ -1,5 +1,12 @@
 import { DomainError, Role } from '@svc/contracts';
-import { DailyQuotaResource, DEFAULT_DAILY_QUOTAS, secondsUntilWindowEnd, windowStart } from '@svc/domain';
+import {
+  Clock,
+  DailyQuotaResource,
+  DEFAULT_DAILY_QUOTAS,
+  secondsUntilWindowEnd,
+  SYSTEM_CLOCK,
+  windowStart,
+} from '@svc/domain';
 import { QuotaRepository } from '@svc/persistence';
 import { AppConfig } from '@svc/platform';
 
@@ -25,10 +32,11 @@ export async function consumeDailyQuota(
   quotas: QuotaRepository,
   config: AppConfig,
   input: { key: string; role: Role; resource: DailyQuotaResource; amount: number },
+  clock: Clock = SYSTEM_CLOCK,
 ): Promise<void> {
   const limit = dailyLimitFor(config, input.resource, input.role);
   if (limit === null) return;
-  const now = Date.now();
+  const now = clock.now();
   const result = await quotas.consume({
     key: input.key,
     resource: input.resource,
@@ -84,13 +92,14 @@ export async function dailyQuotaHeadroom(
   quotas: QuotaRepository,
   config: AppConfig,
   input: { key: string; role: Role; resource: DailyQuotaResource },
+  clock: Clock = SYSTEM_CLOCK,
 ): Promise<{ limit: number; used: number } | null> {
   const limit = dailyLimitFor(config, input.resource, input.role);
   if (limit === null) return null;
   const used = await quotas.used({
     key: input.key,
     resource: input.resource,
-    periodStart: windowStart(Date.now(), DAY_SECONDS),
+    periodStart: windowStart(clock.now(), DAY_SECONDS),
   });
   return { limit, used };
 }
@@ -100,12 +109,13 @@ export async function releaseDailyQuota(
   quotas: QuotaRepository,
   config: AppConfig,
   input: { key: string; role: Role; resource: DailyQuotaResource; amount: number },
+  clock: Clock = SYSTEM_CLOCK,
 ): Promise<void> {
   if (dailyLimitFor(config, input.resource, input.role) === null) return;
   await quotas.release({
     key: input.key,
     resource: input.resource,
-    periodStart: windowStart(Date.now(), DAY_SECONDS),
+    periodStart: windowStart(clock.now(), DAY_SECONDS),
     amount: input.amount,
   });
 }
