@@ -17,6 +17,13 @@ import {
   requireReference,
 } from '@svc/jobs';
 import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
+import type {
+  EmbeddingRepository,
+  JobRecord,
+  ReferenceCheckRepository,
+  ReferencePoolRepository,
+} from '@svc/persistence';
+import type { AppConfig } from '@svc/platform';
 import { viewerOfJob } from './job-viewer';
 import { requireHomologyTool } from './homology-tool';
 import { predictionsBatchStep } from './predictions-batch.step';
@@ -159,17 +166,32 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
 
 type Context = JobContext<PredictGoTermsPayload>;
 
+/** What the input checks of a prediction read, narrowed to the calls they make. */
+export interface PredictionInputReads {
+  embeddings: Pick<EmbeddingRepository, 'findConfig'>;
+  references: Pick<ReferenceCheckRepository, 'snapshotOfAnnotationSet' | 'ownership' | 'find'>;
+  referencePools: Pick<
+    ReferencePoolRepository,
+    'hasEmbeddedQueries' | 'hasSequenceReferences' | 'hasEmbeddedReferences'
+  >;
+}
+
 /**
  * The references a prediction reads, checked before anything is recorded: they exist, agree on one
  * ontology snapshot, the submitter may read the query set, the search tool is installed, and there
  * are queries and donors to predict with (each refusal a job error code).
  */
-async function checkPredictionInputs({
+export async function checkPredictionInputs({
   job,
   payload,
   repos,
   config,
-}: Pick<Context, 'job' | 'payload' | 'repos' | 'config'>): Promise<{ backend: string; homology: boolean }> {
+}: {
+  job: Pick<JobRecord, 'owner_user_id' | 'submitted_role'>;
+  payload: PredictGoTermsPayload;
+  repos: PredictionInputReads;
+  config: Pick<AppConfig, 'diamondBin'>;
+}): Promise<{ backend: string; homology: boolean }> {
   const embeddingConfig = await repos.embeddings.findConfig(payload.embedding_config_id);
   if (embeddingConfig === null) throw missingReference('embedding_config', payload.embedding_config_id);
   const setSnapshot = await repos.references.snapshotOfAnnotationSet(payload.annotation_set_id);

@@ -7,7 +7,7 @@ import { JobError } from './job-error';
  * gateway's check at dispatch, and the one job error code of the row's table.
  */
 export async function requireReference(
-  references: ReferenceCheckRepository,
+  references: Pick<ReferenceCheckRepository, 'find'>,
   table: ReferencedTable,
   id: string,
 ): Promise<void> {
