@@ -11,7 +11,7 @@ const PAYLOAD: PredictGoTermsPayload = {
   ontology_snapshot_id: 'snapshot-1',
   query_set_id: 'queries-1',
   search_backend: 'numpy',
-} as PredictGoTermsPayload;
+};
 
 const RESEARCHER = { owner_user_id: 'user-1', submitted_role: 'researcher' };
 
