@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RUN_CAFA_EVALUATION, RunCafaEvaluationPayload } from '@svc/contracts';
 import { baselineScoringFor, CafaEvaluationError, checkLafaFrame, verifyBand } from '@svc/domain';
 import { defineOperation, JobContext, JobError, missingReference } from '@svc/jobs';
-import type { EvaluationSetRecord } from '@svc/persistence';
+import type { EvaluationSetRecord, NewEvaluationResult } from '@svc/persistence';
 import { bindRerankers, evaluatePredictionSet } from '@svc/use-cases';
 import { isSettingFailure, readText, SourcePolicy, sourcePolicyOf } from '@svc/platform';
 import { loadBenchmarkConfig } from './benchmark-config-file';
@@ -37,7 +37,7 @@ export const runCafaEvaluationOperation = defineOperation<RunCafaEvaluationPaylo
     // The result row is written only once the evaluation has succeeded, with its metrics, in one
     // statement: a failed or cancelled run leaves no result for the matrix, showcase or counts.
     const resultId = randomUUID();
-    const resultRow = {
+    const resultRow: NewEvaluationResult = {
       id: resultId,
       evaluation_set_id: set.id,
       prediction_set_id: predictionSet.id,

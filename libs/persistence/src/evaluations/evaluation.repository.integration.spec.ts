@@ -3,7 +3,12 @@ import { SCORING_SIGNALS, ScoringWeights, Visibility } from '@svc/domain';
 import { DataSource } from 'typeorm';
 import { ScoringConfigRepository } from '../predictions/scoring-config.repository';
 import { ProteinRepository } from '../reference/protein.repository';
-import { EvaluationRepository, EvaluationSetRecord, GroundTruthRow } from './evaluation.repository';
+import {
+  EvaluationRepository,
+  EvaluationSetRecord,
+  GroundTruthRow,
+  NewEvaluationResult,
+} from './evaluation.repository';
 import { domainError, useRunDatabase } from '../../testing/repository-test-support';
 import {
   deleteFixtures,
@@ -60,7 +65,7 @@ function newSet(extra: Partial<Omit<EvaluationSetRecord, 'id' | 'created_at'>> =
 }
 
 /** A result's columns as the evaluation worker writes them; `extra` overrides. */
-function result(evaluationSetId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function result(evaluationSetId: string, extra: Partial<NewEvaluationResult> = {}): NewEvaluationResult {
   return {
     evaluation_set_id: evaluationSetId,
     prediction_set_id: null,
@@ -293,7 +298,7 @@ describe('EvaluationRepository: results', () => {
     expect(found).toEqual({
       ...result(setId, {
         scoring_config_id: scoringId,
-        rerankers: found!['rerankers'],
+        rerankers: found!['rerankers'] as object,
         band: 'mid',
         max_terms: 50,
         stage: scoringName,

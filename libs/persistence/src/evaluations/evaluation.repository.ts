@@ -1,12 +1,40 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
-import { ListScope, OwnedRow } from '@svc/domain';
+import { ListScope, OwnedRow, Visibility } from '@svc/domain';
 import { bulkInsert } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { predictionSetLabelParts, withPredictionSetLabel } from '../predictions/prediction-set.labels';
 import { Db, isoColumn, queryOne, queryRows } from '../sql';
 
 export type GroundTruthCategory = 'NK' | 'LK' | 'PK' | 'KNOWN';
+
+/** An evaluation result as the evaluation worker stores it, once its metrics are known. */
+export interface NewEvaluationResult {
+  /** Chosen by the caller (its artifacts are named by it), or generated. */
+  id?: string;
+  evaluation_set_id: string;
+  prediction_set_id: string | null;
+  embedding_config_id: string | null;
+  scoring_config_id: string | null;
+  reranker_model_id: string | null;
+  /** The per-category, per-aspect re-rankers of the run (`{nk: {bpo: id}}`). */
+  rerankers: object | null;
+  job_id: string | null;
+  band: string | null;
+  frame: string | null;
+  th_step: number;
+  max_terms: number | null;
+  ia_source: string | null;
+  toi_source: string | null;
+  temporal_window: string | null;
+  leakage_role: string | null;
+  stage: string | null;
+  owner_user_id: string | null;
+  visibility: Visibility;
+  metrics?: object;
+  artifact_prefix?: string | null;
+  artifact_keys?: string[];
+}
 
 export interface GroundTruthRow {
   category: GroundTruthCategory;
@@ -184,17 +212,43 @@ export class EvaluationRepository {
     });
   }
 
-  async createResult(input: Record<string, unknown>): Promise<string> {
-    const columns = Object.keys(input);
+  /** Stores a result row; an absent id, metrics or artifact keys take the table's defaults. */
+  async createResult(input: NewEvaluationResult): Promise<string> {
+    const json = (value: object | null | undefined) => (value == null ? null : JSON.stringify(value));
     const row = await queryOne<{ id: string }>(
       this.db,
-      `INSERT INTO evaluation_result (${columns.join(', ')}) VALUES (${columns
-        .map((_, i) => `$${i + 1}`)
-        .join(', ')}) RETURNING id`,
-      columns.map((c) => {
-        const v = input[c];
-        return typeof v === 'object' && v !== null && !Array.isArray(v) ? JSON.stringify(v) : v;
-      }),
+      `INSERT INTO evaluation_result (id, evaluation_set_id, prediction_set_id, embedding_config_id,
+              scoring_config_id, reranker_model_id, rerankers, job_id, band, frame, th_step, max_terms,
+              ia_source, toi_source, temporal_window, leakage_role, stage, owner_user_id, visibility,
+              metrics, artifact_prefix, artifact_keys)
+       VALUES (COALESCE($1::uuid, gen_random_uuid()), $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12,
+               $13, $14, $15, $16, $17, $18, $19, COALESCE($20::jsonb, '{}'::jsonb), $21,
+               COALESCE($22::text[], '{}'))
+       RETURNING id`,
+      [
+        input.id ?? null,
+        input.evaluation_set_id,
+        input.prediction_set_id,
+        input.embedding_config_id,
+        input.scoring_config_id,
+        input.reranker_model_id,
+        json(input.rerankers),
+        input.job_id,
+        input.band,
+        input.frame,
+        input.th_step,
+        input.max_terms,
+        input.ia_source,
+        input.toi_source,
+        input.temporal_window,
+        input.leakage_role,
+        input.stage,
+        input.owner_user_id,
+        input.visibility,
+        json(input.metrics),
+        input.artifact_prefix ?? null,
+        input.artifact_keys ?? null,
+      ],
     );
     return row!.id;
   }
