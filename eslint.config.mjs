@@ -26,6 +26,7 @@ const serverLibs = [
   'type:persistence',
   'type:platform',
   'type:jobs',
+  'type:bootstrap',
   'type:inference',
   'type:use-cases',
 ];
@@ -86,6 +87,19 @@ const depConstraints = [
       'type:platform',
       'type:domain',
       'type:contracts',
+    ],
+  },
+  // How a process starts (infrastructure, secrets, the worker bootstrap, shared Nest modules): above
+  // the job runtime, below the apps.
+  {
+    sourceTag: 'type:bootstrap',
+    onlyDependOnLibsWithTags: [
+      'type:bootstrap',
+      'type:jobs',
+      'type:persistence',
+      'type:platform',
+      'type:contracts',
+      'type:domain',
     ],
   },
   { sourceTag: 'type:testing', onlyDependOnLibsWithTags: serverLibs },

@@ -16,7 +16,7 @@ const swc = [
 
 const moduleNameMapper = {
   '^@svc/platform/tracing$': '<rootDir>/libs/platform/src/tracing/index.ts',
-  '^@svc/(contracts|domain|persistence|jobs|platform|inference|go-transfer|use-cases|testing|client)$':
+  '^@svc/(contracts|domain|persistence|jobs|bootstrap|platform|inference|go-transfer|use-cases|testing|client)$':
     '<rootDir>/libs/$1/src/index.ts',
 };
 

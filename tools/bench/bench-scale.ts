@@ -27,7 +27,7 @@ import { createGunzip } from 'node:zlib';
 import { parseArgs, promisify } from 'node:util';
 import { SvcClient } from '@svc/client';
 import { diamondSearch, ensureDiamondDatabase, type SequenceRecord } from '@svc/inference';
-import { openInfrastructure } from '@svc/jobs';
+import { openInfrastructure } from '@svc/bootstrap';
 import { predictionsTsvCopyCommand, scratchCopyCommands } from '@svc/persistence';
 import { loadConfig } from '@svc/platform';
 import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/go-transfer';

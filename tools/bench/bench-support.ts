@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
-import { Infrastructure, openInfrastructure, WorkerDefinition } from '@svc/jobs';
+import { Infrastructure, openInfrastructure, WorkerDefinition } from '@svc/bootstrap';
 import { AppConfig, loadConfig } from '@svc/platform';
 import { createWorld } from '@svc/testing';
 

@@ -1,4 +1,4 @@
-import { startWorker, WorkerDefinition } from '@svc/jobs';
+import { startWorker, WorkerDefinition } from '@svc/bootstrap';
 import type { AppConfig } from '@svc/platform';
 import { startAuthService } from '../../apps/auth-service/src/auth-service';
 import { DATASET_EXPORTER } from '../../apps/dataset-exporter/src/worker.definition';

@@ -1,5 +1,5 @@
 import { JwtCodec, Mailer, PasswordHasher } from '@svc/platform';
-import { Infrastructure } from '@svc/jobs';
+import { Infrastructure } from '@svc/bootstrap';
 
 export const AUTH_CONTEXT = Symbol('AUTH_CONTEXT');
 

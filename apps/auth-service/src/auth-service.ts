@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AUTH_RPC_QUEUE } from '@svc/contracts';
-import { InfrastructureOptions, openInfrastructure, resolveServiceSecrets } from '@svc/jobs';
+import { InfrastructureOptions, openInfrastructure, resolveServiceSecrets } from '@svc/bootstrap';
 import {
   AppConfig,
   InProcessRpcServer,

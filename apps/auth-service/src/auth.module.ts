@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { PersistenceModule, WorkerHttpModule } from '@svc/jobs';
+import { PersistenceModule, WorkerHttpModule } from '@svc/bootstrap';
 import { AccountsService } from './accounts/accounts.service';
 import { EmailFlowsService } from './accounts/email-flows.service';
 import { LoginThrottle } from './accounts/login-throttle';

@@ -1,6 +1,6 @@
 import './tracing';
 import 'reflect-metadata';
-import { runWorkerMain } from '@svc/jobs';
+import { runWorkerMain } from '@svc/bootstrap';
 import { DATASET_EXPORTER } from './worker.definition';
 
 runWorkerMain(DATASET_EXPORTER);

@@ -1,4 +1,4 @@
-import { WorkerDefinition } from '@svc/jobs';
+import { WorkerDefinition } from '@svc/bootstrap';
 import { exportResearchDatasetOperation } from './operations/export-research-dataset.operation';
 
 /** Research dataset export on svc.training. */

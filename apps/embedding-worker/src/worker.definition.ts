@@ -1,4 +1,4 @@
-import { WorkerDefinition } from '@svc/jobs';
+import { WorkerDefinition } from '@svc/bootstrap';
 import { computeEmbeddingsOperation } from './operations/compute-embeddings.operation';
 import { embeddingsBatchStep } from './operations/embeddings-batch.step';
 import { embeddingsWriteStep } from './operations/embeddings-write.step';

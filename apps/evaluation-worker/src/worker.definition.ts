@@ -1,4 +1,4 @@
-import { WorkerDefinition } from '@svc/jobs';
+import { WorkerDefinition } from '@svc/bootstrap';
 import { generateEvaluationSetOperation } from './operations/generate-evaluation-set.operation';
 import { runCafaEvaluationOperation } from './operations/run-cafa-evaluation.operation';
 

@@ -4,7 +4,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
-import { Infrastructure, openInfrastructure, resolveServiceSecrets } from '@svc/jobs';
+import { Infrastructure, openInfrastructure, resolveServiceSecrets } from '@svc/bootstrap';
 import { FieldErrorView, ProblemView } from '@svc/contracts';
 import {
   AppConfig,

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { AuthRpcClient } from './auth/auth-rpc.client';
 import { AUTH_RPC_CLIENT } from './auth/auth.controller';
 import { GATEWAY_AUTH, GatewayAuth } from './auth/guards';

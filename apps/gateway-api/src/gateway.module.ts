@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { Infrastructure, PersistenceModule } from '@svc/jobs';
+import { Infrastructure, PersistenceModule } from '@svc/bootstrap';
 import { ProblemFilter, RoleFloorGuard } from '@svc/platform';
 import { AuthModule } from './auth/auth.module';
 import { AuthRpcClient } from './auth/auth-rpc.client';

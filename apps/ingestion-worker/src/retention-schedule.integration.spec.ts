@@ -1,4 +1,4 @@
-import { Infrastructure, openInfrastructure } from '@svc/jobs';
+import { Infrastructure, openInfrastructure } from '@svc/bootstrap';
 import { createSuiteWorld, SuiteWorld, testConfig, waitFor } from '@svc/testing';
 import { startRetentionSchedule } from './retention-schedule';
 

@@ -1,6 +1,6 @@
 import { DomainError, PURGE_EXPIRED_RESULTS } from '@svc/contracts';
 import { computeDedupKey } from '@svc/domain';
-import { BackgroundTask, Infrastructure } from '@svc/jobs';
+import { BackgroundTask, Infrastructure } from '@svc/bootstrap';
 import { SYSTEM_SUBMITTER } from '@svc/persistence';
 
 const HOUR_MS = 60 * 60 * 1000;

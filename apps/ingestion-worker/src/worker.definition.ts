@@ -1,4 +1,4 @@
-import { WorkerDefinition } from '@svc/jobs';
+import { WorkerDefinition } from '@svc/bootstrap';
 import { loadNcbiTaxonomyOperation } from './operations/load-ncbi-taxonomy.operation';
 import { buildGoCooccurrenceOperation } from './operations/build-go-cooccurrence.operation';
 import { fetchUniprotMetadataOperation } from './operations/fetch-uniprot-metadata.operation';

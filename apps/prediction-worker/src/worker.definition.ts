@@ -1,4 +1,4 @@
-import { WorkerDefinition } from '@svc/jobs';
+import { WorkerDefinition } from '@svc/bootstrap';
 import { announceHomologyTool } from './operations/homology-tool';
 import { predictGoTermsOperation } from './operations/predict-go-terms.operation';
 import { predictionsBatchStep } from './operations/predictions-batch.step';

@@ -9,7 +9,7 @@ import {
   QueuedJobView,
 } from '@svc/contracts';
 import { listScope, planDatasetPairs, DatasetPlanError, Viewer } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { DatasetRecord, DatasetRepository, ReferenceCheckRepository } from '@svc/persistence';
 import { Principal, readBytes, SourceError } from '@svc/platform';
 import { newOwnershipFor, requireReadable } from '../common/ownership';

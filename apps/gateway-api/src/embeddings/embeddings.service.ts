@@ -2,7 +2,7 @@ import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload, DomainError, isUuid, notFound } from '@svc/contracts';
 import { canonicalizeEmbeddingConfig, isStaff, Viewer } from '@svc/domain';
 import { availableEmbeddingModels } from '@svc/inference';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { EmbeddingConfigView, EmbeddingRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';

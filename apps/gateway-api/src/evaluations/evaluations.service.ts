@@ -20,7 +20,7 @@ import {
   searchMethodLabel,
   Viewer,
 } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import {
   EvaluationRepository,
   GroundTruthCategory,

@@ -9,7 +9,7 @@ import {
   Viewer,
 } from '@svc/domain';
 import { loadBooster, scoreRows } from '@svc/inference';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { ArtifactNotFoundError, SourceError } from '@svc/platform';
 import {
   EvaluationRepository,

@@ -5,7 +5,7 @@ import {
   UpdateExperimentRunRequest,
 } from '@svc/contracts';
 import { listScope, Viewer } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { ExperimentRunRepository, ReferenceCheckRepository } from '@svc/persistence';
 import { assertJsonWithin, Principal } from '@svc/platform';
 import { checkAccess, newOwnershipFor } from '../common/ownership';

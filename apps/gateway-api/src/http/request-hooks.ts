@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '@svc/contracts';
-import { Infrastructure } from '@svc/jobs';
+import { Infrastructure } from '@svc/bootstrap';
 import { Principal, requestInstance } from '@svc/platform';
 import { abandonBody } from './abandon-body';
 

@@ -27,14 +27,8 @@ import {
   ownershipForNew,
   Viewer,
 } from '@svc/domain';
-import {
-  checkFollowUp,
-  checkSubmission,
-  INFRASTRUCTURE,
-  Infrastructure,
-  readFollowUp,
-  submitJob,
-} from '@svc/jobs';
+import { checkFollowUp, checkSubmission, readFollowUp, submitJob } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import {
   JobCommentRecord,
   JobCommentRepository,

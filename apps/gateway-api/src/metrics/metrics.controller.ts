@@ -2,7 +2,7 @@ import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { DomainError } from '@svc/contracts';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { Roles } from '@svc/platform';
 import { ApiDoc } from '../http/api-doc';
 

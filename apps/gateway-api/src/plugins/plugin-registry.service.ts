@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PluginInfo, PluginListResponse } from '@svc/contracts';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { discoverPlugins } from '@svc/platform';
 
 /** Built-in plugins plus those installed packages declare (re-scanned on every call). */

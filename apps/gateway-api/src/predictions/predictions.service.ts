@@ -9,7 +9,7 @@ import {
   StandardExportQuery,
 } from '@svc/contracts';
 import { listScope, provenanceWarningCodes, provenanceWarnings, Viewer } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import {
   EvaluationRepository,
   JobRepository,

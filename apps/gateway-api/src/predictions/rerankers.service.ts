@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { ImportRerankerByReferenceRequest, isUuid, notFound } from '@svc/contracts';
 import { LightGbmModelError, parseLightGbmModel } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { NewReranker, RerankerRecord, RerankerRepository } from '@svc/persistence';
 import { ArtifactStore } from '@svc/platform';
 import { checkSourceField, gatewaySourcePolicy } from '../sources/source-checks';

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Inject, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { RerankerDeletionView, RerankerView } from '@svc/contracts';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { CurrentPrincipal, Principal, Roles } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
 import { ApiDoc } from '../http/api-doc';

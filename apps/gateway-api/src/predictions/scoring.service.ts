@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationBootstrap, StreamableFile } from '@nestjs/common';
 import { isUuid, notFound, ScoringConfigCreate } from '@svc/contracts';
 import { normalizeWeights, SCORING_PRESETS, SCORING_SIGNALS, scorePrediction, Viewer } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import {
   PredictionSetRepository,
   ScoringConfigRecord,

@@ -17,7 +17,7 @@ import {
   SubgraphQuery,
   SubgraphView,
 } from '@svc/contracts';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { CurrentPrincipal, Principal, Roles, ValidBody, ValidQuery } from '@svc/platform';
 import { viewerOf } from '../common/viewer';
 import { ApiDoc, QueueDoc } from '../http/api-doc';

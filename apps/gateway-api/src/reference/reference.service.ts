@@ -10,7 +10,7 @@ import {
   parseSpeciesTags,
   Viewer,
 } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { Principal } from '@svc/platform';
 import {
   AnnotationRepository,

@@ -1,5 +1,5 @@
 import { DomainError } from '@svc/contracts';
-import { Infrastructure } from '@svc/jobs';
+import { Infrastructure } from '@svc/bootstrap';
 import { checkSource, SourceError, SourcePolicy, sourcePolicyOf } from '@svc/platform';
 
 /** The payload fields of each operation that name a source a worker will read. */

@@ -4,7 +4,7 @@ import { pipeline, Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@svc/contracts';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { isMultipartError, multipartFailure, refuseLargeContentLength } from '../reference/multipart';
 
 /** What POST /sources answers: the `uri` is accepted wherever a load takes a source URL. */

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { parse } from 'yaml';
 import { parseStackFile, PullRequest, RepoEntry, toPullRequest } from '@svc/domain';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 
 const PULLS_TTL_MS = 5 * 60 * 1000;
 

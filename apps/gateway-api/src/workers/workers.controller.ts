@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { WorkersStatusView } from '@svc/contracts';
-import { INFRASTRUCTURE, Infrastructure } from '@svc/jobs';
+import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import { Roles } from '@svc/platform';
 import { ApiDoc } from '../http/api-doc';
 

@@ -1,5 +1,6 @@
 import { diamondVersion } from '@svc/inference';
-import { BackgroundTask, Infrastructure, JobError } from '@svc/jobs';
+import { JobError } from '@svc/jobs';
+import { BackgroundTask, Infrastructure } from '@svc/bootstrap';
 
 const checked = new Map<string, Promise<string | null>>();
 

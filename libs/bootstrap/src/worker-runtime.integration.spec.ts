@@ -4,12 +4,21 @@ import type { OperationSpec } from '@svc/contracts';
 import { computeDedupKey } from '@svc/domain';
 import { JobEventRepository, JobRecord, JobRepository } from '@svc/persistence';
 import { openRawQueueAccess, testConfig, waitFor } from '@svc/testing';
-import { Infrastructure, openInfrastructure } from '../process/infrastructure';
-import { JobAbortedError, JobError } from './job-error';
-import { abortableSleep, defineOperation, defineStep, deferTo, StepHandle, StepOperation } from './operation';
-import { WorkerRuntime } from './worker-runtime';
+import {
+  abortableSleep,
+  defineOperation,
+  defineStep,
+  deferTo,
+  JobAbortedError,
+  JobError,
+  StepHandle,
+  StepOperation,
+  WorkerRuntime,
+} from '@svc/jobs';
+import { Infrastructure, openInfrastructure } from './process/infrastructure';
 
-// The job runtime against the real PostgreSQL and RabbitMQ of this test run: test-only operations
+// The job runtime (libs/jobs) as a worker process starts it (this library's infrastructure), against
+// the real PostgreSQL and RabbitMQ of this test run: test-only operations
 // are hosted by in-process WorkerRuntime instances and jobs go through the gateway's dispatch path.
 
 jest.setTimeout(60_000);

@@ -2,8 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig, NestLoggerAdapter, runProcessMain } from '@svc/platform';
 import { WorkerHttpModule } from '../nest/worker-http.module';
-import { JobOperation, StepOperation } from '../runtime/operation';
-import { WorkerRuntime } from '../runtime/worker-runtime';
+import { JobOperation, StepOperation, WorkerRuntime } from '@svc/jobs';
 import { Infrastructure, InfrastructureOptions, openInfrastructure } from './infrastructure';
 import { separateProcessConfig } from './run-main';
 
