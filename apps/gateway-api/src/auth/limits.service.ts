@@ -71,12 +71,7 @@ export class LimitsService {
     await consumeDailyQuota(
       this.quotas,
       this.config,
-      {
-        key: quotaKeyOf(principal),
-        role: principal.role,
-        resource,
-        amount,
-      },
+      { ...this.counter(principal, resource), amount },
       this.clock,
     );
   }
@@ -87,16 +82,7 @@ export class LimitsService {
     resource: DailyQuotaResource,
   ): Promise<{ limit: number; used: number } | null> {
     if (principal.kind === 'gate_disabled') return null;
-    return dailyQuotaHeadroom(
-      this.quotas,
-      this.config,
-      {
-        key: quotaKeyOf(principal),
-        role: principal.role,
-        resource,
-      },
-      this.clock,
-    );
+    return dailyQuotaHeadroom(this.quotas, this.config, this.counter(principal, resource), this.clock);
   }
 
   /** Gives back a charge for work that was not queued after all. */
@@ -105,14 +91,14 @@ export class LimitsService {
     await releaseDailyQuota(
       this.quotas,
       this.config,
-      {
-        key: quotaKeyOf(principal),
-        role: principal.role,
-        resource,
-        amount,
-      },
+      { ...this.counter(principal, resource), amount },
       this.clock,
     );
+  }
+
+  /** The daily counter of a caller for a resource: their key and role. */
+  private counter(principal: Principal, resource: DailyQuotaResource) {
+    return { key: quotaKeyOf(principal), role: principal.role, resource };
   }
 
   /**
