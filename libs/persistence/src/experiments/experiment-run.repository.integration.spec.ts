@@ -30,7 +30,7 @@ function create(extra: { name?: string; owner?: string | null; visibility?: Visi
   });
 }
 
-const idsOf = (rows: Record<string, unknown>[]): unknown[] => rows.map((r) => r['id']);
+const idsOf = (rows: { id: string }[]): unknown[] => rows.map((r) => r['id']);
 
 describe('ExperimentRunRepository.create and get', () => {
   it('create stores a planned run, which get reads back', async () => {
@@ -64,7 +64,7 @@ describe('ExperimentRunRepository.create and get', () => {
       owner_user_id: owner,
       visibility: 'owner',
     });
-    expect(await runs.get(created['id'] as string)).toEqual(created);
+    expect(await runs.get(created['id'])).toEqual(created);
   });
 
   it("create refuses a name the owner already uses (conflict); another owner's runs do not count", async () => {
@@ -98,7 +98,7 @@ describe('ExperimentRunRepository.list', () => {
     const a = await create({ owner });
     const b = await create({ owner });
     const c = await create({ owner });
-    await runs.update(b['id'] as string, { status: 'running' });
+    await runs.update(b['id'], { status: 'running' });
     const mine: ListScope = { kind: 'own', userId: owner };
 
     expect(idsOf(await runs.list({ scope: mine, limit: 10 }))).toEqual([c['id'], b['id'], a['id']]);
@@ -107,7 +107,7 @@ describe('ExperimentRunRepository.list', () => {
 
     const page = await runs.list({ scope: mine, limit: 2 });
     expect(idsOf(page)).toEqual([c['id'], b['id']]);
-    const next = await runs.list({ scope: mine, limit: 2, after: page[1]!['created_at'] as string });
+    const next = await runs.list({ scope: mine, limit: 2, after: page[1]!['created_at'] });
     expect(idsOf(next)).toEqual([a['id']]);
   });
 
@@ -137,7 +137,7 @@ describe('ExperimentRunRepository.list', () => {
 describe('ExperimentRunRepository.update', () => {
   it('changes only the given fields', async () => {
     const run = await create();
-    const id = run['id'] as string;
+    const id = run['id'];
 
     const updated = await runs.update(id, { findings: 'k=10 wins on NK', tags: ['knn', 'nk'] });
     expect(updated).toEqual({ ...run, findings: 'k=10 wins on NK', tags: ['knn', 'nk'] });
@@ -160,7 +160,7 @@ describe('ExperimentRunRepository.update', () => {
   });
 
   it('planned -> running stamps started_at; running -> done stamps finished_at; re-entering keeps them', async () => {
-    const id = (await create())['id'] as string;
+    const id = (await create())['id'];
 
     const started = await runs.update(id, { status: 'running' });
     expect(started).toMatchObject({
@@ -184,7 +184,7 @@ describe('ExperimentRunRepository.update', () => {
   });
 
   it('planned -> abandoned stamps finished_at only', async () => {
-    const id = (await create())['id'] as string;
+    const id = (await create())['id'];
     expect(await runs.update(id, { status: 'abandoned' })).toMatchObject({
       status: 'abandoned',
       started_at: null,
@@ -193,7 +193,7 @@ describe('ExperimentRunRepository.update', () => {
   });
 
   it('refuses a backward move (conflict) and then writes none of the other changes', async () => {
-    const id = (await create())['id'] as string;
+    const id = (await create())['id'];
     const running = await runs.update(id, { status: 'running' });
 
     const back = await domainError(runs.update(id, { status: 'planned', findings: 'should not be kept' }));
@@ -216,7 +216,7 @@ describe('ExperimentRunRepository.update', () => {
 describe('ExperimentRunRepository.delete', () => {
   it('removes the run once, freeing its name; again it fails not_found', async () => {
     const name = `run-${randomUUID()}`;
-    const id = (await create({ name }))['id'] as string;
+    const id = (await create({ name }))['id'];
 
     await runs.delete(id);
     expect((await domainError(runs.get(id))).code).toBe('not_found');

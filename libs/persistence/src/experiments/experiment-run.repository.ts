@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { DomainError, notFound } from '@svc/contracts';
-import { ExperimentStatus, ListScope, moveExperimentRun } from '@svc/domain';
+import { ExperimentStatus, ListScope, moveExperimentRun, Visibility } from '@svc/domain';
 import { NewOwnership, ownershipCondition } from '../ownership';
 import { isoColumn, isUniqueViolation, queryOne, queryRows } from '../sql';
 
@@ -31,6 +31,34 @@ const COLUMNS = [
   'visibility',
 ].join(', ');
 
+/** An experiment run as every read of it answers. */
+export interface ExperimentRunRow {
+  id: string;
+  name: string;
+  status: ExperimentStatus;
+  description: string | null;
+  hypothesis: string | null;
+  findings: string | null;
+  config: Record<string, unknown>;
+  provenance: Record<string, unknown>;
+  tags: string[];
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+  k: number | null;
+  plm: string | null;
+  propagation: string | null;
+  reranker_spec_id: string | null;
+  eval_set_name: string | null;
+  axis_tuple_shortid: string | null;
+  feature_schema_sha: string | null;
+  schema_sha_v2: string | null;
+  eval_set_manifest_sha: string | null;
+  ensemble_spec: Record<string, unknown> | null;
+  owner_user_id: string | null;
+  visibility: Visibility;
+}
+
 export interface ExperimentRunChanges {
   description?: string | null;
   hypothesis?: string | null;
@@ -53,9 +81,9 @@ export class ExperimentRunRepository {
     provenance: Record<string, unknown>;
     tags: string[];
     ownership: Omit<NewOwnership, 'expiresInDays'>;
-  }): Promise<Record<string, unknown>> {
+  }): Promise<ExperimentRunRow> {
     try {
-      const row = await queryOne<Record<string, unknown>>(
+      const row = await queryOne<ExperimentRunRow>(
         this.db,
         `INSERT INTO experiment_run (name, description, hypothesis, config, provenance, tags, owner_user_id, visibility)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
@@ -87,9 +115,9 @@ export class ExperimentRunRepository {
     status?: string;
     limit: number;
     after?: string;
-  }): Promise<Record<string, unknown>[]> {
+  }): Promise<ExperimentRunRow[]> {
     const visible = ownershipCondition(query.scope, 4);
-    return queryRows(
+    return queryRows<ExperimentRunRow>(
       this.db,
       `SELECT ${COLUMNS} FROM experiment_run
         WHERE ($1::text IS NULL OR status = $1) AND ($2::timestamptz IS NULL OR created_at < $2::timestamptz)
@@ -99,8 +127,8 @@ export class ExperimentRunRepository {
     );
   }
 
-  async get(id: string): Promise<Record<string, unknown>> {
-    const row = await queryOne<Record<string, unknown>>(
+  async get(id: string): Promise<ExperimentRunRow> {
+    const row = await queryOne<ExperimentRunRow>(
       this.db,
       `SELECT ${COLUMNS} FROM experiment_run WHERE id = $1`,
       [id],
@@ -110,7 +138,7 @@ export class ExperimentRunRepository {
   }
 
   /** Applies the given fields (omitted ones untouched) and the status move with its stamps, atomically. */
-  async update(id: string, changes: ExperimentRunChanges): Promise<Record<string, unknown>> {
+  async update(id: string, changes: ExperimentRunChanges): Promise<ExperimentRunRow> {
     return this.db.transaction(async (tx) => {
       const current = await queryOne<{ status: ExperimentStatus }>(
         tx,
@@ -142,7 +170,7 @@ export class ExperimentRunRepository {
       }
       if (sets.length > 0)
         await queryRows(tx, `UPDATE experiment_run SET ${sets.join(', ')} WHERE id = $1`, params);
-      const row = await queryOne<Record<string, unknown>>(
+      const row = await queryOne<ExperimentRunRow>(
         tx,
         `SELECT ${COLUMNS} FROM experiment_run WHERE id = $1`,
         [id],

@@ -73,7 +73,7 @@ describe('QuerySetRepository', () => {
       unique_sequences: 3,
     });
 
-    const detail = await querySets.detail(created['id'] as string);
+    const detail = await querySets.detail(created['id']);
     expect(detail).toMatchObject({
       id: created['id'],
       name: created['name'],
@@ -84,7 +84,7 @@ describe('QuerySetRepository', () => {
       expires_at: null,
       entry_count: 4,
     });
-    const entries = detail['entries'] as Record<string, unknown>[];
+    const entries = detail.entries;
     expect(
       entries.map((e) => [
         e['accession'],
@@ -111,10 +111,9 @@ describe('QuerySetRepository', () => {
       entries: [entry('q1', randomSequence(10))],
       ownership: mine(null, 'unlisted', 2),
     });
-    const detail = await querySets.detail(created['id'] as string);
+    const detail = await querySets.detail(created['id']);
     expect(detail).toMatchObject({ owner_user_id: null, visibility: 'unlisted', description: null });
-    const days =
-      (Date.parse(detail['expires_at'] as string) - Date.parse(detail['created_at'] as string)) / 86_400_000;
+    const days = (Date.parse(detail['expires_at'] as string) - Date.parse(detail['created_at'])) / 86_400_000;
     expect(days).toBeCloseTo(2, 3);
   });
 
@@ -144,7 +143,7 @@ describe('QuerySetRepository', () => {
           entries: Array.from({ length: entries }, (_, i) => entry(`q${i}`, randomSequence(12))),
           ownership: mine(owner, visibility),
         })
-      )['id'] as string;
+      )['id'];
     const alicePrivate = await make(alice, 'owner', 2);
     const alicePublic = await make(alice, 'public');
     const aliceUnlisted = await make(alice, 'unlisted');
@@ -152,7 +151,7 @@ describe('QuerySetRepository', () => {
     const guestPublic = await make(null, 'public');
     const ours = [alicePrivate, alicePublic, aliceUnlisted, bobPrivate, guestPublic];
     const visible = async (scope: Parameters<QuerySetRepository['list']>[0]) =>
-      (await querySets.list(scope)).map((s) => s['id'] as string).filter((id) => ours.includes(id));
+      (await querySets.list(scope)).map((s) => s['id']).filter((id) => ours.includes(id));
 
     expect(await visible({ kind: 'all' })).toEqual([
       guestPublic,
@@ -197,7 +196,7 @@ describe('QuerySetRepository', () => {
       entries: [entry('a', sequence), entry('b', sequence), entry('c', randomSequence(18))],
       ownership: mine(null, 'owner'),
     });
-    const id = created['id'] as string;
+    const id = created['id'];
     expect(await querySets.delete(id)).toEqual({ id, deleted: true, entries_deleted: 3 });
     expect(await domainError(querySets.detail(id))).toMatchObject({
       code: 'not_found',

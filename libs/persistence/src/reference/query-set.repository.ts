@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
-import { ListScope } from '@svc/domain';
+import { ListScope, Visibility } from '@svc/domain';
 import { bulkInsert } from '../bulk';
 import { expiresAtSql } from '../owned-rows';
 import { NewOwnership, ownershipCondition } from '../ownership';
@@ -18,6 +18,40 @@ export interface QuerySetEntryInput {
 }
 
 const OWNER_COLUMNS = `q.owner_user_id, q.visibility, ${isoColumn('q.expires_at', 'expires_at')}`;
+
+/** A query set as its upload answers it. */
+export interface QuerySetCreated {
+  id: string;
+  name: string;
+  description: string | null;
+  entry_count: number;
+  unique_sequences: number;
+}
+
+/** A query set as lists and its detail read it. */
+export interface QuerySetRow {
+  id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+  owner_user_id: string | null;
+  visibility: Visibility;
+  expires_at: string | null;
+  entry_count: number;
+}
+
+/** One record of a query set. */
+export interface QuerySetEntryRow {
+  id: number;
+  accession: string;
+  sequence_id: number;
+  species: string | null;
+  taxonomy_id: number | null;
+  gene_name: string | null;
+  length: number;
+  sequence_hash: string;
+  created_at: string;
+}
 
 export class QuerySetRepository {
   constructor(private readonly db: DataSource) {}
@@ -38,7 +72,7 @@ export class QuerySetRepository {
     description: string | null;
     entries: QuerySetEntryInput[];
     ownership: NewOwnership;
-  }): Promise<Record<string, unknown>> {
+  }): Promise<QuerySetCreated> {
     return this.db.transaction(async (tx) => {
       const set = await queryOne<{ id: string }>(
         tx,
@@ -86,9 +120,9 @@ export class QuerySetRepository {
   }
 
   /** The sets a list scope may see, newest first. */
-  list(scope: ListScope): Promise<Record<string, unknown>[]> {
+  list(scope: ListScope): Promise<QuerySetRow[]> {
     const visible = ownershipCondition(scope, 1, 'q');
-    return queryRows(
+    return queryRows<QuerySetRow>(
       this.db,
       `SELECT q.id, q.name, q.description, ${isoColumn('q.created_at', 'created_at')}, ${OWNER_COLUMNS},
               (SELECT count(*)::int FROM query_set_entry e WHERE e.query_set_id = q.id) AS entry_count
@@ -97,15 +131,15 @@ export class QuerySetRepository {
     );
   }
 
-  async detail(id: string): Promise<Record<string, unknown>> {
-    const set = await queryOne<Record<string, unknown>>(
+  async detail(id: string): Promise<QuerySetRow & { entries: QuerySetEntryRow[] }> {
+    const set = await queryOne<Omit<QuerySetRow, 'entry_count'>>(
       this.db,
       `SELECT q.id, q.name, q.description, ${isoColumn('q.created_at', 'created_at')}, ${OWNER_COLUMNS}
          FROM query_set q WHERE q.id = $1`,
       [id],
     );
     if (set === null) throw notFound('Query set');
-    const entries = await queryRows(
+    const entries = await queryRows<QuerySetEntryRow>(
       this.db,
       `SELECT e.id, e.accession, e.sequence_id, e.species, e.taxonomy_id, e.gene_name, length(s.sequence) AS length,
               s.sequence_hash,
