@@ -43,6 +43,14 @@ export interface GroundTruthRow {
   aspect: 'F' | 'P' | 'C';
 }
 
+/** An evaluation set with the labels of its ontology and releases, and how many results a reader may list. */
+export type EvaluationSetSummary = EvaluationSetRecord & {
+  ontology_version: string;
+  old_annotation_set_label: string;
+  new_annotation_set_label: string;
+  result_count: number;
+};
+
 export interface EvaluationSetRecord {
   id: string;
   old_annotation_set_id: string;
@@ -145,15 +153,19 @@ export class EvaluationRepository {
   }
 
   /** The sets, newest first; each `result_count` counts the results `scope` may list (all by default). */
-  listSets(scope: ListScope = { kind: 'all' }): Promise<Record<string, unknown>[]> {
+  listSets(scope: ListScope = { kind: 'all' }): Promise<EvaluationSetSummary[]> {
     const visible = ownershipCondition(scope, 1, 'r');
-    return queryRows(this.db, `${summarySelect(visible.sql)} ORDER BY e.created_at DESC`, visible.params);
+    return queryRows<EvaluationSetSummary>(
+      this.db,
+      `${summarySelect(visible.sql)} ORDER BY e.created_at DESC`,
+      visible.params,
+    );
   }
 
   /** One set with the labels of its annotation sets and ontology, and the count of results `scope` may list. */
-  async summary(id: string, scope: ListScope = { kind: 'all' }): Promise<Record<string, unknown>> {
+  async summary(id: string, scope: ListScope = { kind: 'all' }): Promise<EvaluationSetSummary> {
     const visible = ownershipCondition(scope, 2, 'r');
-    const [set] = await queryRows<Record<string, unknown>>(
+    const [set] = await queryRows<EvaluationSetSummary>(
       this.db,
       `${summarySelect(visible.sql)} WHERE e.id = $1`,
       [id, ...visible.params],
