@@ -39,6 +39,9 @@ const common = {
 module.exports = {
   // Integration tests wait for real workers; a per-project timeout is not honoured with projects.
   testTimeout: 60_000,
+  // Two workers by default (the global setup creates a database per worker, so not one per core);
+  // --maxWorkers or --runInBand on the command line decide otherwise.
+  maxWorkers: 2,
   projects: [
     {
       ...common,
