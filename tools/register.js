@@ -6,7 +6,8 @@ const Module = require('node:module');
 const root = path.join(__dirname, '..');
 process.env.SWC_NODE_PROJECT ??= path.join(root, 'tsconfig.base.json');
 
-const ALIAS = /^@svc\/(contracts|domain|persistence|jobs|bootstrap|platform|inference|use-cases|testing|client)$/;
+const ALIAS =
+  /^@svc\/(contracts|domain|persistence|jobs|bootstrap|platform|inference|use-cases|testing|client)$/;
 // The tracing preload's own entry point: it must load before, and without, the rest of the library.
 const TRACING = '@svc/platform/tracing';
 const resolveFilename = Module._resolveFilename;

@@ -275,7 +275,7 @@ export async function insertQuerySet(
     })),
     ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
   });
-  return created['id'] as string;
+  return created['id'];
 }
 
 /** Deletes a test's embedding configs (their sets and vectors go with them), then its annotation sets; unset ids are skipped. */

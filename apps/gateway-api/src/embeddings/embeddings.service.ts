@@ -3,7 +3,7 @@ import { COMPUTE_EMBEDDINGS, ComputeEmbeddingsPayload, DomainError, isUuid, notF
 import { canonicalizeEmbeddingConfig, isStaff, Viewer } from '@svc/domain';
 import { availableEmbeddingModels } from '@svc/inference';
 import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
-import { EmbeddingConfigView, EmbeddingRepository } from '@svc/persistence';
+import { EmbeddingConfigDeletion, EmbeddingConfigView, EmbeddingRepository } from '@svc/persistence';
 import { Principal } from '@svc/platform';
 import { CachedValue } from '../common/cached-value';
 import { JobsService } from '../jobs/jobs.service';
@@ -86,7 +86,7 @@ export class EmbeddingsService implements OnModuleInit, OnModuleDestroy {
     return countedFor(config, await this.embeddings.publicEmbeddingCounts(config.id), viewer);
   }
 
-  async deleteConfig(id: string): Promise<Record<string, unknown>> {
+  async deleteConfig(id: string): Promise<EmbeddingConfigDeletion> {
     if (!isUuid(id)) throw notFound('Embedding config');
     const result = await this.embeddings.deleteConfig(id);
     this.configs.invalidate();

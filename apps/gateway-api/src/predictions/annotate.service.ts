@@ -150,10 +150,10 @@ export class AnnotateService {
     let querySet: { id: string };
     let job: { id: string };
     try {
-      querySet = (await this.reference.saveQuerySetUpload(
+      querySet = await this.reference.saveQuerySetUpload(
         upload,
         this.reference.ownershipFor(input.principal, input.saveHistory),
-      )) as { id: string };
+      );
       // One job on the caller's daily job quota; its sequences were charged by the upload above.
       job = await this.jobs.dispatch(
         PREDICT_GO_TERMS,

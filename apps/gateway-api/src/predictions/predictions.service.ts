@@ -13,6 +13,7 @@ import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import {
   EvaluationRepository,
   JobRepository,
+  LabelledPredictionSet,
   PredictionExportReader,
   PredictionProvenanceRepository,
   PredictionSetRepository,
@@ -26,13 +27,16 @@ import { GATEWAY_AUTH, GatewayAuth } from '../auth/guards';
 import { downloadStream } from './tsv';
 import { exportFilters, gafDate, PredictionFiles, textFile, TSV, zipStream } from './prediction-files';
 
+/** A prediction set as the list answers it. */
+type PredictionSetListItem = LabelledPredictionSet & { prediction_count: number };
+
 /** The operations whose success adds or removes prediction sets (or completes one: its counts and status). */
 const PREDICTION_SET_WRITERS = ['predict_go_terms', 'purge_expired_results'];
 
 /** Prediction requests, the cached prediction-set list, and every read and export of a set. */
 @Injectable()
 export class PredictionsService implements OnModuleInit, OnModuleDestroy {
-  private readonly recent: CachedValue<{ items: Record<string, unknown>[] }>;
+  private readonly recent: CachedValue<{ items: PredictionSetListItem[] }>;
   private readonly files: PredictionFiles;
 
   constructor(
@@ -83,7 +87,7 @@ export class PredictionsService implements OnModuleInit, OnModuleDestroy {
    * The newest 100 sets the viewer may list. The unfiltered list (staff, or the gate off) is served
    * from the cache; a filtered one is read each time.
    */
-  async list(viewer: Viewer, mine: boolean): Promise<Record<string, unknown>[]> {
+  async list(viewer: Viewer, mine: boolean): Promise<PredictionSetListItem[]> {
     const scope = listScope(viewer, mine);
     if (scope.kind === 'all') return (await this.recent.get()).items;
     return this.sets.list(scope, 100);

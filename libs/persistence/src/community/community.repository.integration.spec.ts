@@ -170,7 +170,7 @@ describe('CommunityRepository.showcase', () => {
       evaluation_results: 3,
       rerankers: 1,
     });
-    const best = showcase['best_results'] as Record<string, unknown>[];
+    const best = showcase.best_results;
     expect(best).toEqual([
       {
         category: 'NK',

@@ -2,12 +2,32 @@ import { DataSource } from 'typeorm';
 import { publicSequenceCondition } from '../ownership';
 import { isoColumn, queryOne, queryRows } from '../sql';
 
+/** A thumbs-up, with its comment when it has one. */
+export interface SupportEntryRow {
+  id: string;
+  comment: string | null;
+  created_at: string;
+}
+
+/** The best published result of one (category, aspect): f_micro_w, or fmax without IA. */
+export interface ShowcaseResultRow {
+  category: string;
+  aspect: string;
+  result_id: string;
+  evaluation_set_id: string;
+  prediction_set_id: string | null;
+  stage: string | null;
+  metric: 'f_micro_w' | 'fmax';
+  value: number;
+  created_at: string;
+}
+
 /** Thumbs-up with optional comments, and the platform figures the showcase page shows. */
 export class CommunityRepository {
   constructor(private readonly db: DataSource) {}
 
-  async addSupport(comment: string | null): Promise<Record<string, unknown>> {
-    const row = await queryOne<Record<string, unknown>>(
+  async addSupport(comment: string | null): Promise<SupportEntryRow> {
+    const row = await queryOne<SupportEntryRow>(
       this.db,
       `INSERT INTO support_entry (comment) VALUES ($1) RETURNING id, comment, ${isoColumn('created_at')}`,
       [comment],
@@ -15,9 +35,9 @@ export class CommunityRepository {
     return row!;
   }
 
-  async support(recent = 20): Promise<{ total: number; recent_comments: Record<string, unknown>[] }> {
+  async support(recent = 20): Promise<{ total: number; recent_comments: SupportEntryRow[] }> {
     const total = await queryOne<{ n: number }>(this.db, `SELECT count(*)::int AS n FROM support_entry`);
-    const comments = await queryRows<Record<string, unknown>>(
+    const comments = await queryRows<SupportEntryRow>(
       this.db,
       `SELECT id, comment, ${isoColumn('created_at')} FROM support_entry WHERE comment IS NOT NULL
         ORDER BY created_at DESC LIMIT $1`,
@@ -32,7 +52,10 @@ export class CommunityRepository {
    * counted: prediction sets and their predictions are public ones, embeddings those of public
    * sequences, results published ones.
    */
-  async showcase(): Promise<Record<string, unknown>> {
+  async showcase(): Promise<{
+    counts: Record<string, number> | undefined;
+    best_results: ShowcaseResultRow[];
+  }> {
     const [counts] = await queryRows<Record<string, number>>(
       this.db,
       `SELECT (SELECT count(*)::int FROM protein) AS proteins,
@@ -49,7 +72,7 @@ export class CommunityRepository {
               (SELECT count(*)::int FROM reranker_model) AS rerankers`,
     );
     // The headline is f_micro_w; results evaluated without IA rank by fmax.
-    const best = await queryRows<Record<string, unknown>>(
+    const best = await queryRows<ShowcaseResultRow>(
       this.db,
       `SELECT DISTINCT ON (category, aspect) category, aspect, result_id, evaluation_set_id, prediction_set_id, stage,
               metric, value, ${isoColumn('created_at')}

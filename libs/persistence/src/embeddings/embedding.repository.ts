@@ -46,6 +46,15 @@ export function decodeVector(bytes: Buffer, dimension: number): Float32Array {
   return out;
 }
 
+/** What deleting an embedding config removed, per table. */
+export interface EmbeddingConfigDeletion {
+  id: string;
+  deleted: boolean;
+  embeddings_deleted: number;
+  predictions_deleted: number;
+  prediction_sets_deleted: number;
+}
+
 export class EmbeddingRepository {
   constructor(private readonly db: DataSource) {}
 
@@ -125,29 +134,32 @@ export class EmbeddingRepository {
   }
 
   /** Deletes a config with its embeddings, prediction sets and predictions; counts per table. */
-  async deleteConfig(id: string): Promise<Record<string, unknown>> {
+  async deleteConfig(id: string): Promise<EmbeddingConfigDeletion> {
     return this.db.transaction(async (tx) => {
       const config = await this.findConfig(id, tx);
       if (config === null) throw notFound('Embedding config');
-      const counts: Record<string, number> = {};
-      for (const [table, column] of [
-        ['prediction', 'prediction_set_id IN (SELECT id FROM prediction_set WHERE embedding_config_id = $1)'],
-        ['prediction_set', 'embedding_config_id = $1'],
-      ] as const) {
+      const remove = async (table: string, where: string): Promise<number> => {
         const gone = await queryOne<{ n: number }>(
           tx,
-          `WITH gone AS (DELETE FROM ${table} WHERE ${column} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+          `WITH gone AS (DELETE FROM ${table} WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
           [id],
         );
-        counts[`${table}s_deleted`] = gone?.n ?? 0;
-      }
-      const embeddings = await queryOne<{ n: number }>(
-        tx,
-        `WITH gone AS (DELETE FROM embedding WHERE embedding_config_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-        [id],
+        return gone?.n ?? 0;
+      };
+      const predictions = await remove(
+        'prediction',
+        'prediction_set_id IN (SELECT id FROM prediction_set WHERE embedding_config_id = $1)',
       );
+      const predictionSets = await remove('prediction_set', 'embedding_config_id = $1');
+      const embeddings = await remove('embedding', 'embedding_config_id = $1');
       await queryRows(tx, `DELETE FROM embedding_config WHERE id = $1`, [id]);
-      return { id, deleted: true, embeddings_deleted: embeddings?.n ?? 0, ...counts };
+      return {
+        id,
+        deleted: true,
+        embeddings_deleted: embeddings,
+        predictions_deleted: predictions,
+        prediction_sets_deleted: predictionSets,
+      };
     });
   }
 

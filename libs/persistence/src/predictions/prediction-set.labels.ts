@@ -15,19 +15,35 @@ export const LABELS = `c.model_name AS embedding_config_name, c.model_backend AS
   COALESCE((s.options ->> 'exclude_self')::boolean, true) AS exclude_self,
   (SELECT q.name FROM query_set q WHERE q.id = s.query_set_id) AS query_set_name`;
 
+/** The columns LABELS selects. */
+export interface SetLabelColumns {
+  embedding_config_name: string;
+  embedding_backend: string;
+  annotation_set_label: string;
+  ontology_version: string;
+  job_status: string | null;
+  exclude_self: boolean;
+  query_set_name: string | null;
+}
+
 /** A set read with LABELS gets its `label`, from the columns it already has. */
-export function withLabel<T extends Record<string, unknown>>(row: T): T & { label: string } {
-  const reference = row['reference'] as ReferenceSummary | null;
+export function withLabel<
+  T extends SetLabelColumns & {
+    search_backend: string;
+    created_at: string;
+    reference: ReferenceSummary | null;
+  },
+>(row: T): T & { label: string } {
   return {
     ...row,
     label: predictionSetLabel({
-      query_set_name: row['query_set_name'] as string | null,
-      search_backend: row['search_backend'] as string,
-      blend_version: reference?.blend_version ?? null,
-      embedding_config_name: row['embedding_config_name'] as string,
-      reference: reference?.reference_name ?? (row['annotation_set_label'] as string),
-      exclude_self: row['exclude_self'] as boolean,
-      created_at: row['created_at'] as string,
+      query_set_name: row.query_set_name,
+      search_backend: row.search_backend,
+      blend_version: row.reference?.blend_version ?? null,
+      embedding_config_name: row.embedding_config_name,
+      reference: row.reference?.reference_name ?? row.annotation_set_label,
+      exclude_self: row.exclude_self,
+      created_at: row.created_at,
     }),
   };
 }

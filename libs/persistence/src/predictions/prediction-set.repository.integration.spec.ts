@@ -403,7 +403,7 @@ describe('PredictionSetRepository', () => {
     const bobPrivate = await sets.create(newSet({ owner_user_id: bob }));
     const ours = [alicePrivate, aliceUnlisted, alicePublic, bobPrivate];
     const visible = async (scope: Parameters<PredictionSetRepository['list']>[0], limit?: number) =>
-      (await sets.list(scope, limit)).map((s) => s['id'] as string).filter((id) => ours.includes(id));
+      (await sets.list(scope, limit)).map((s) => s['id']).filter((id) => ours.includes(id));
 
     expect(await visible({ kind: 'own', userId: alice })).toEqual([alicePublic, alicePrivate]);
     expect(await visible({ kind: 'own', userId: alice }, 1)).toEqual([alicePublic]);

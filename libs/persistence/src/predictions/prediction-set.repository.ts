@@ -11,7 +11,7 @@ import {
   ROW_SCORE_SQL,
 } from './prediction-columns';
 import { ROW_FILTER, rowFilterParams, type TsvFilters } from './prediction-filters';
-import { JOINS, LABELS, SET_COLUMNS, withLabel } from './prediction-set.labels';
+import { JOINS, LABELS, SET_COLUMNS, SetLabelColumns, withLabel } from './prediction-set.labels';
 
 export interface PredictionSetRecord {
   id: string;
@@ -38,6 +38,10 @@ export interface PredictionSetRecord {
 }
 
 export type { TsvFilters } from './prediction-filters';
+export type { SetLabelColumns } from './prediction-set.labels';
+
+/** A prediction set with the labels of what it was made from, and its own label. */
+export type LabelledPredictionSet = PredictionSetRecord & SetLabelColumns & { label: string };
 export { predictionSetLabelParts, withPredictionSetLabel } from './prediction-set.labels';
 export { predictionsTsvCopyCommand, scratchCopyCommands } from './copy-commands';
 
@@ -135,9 +139,12 @@ export class PredictionSetRepository {
   }
 
   /** The most recent sets a list scope may see, with their labels and prediction counts. */
-  async list(scope: ListScope, limit = 100): Promise<Record<string, unknown>[]> {
+  async list(
+    scope: ListScope,
+    limit = 100,
+  ): Promise<(LabelledPredictionSet & { prediction_count: number })[]> {
     const visible = ownershipCondition(scope, 2, 's');
-    const rows = await queryRows<Record<string, unknown>>(
+    const rows = await queryRows<PredictionSetRecord & SetLabelColumns & { prediction_count: number }>(
       this.db,
       `SELECT ${SET_COLUMNS}, ${LABELS},
               (SELECT count(*)::int FROM prediction p WHERE p.prediction_set_id = s.id) AS prediction_count
@@ -147,8 +154,14 @@ export class PredictionSetRepository {
     return rows.map(withLabel);
   }
 
-  async detail(id: string): Promise<Record<string, unknown>> {
-    const set = await queryOne<Record<string, unknown>>(
+  async detail(id: string): Promise<
+    LabelledPredictionSet & {
+      prediction_count: number;
+      protein_count: number;
+      proteins: { protein_accession: string; go_count: number }[];
+    }
+  > {
+    const set = await queryOne<PredictionSetRecord & SetLabelColumns>(
       this.db,
       `SELECT ${SET_COLUMNS}, ${LABELS} FROM prediction_set s ${JOINS} WHERE s.id = $1`,
       [id],
@@ -332,11 +345,8 @@ export class PredictionSetRepository {
   }
 
   /** Newest prediction set for a (query set, embedding config) pair. */
-  async resolve(
-    querySetId: string,
-    embeddingConfigId: string,
-  ): Promise<PredictionSetRecord & Record<string, unknown>> {
-    const set = await queryOne<PredictionSetRecord & Record<string, unknown>>(
+  async resolve(querySetId: string, embeddingConfigId: string): Promise<LabelledPredictionSet> {
+    const set = await queryOne<PredictionSetRecord & SetLabelColumns>(
       this.db,
       `SELECT ${SET_COLUMNS}, ${LABELS} FROM prediction_set s ${JOINS}
         WHERE s.query_set_id = $1 AND s.embedding_config_id = $2 ORDER BY s.created_at DESC LIMIT 1`,

@@ -273,7 +273,7 @@ describe('ReferencePoolRepository', () => {
         ],
         ownership: { owner_user_id: null, visibility: 'owner', expiresInDays: null },
       })
-    )['id'] as string;
+    )['id'];
     const queries = await pools.queries(configId, querySetId);
     expect(queries).toEqual([
       { accession: 'q2', sequenceId: sequenceIds.RC, taxonomyId: '10090' },

@@ -126,6 +126,26 @@ export class AnnotationLoad {
   }
 }
 
+/** One annotation of a protein, with its term and the source of its set. */
+export interface ProteinAnnotationRow {
+  id: string;
+  annotation_set_id: string;
+  source: string;
+  source_version: string;
+  protein_accession: string;
+  go_id: string;
+  go_name: string | null;
+  go_aspect: 'F' | 'P' | 'C' | null;
+  qualifier: string | null;
+  is_not: boolean;
+  evidence_code: string;
+  db_reference: string | null;
+  with_from: string | null;
+  assigned_by: string | null;
+  annotation_date: string | null;
+  taxon_id: string | null;
+}
+
 export class AnnotationRepository {
   constructor(private readonly db: DataSource) {}
 
@@ -282,14 +302,14 @@ export class AnnotationRepository {
   }
 
   /** Every annotation of a protein (all sets, or one), with term details and the set's source. */
-  forProtein(accession: string, annotationSetId?: string): Promise<Record<string, unknown>[]> {
+  forProtein(accession: string, annotationSetId?: string): Promise<ProteinAnnotationRow[]> {
     const params: unknown[] = [accession];
     let filter = '';
     if (annotationSetId !== undefined) {
       params.push(annotationSetId);
       filter = 'AND a.annotation_set_id = $2';
     }
-    return queryRows(
+    return queryRows<ProteinAnnotationRow>(
       this.db,
       `SELECT a.id::text AS id, a.annotation_set_id, s.source, s.source_version, a.protein_accession, a.go_id, t.name AS go_name,
               t.aspect AS go_aspect, a.qualifier, a.is_not, a.evidence_code, a.db_reference, a.with_from, a.assigned_by,
