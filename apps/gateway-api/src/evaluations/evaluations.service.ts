@@ -15,7 +15,6 @@ import {
   CafaEvaluationError,
   formatFastaRecord,
   listScope,
-  OwnedRow,
   parseBenchmarkConfig,
   searchMethodLabel,
   Viewer,
@@ -23,6 +22,7 @@ import {
 import { INFRASTRUCTURE, Infrastructure } from '@svc/bootstrap';
 import {
   EvaluationRepository,
+  EvaluationResultRow,
   GroundTruthCategory,
   OntologyRepository,
   PredictionSetRepository,
@@ -38,7 +38,7 @@ import { showSourcesOfEach } from '../sources/public-sources';
 import { gatewaySourcePolicy, readingSource } from '../sources/source-checks';
 
 /** The files a result read (paths or URIs on the workers): staff see them, others their names. */
-const RESULT_SOURCES = ['ia_source', 'toi_source'];
+const RESULT_SOURCES = ['ia_source', 'toi_source'] as const;
 
 const METRIC_COLUMNS = [
   'f_micro_w',
@@ -155,11 +155,7 @@ export class EvaluationsService {
     return showSourcesOfEach(rows, RESULT_SOURCES, viewer, this.infra.config);
   }
 
-  private async result(
-    id: string,
-    resultId: string,
-    viewer: Viewer,
-  ): Promise<Record<string, unknown> & OwnedRow> {
+  private async result(id: string, resultId: string, viewer: Viewer): Promise<EvaluationResultRow> {
     await this.get(id);
     const result = isUuid(resultId) ? await this.evaluations.findResult(id, resultId) : null;
     return requireReadable(viewer, result, 'Evaluation result');
@@ -168,7 +164,7 @@ export class EvaluationsService {
   /** One row per (category, aspect) with every persisted metric. */
   async metricsTsv(id: string, resultId: string, viewer: Viewer): Promise<StreamableFile> {
     const result = await this.result(id, resultId, viewer);
-    const metrics = result['metrics'] as Record<string, Record<string, Record<string, unknown>>>;
+    const metrics = result['metrics'];
     const rows: unknown[][] = [];
     for (const [category, aspects] of Object.entries(metrics))
       for (const [aspect, values] of Object.entries(aspects))
@@ -186,7 +182,7 @@ export class EvaluationsService {
   async artifactsZip(id: string, resultId: string, viewer: Viewer): Promise<StreamableFile> {
     const result = await this.result(id, resultId, viewer);
     const keys = (result['artifact_keys'] as string[] | null) ?? [];
-    const prefix = (result['artifact_prefix'] as string | null) ?? '';
+    const prefix = result['artifact_prefix'] ?? '';
     const entries: Record<string, Uint8Array> = {};
     for (const key of keys) {
       if (!(await this.store.exists(key))) continue;
@@ -260,9 +256,9 @@ export class EvaluationsService {
     const cells = benchmarkMatrix(
       results.map((r) => ({
         ...matrixMethod(r),
-        stage: (r['stage'] as string | null) ?? null,
+        stage: r['stage'] ?? null,
         evaluationSetId: String(r['evaluation_set_id']),
-        metrics: r['metrics'] as Record<string, Record<string, Record<string, unknown>>>,
+        metrics: r['metrics'],
       })),
       config,
     );

@@ -338,9 +338,7 @@ describe('EvaluationRepository: results', () => {
     const bobOwner = await make(bob, 'owner');
     const ours = [alicePublic, aliceOwner, aliceUnlisted, bobOwner];
     const visible = async (scope: Parameters<EvaluationRepository['listResults']>[1]) =>
-      (await evaluations.listResults(setId, scope))
-        .map((r) => r['id'] as string)
-        .filter((id) => ours.includes(id));
+      (await evaluations.listResults(setId, scope)).map((r) => r['id']).filter((id) => ours.includes(id));
 
     expect(await visible({ kind: 'all' })).toEqual([bobOwner, aliceUnlisted, aliceOwner, alicePublic]);
     expect(await visible({ kind: 'public_and_own', userId: null })).toEqual([alicePublic]);

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { notFound } from '@svc/contracts';
-import { ListScope, OwnedRow, Visibility } from '@svc/domain';
+import { ListScope, Visibility } from '@svc/domain';
 import { bulkInsert } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { predictionSetLabelParts, withPredictionSetLabel } from '../predictions/prediction-set.labels';
@@ -69,6 +69,42 @@ const RESULT_COLUMNS = `r.id, r.evaluation_set_id, r.prediction_set_id, r.embedd
   r.reranker_model_id, r.rerankers, r.job_id, r.band, r.frame, r.th_step, r.max_terms, r.ia_source, r.toi_source,
   r.temporal_window, r.leakage_role, r.stage, r.metrics, r.artifact_prefix, r.artifact_keys, r.owner_user_id,
   r.visibility, ${isoColumn('r.created_at', 'created_at')}`;
+
+/** An evaluation result as stored: the run's settings, its metrics and its artifacts. */
+export type EvaluationResultRow = {
+  id: string;
+  evaluation_set_id: string;
+  prediction_set_id: string | null;
+  embedding_config_id: string | null;
+  scoring_config_id: string | null;
+  reranker_model_id: string | null;
+  rerankers: Record<string, unknown> | null;
+  job_id: string | null;
+  band: string | null;
+  frame: string | null;
+  th_step: number;
+  max_terms: number | null;
+  ia_source: string | null;
+  toi_source: string | null;
+  temporal_window: string | null;
+  leakage_role: string | null;
+  stage: string | null;
+  /** Category, then aspect, then metric (`persistedMetrics`). */
+  metrics: Record<string, Record<string, Record<string, unknown>>>;
+  artifact_prefix: string | null;
+  artifact_keys: string[];
+  owner_user_id: string | null;
+  visibility: Visibility;
+  created_at: string;
+};
+
+/** A result as the benchmark matrix reads it, with the labels of what it evaluated. */
+export type BenchmarkResultRow = EvaluationResultRow & {
+  scoring_config_name: string | null;
+  embedding_model_name: string | null;
+  search_backend: string | null;
+  blend_version: string | null;
+};
 
 /** Evaluation sets (temporal holdouts), their ground truth, and evaluation results. */
 export class EvaluationRepository {
@@ -277,9 +313,16 @@ export class EvaluationRepository {
   }
 
   /** The results of a set that a list scope may see (published results are public), newest first. */
-  async listResults(setId: string, scope: ListScope): Promise<Record<string, unknown>[]> {
+  async listResults(
+    setId: string,
+    scope: ListScope,
+  ): Promise<
+    (EvaluationResultRow & { scoring_config_name: string | null; prediction_set_label: string | null })[]
+  > {
     const visible = ownershipCondition(scope, 2, 'r');
-    const rows = await queryRows<Record<string, unknown>>(
+    const rows = await queryRows<
+      EvaluationResultRow & { scoring_config_name: string | null; prediction_set_label_parts: unknown }
+    >(
       this.db,
       `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name,
               ${predictionSetLabelParts('ps', 'prediction_set_label_parts')}
@@ -288,12 +331,20 @@ export class EvaluationRepository {
         WHERE r.evaluation_set_id = $1 AND ${visible.sql} ORDER BY r.created_at DESC`,
       [setId, ...visible.params],
     );
-    return rows.map((row) =>
-      withPredictionSetLabel(row, 'prediction_set_label_parts', 'prediction_set_label'),
+    return rows.map(
+      (row) =>
+        withPredictionSetLabel(
+          row,
+          'prediction_set_label_parts',
+          'prediction_set_label',
+        ) as EvaluationResultRow & {
+          scoring_config_name: string | null;
+          prediction_set_label: string | null;
+        },
     );
   }
 
-  findResult(setId: string, resultId: string): Promise<(Record<string, unknown> & OwnedRow) | null> {
+  findResult(setId: string, resultId: string): Promise<EvaluationResultRow | null> {
     return queryOne(
       this.db,
       `SELECT ${RESULT_COLUMNS} FROM evaluation_result r WHERE r.id = $2 AND r.evaluation_set_id = $1`,
@@ -315,8 +366,8 @@ export class EvaluationRepository {
    * Every published result with its labels, for the benchmark matrix: the scoring config, the
    * embedding, and the search backend and blend version of its prediction set (null once it is gone).
    */
-  allResults(): Promise<Record<string, unknown>[]> {
-    return queryRows(
+  allResults(): Promise<BenchmarkResultRow[]> {
+    return queryRows<BenchmarkResultRow>(
       this.db,
       `SELECT ${RESULT_COLUMNS}, c.name AS scoring_config_name, ec.model_name AS embedding_model_name,
               ps.search_backend, ps.reference ->> 'blend_version' AS blend_version
