@@ -71,30 +71,10 @@ const RESULT_COLUMNS = `r.id, r.evaluation_set_id, r.prediction_set_id, r.embedd
   r.visibility, ${isoColumn('r.created_at', 'created_at')}`;
 
 /** An evaluation result as stored: the run's settings, its metrics and its artifacts. */
-export type EvaluationResultRow = {
-  id: string;
-  evaluation_set_id: string;
-  prediction_set_id: string | null;
-  embedding_config_id: string | null;
-  scoring_config_id: string | null;
-  reranker_model_id: string | null;
+export type EvaluationResultRow = Required<Omit<NewEvaluationResult, 'rerankers' | 'metrics'>> & {
   rerankers: Record<string, unknown> | null;
-  job_id: string | null;
-  band: string | null;
-  frame: string | null;
-  th_step: number;
-  max_terms: number | null;
-  ia_source: string | null;
-  toi_source: string | null;
-  temporal_window: string | null;
-  leakage_role: string | null;
-  stage: string | null;
   /** Category, then aspect, then metric (`persistedMetrics`). */
   metrics: Record<string, Record<string, Record<string, unknown>>>;
-  artifact_prefix: string | null;
-  artifact_keys: string[];
-  owner_user_id: string | null;
-  visibility: Visibility;
   created_at: string;
 };
 
