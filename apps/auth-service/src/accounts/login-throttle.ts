@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { DomainError } from '@svc/contracts';
-import { secondsUntilWindowEnd, sha256Hex, windowStart } from '@svc/domain';
+import { Clock, secondsUntilWindowEnd, sha256Hex, SYSTEM_CLOCK, windowStart } from '@svc/domain';
 import { AuditRepository, QuotaRepository } from '@svc/persistence';
 import { SecuritySettings } from '@svc/platform';
 import { AUTH_CONTEXT, AuthContext } from '../auth-context';
@@ -137,6 +137,9 @@ const AUDIT_MEMORY = 10_000;
 
 const delayResource = (counter: ThrottleCounter): string => `${counter.resource}_delay`;
 
+/** The time the throttle reads (the system's unless a test provides its own). */
+export const THROTTLE_CLOCK = 'THROTTLE_CLOCK';
+
 /**
  * Per-account, per-address and per-(account, address) throttles on the sign-in flows. Each attempt
  * is charged before any password work, in one atomic statement per counter (PostgreSQL, so every
@@ -154,6 +157,7 @@ export class LoginThrottle {
     @Inject(AUTH_CONTEXT) private readonly ctx: AuthContext,
     private readonly quotas: QuotaRepository,
     private readonly audit: AuditRepository,
+    @Optional() @Inject(THROTTLE_CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   async admit(input: {
@@ -162,7 +166,7 @@ export class LoginThrottle {
     ipHash: string | null;
   }): Promise<ThrottledAttempt> {
     const settings = this.ctx.infra.config.security;
-    const now = Date.now();
+    const now = this.clock.now();
     const periodStart = windowStart(now, settings.loginThrottleSeconds);
     const charges: Charge[] = [];
     const giveBack = async (amountOf: (charge: Charge) => number): Promise<void> => {
@@ -198,7 +202,7 @@ export class LoginThrottle {
   async reserveSignup(ipHash: string | null): Promise<{ giveBack(): Promise<void> }> {
     const counter = signupCounter(ipHash, this.ctx.infra.config.security);
     if (counter === null) return { giveBack: () => Promise.resolve() };
-    const now = Date.now();
+    const now = this.clock.now();
     const periodStart = windowStart(now, SIGNUP_WINDOW_SECONDS);
     try {
       await this.charge(counter, periodStart, now, SIGNUP_WINDOW_SECONDS);
@@ -268,7 +272,7 @@ export class LoginThrottle {
       await this.quotas.consume({
         key: counter.key,
         resource: delayResource(counter),
-        periodStart: new Date(Date.now() + seconds * 1000),
+        periodStart: new Date(this.clock.now() + seconds * 1000),
         limit: 1,
         amount: 0,
       });
