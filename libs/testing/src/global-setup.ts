@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDataSource, ensureDatabase, runMigrations } from '@svc/persistence';
+import { createMigratedDatabase } from './suite-world';
 import { prepareTemplateDatabase, standaloneTestMode, startDatabaseServer } from './standalone-database';
 import { newTestRun, saveTestRun, workerRuns, WORKSPACE_ROOT } from './test-environment';
 
 /**
- * Creates this run's fresh database (migrated; one per Jest worker) and records its queue prefix. In standalone mode the
- * database is an embedded one in a temporary folder, and the queues live in the test process.
+ * Creates this run's fresh databases (migrated; one per Jest worker) and records its queue prefix.
+ * In standalone mode the database is an embedded one in a temporary folder, and the queues live in
+ * the test process.
  */
 export default async function globalSetup(globalConfig?: { maxWorkers?: number }): Promise<void> {
   const run = newTestRun();
@@ -23,11 +24,7 @@ export default async function globalSetup(globalConfig?: { maxWorkers?: number }
   const shared = { ...run, workers: Math.max(1, globalConfig?.maxWorkers ?? 1) };
   await Promise.all(
     workerRuns(shared).map(async (world) => {
-      await ensureDatabase(world.dbUrl);
-      const db = createDataSource({ url: world.dbUrl, poolSize: 1 });
-      await db.initialize();
-      await runMigrations(db);
-      await db.destroy();
+      await createMigratedDatabase(world.dbUrl);
       mkdirSync(world.artifactsDir, { recursive: true });
     }),
   );

@@ -16,3 +16,4 @@ export * from './embedding-workload';
 export * from './reference-setup';
 export * from './contract-check';
 export * from './cli';
+export * from './memory-quotas';

@@ -57,15 +57,20 @@ export async function createWorld(input: {
   amqpUrl: string;
   queuePrefix: string;
 }): Promise<{ dispose(): Promise<void> }> {
-  await ensureDatabase(input.dbUrl);
-  const db = createDataSource({ url: input.dbUrl, poolSize: 1 });
-  await db.initialize();
-  await runMigrations(db);
-  await db.destroy();
+  await createMigratedDatabase(input.dbUrl);
   return {
     async dispose() {
       await dropDatabase(input.dbUrl);
       await removeQueues(input.amqpUrl, input.queuePrefix);
     },
   };
+}
+
+/** Creates the database at `dbUrl` when it is missing and applies every migration. */
+export async function createMigratedDatabase(dbUrl: string): Promise<void> {
+  await ensureDatabase(dbUrl);
+  const db = createDataSource({ url: dbUrl, poolSize: 1 });
+  await db.initialize();
+  await runMigrations(db);
+  await db.destroy();
 }

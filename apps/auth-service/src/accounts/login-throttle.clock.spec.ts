@@ -1,42 +1,13 @@
 import { DomainError } from '@svc/contracts';
 import type { Clock } from '@svc/domain';
-import type { AuditRepository, QuotaRepository } from '@svc/persistence';
+import type { AuditRepository } from '@svc/persistence';
+import { memoryQuotas } from '@svc/testing';
 import type { AuthContext } from '../auth-context';
 import { LoginThrottle } from './login-throttle';
 
 // The throttle's windows, delays and sign-up hours on a clock of the test's, over counters kept in
-// memory the way the quota table keeps them (one row per key, resource and period start). The counting
-// statements themselves run against PostgreSQL in the integration tests.
-
-function memoryQuotas() {
-  const rows = new Map<string, { key: string; resource: string; periodStart: Date; count: number }>();
-  const slot = (i: { key: string; resource: string; periodStart: Date }) =>
-    `${i.key}|${i.resource}|${i.periodStart.getTime()}`;
-  return {
-    consume: async (i: {
-      key: string;
-      resource: string;
-      periodStart: Date;
-      limit: number;
-      amount: number;
-    }) => {
-      const row = rows.get(slot(i));
-      const count = (row?.count ?? 0) + i.amount;
-      if (count > i.limit) return { allowed: false, count: row?.count ?? 0 };
-      rows.set(slot(i), { key: i.key, resource: i.resource, periodStart: i.periodStart, count });
-      return { allowed: true, count };
-    },
-    latest: async (i: { key: string; resource: string }) => {
-      const mine = [...rows.values()].filter((r) => r.key === i.key && r.resource === i.resource);
-      mine.sort((a, b) => b.periodStart.getTime() - a.periodStart.getTime());
-      return mine[0] === undefined ? null : { periodStart: mine[0].periodStart, count: mine[0].count };
-    },
-    release: async (i: { key: string; resource: string; periodStart: Date; amount: number }) => {
-      const row = rows.get(slot(i));
-      if (row !== undefined) row.count = Math.max(row.count - i.amount, 0);
-    },
-  } as unknown as QuotaRepository;
-}
+// memory (`memoryQuotas`). The counting statements themselves run against PostgreSQL in the
+// integration tests.
 
 const SECURITY = {
   loginThrottleSeconds: 60,
@@ -56,7 +27,7 @@ function throttleAt(iso: string) {
   const audit = {
     record: async (...args: unknown[]) => void audits.push(args),
   } as unknown as AuditRepository;
-  const throttle = new LoginThrottle(ctx, memoryQuotas(), audit, clock);
+  const throttle = new LoginThrottle(ctx, memoryQuotas().quotas, audit, clock);
   return { throttle, audits, advance: (seconds: number) => (now += seconds * 1000) };
 }
 

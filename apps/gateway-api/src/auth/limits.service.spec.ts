@@ -2,6 +2,7 @@ import type { QuotaRepository } from '@svc/persistence';
 import { DomainError } from '@svc/contracts';
 import type { Clock, DailyQuotaResource } from '@svc/domain';
 import type { Principal } from '@svc/platform';
+import { memoryQuotas } from '@svc/testing';
 import { testConfigFor } from '../../test/support/limits.test-config';
 import { LimitsService } from './limits.service';
 
@@ -55,31 +56,6 @@ describe('LimitsService limits', () => {
     expect(limits.rateFor('post_jobs', 'researcher')).toBe('100/minute');
   });
 });
-
-/** Counters in memory, keyed like the quota table (key, resource, period start). */
-function memoryQuotas() {
-  const counts = new Map<string, number>();
-  const slot = (i: { key: string; resource: string; periodStart: Date }) =>
-    `${i.key}|${i.resource}|${i.periodStart.toISOString()}`;
-  const quotas = {
-    consume: async (i: {
-      key: string;
-      resource: string;
-      periodStart: Date;
-      limit: number;
-      amount: number;
-    }) => {
-      const count = (counts.get(slot(i)) ?? 0) + i.amount;
-      if (count > i.limit) return { allowed: false, count: counts.get(slot(i)) ?? 0 };
-      counts.set(slot(i), count);
-      return { allowed: true, count };
-    },
-    used: async (i: { key: string; resource: string; periodStart: Date }) => counts.get(slot(i)) ?? 0,
-    release: async (i: { key: string; resource: string; periodStart: Date; amount: number }) =>
-      void counts.set(slot(i), (counts.get(slot(i)) ?? 0) - i.amount),
-  };
-  return { counts, quotas: quotas as unknown as QuotaRepository };
-}
 
 const researcher: Principal = {
   kind: 'session',
