@@ -28,7 +28,12 @@ import { parseArgs, promisify } from 'node:util';
 import { SvcClient } from '@svc/client';
 import { diamondSearch, ensureDiamondDatabase, type SequenceRecord } from '@svc/inference';
 import { openInfrastructure } from '@svc/bootstrap';
-import { predictionsTsvCopyCommand, scratchCopyCommands } from '@svc/persistence';
+import {
+  createDataSource,
+  PredictionSetRepository,
+  predictionsTsvCopyCommand,
+  scratchCopyCommands,
+} from '@svc/persistence';
 import { loadConfig } from '@svc/platform';
 import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/go-transfer';
 import { convertMetastudent, DEFAULT_METASTUDENT_SOURCE } from '../data/metastudent';
@@ -291,6 +296,9 @@ async function main(): Promise<void> {
     );
     const setRows = Number(first.job.result!['prediction_count'] ?? 0);
     process.stdout.write(`annotate: ${JSON.stringify({ rows: setRows, result: first.job.result })}\n`);
+    process.stdout.write(
+      `storage: ${JSON.stringify(await storedRows(world.env['SVC_DB_URL']!, first.setId, first.input.records))}\n`,
+    );
 
     if (values.proteome) {
       // The whole human proteome against the database the first run built: the time a user waits.
@@ -353,6 +361,30 @@ async function collectPool(env: Record<string, string>, annotationSetId: string)
 }
 
 /** COPY TO of a prediction set's TSV columns, the floor of a download. */
+/**
+ * How a set's rows are kept: stored as rows, and composed at read from the set's prior and the
+ * weights of its (protein, aspect) pairs (docs/scaling.md, "Storage").
+ */
+async function storedRows(dbUrl: string, setId: string, proteins: number): Promise<Record<string, number>> {
+  const db = createDataSource({ url: dbUrl, poolSize: 1 });
+  await db.initialize();
+  try {
+    const kept = await new PredictionSetRepository(db).storage(setId);
+    const rows = kept.stored + kept.composed;
+    return {
+      rows,
+      stored: kept.stored,
+      composed: kept.composed,
+      stored_per_protein: Math.round(kept.stored / Math.max(1, proteins)),
+      rows_per_protein: Math.round(rows / Math.max(1, proteins)),
+      association_rows: kept.associations,
+      set_prior_terms: kept.priorTerms,
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function copyOutSeconds(dbUrl: string, setId: string): Promise<number> {
   const started = Date.now();
   await run('psql', [dbUrl, '-c', predictionsTsvCopyCommand(setId)], { maxBuffer: 4 * 1024 ** 3 });

@@ -3,6 +3,7 @@ import {
   type AssociationModel,
   BlendModel,
   blendTerms,
+  blendWeight,
   GoAspect,
   informedPrior,
   type TermPrior,
@@ -13,8 +14,9 @@ import {
   TransferredTerm,
 } from '@svc/domain';
 import { diamondSearch } from '@svc/inference';
-import { Repositories } from '@svc/persistence';
+import { Repositories, type SetPrior } from '@svc/persistence';
 import { HomologyPool, homologyPool, HomologyPoolSettings, referenceId } from './homology-pool';
+import { type PriorComposition, type PriorWeight, setPriorOf } from './prior-composition';
 import { withSearchJobErrors } from './search-failure';
 
 /** Hits kept per query after self-exclusion: the homology baseline's `--max-target-seqs 50`. */
@@ -55,7 +57,13 @@ export async function homologyTransfer(input: {
   threads?: number;
   /** Stops the search (a cancel or a shutdown). */
   signal?: AbortSignal;
-}): Promise<{ terms: HomologyTerm[]; summaries: QuerySummary[]; queriesWithoutSequence: number }> {
+}): Promise<{
+  terms: HomologyTerm[];
+  summaries: QuerySummary[];
+  queriesWithoutSequence: number;
+  /** The set's prior and the weight of every (query, aspect) scored on it (not an informed prior). */
+  composition: PriorComposition;
+}> {
   // DIAMOND's refusal of the references (formatting the pool) or of the queries fails the job with a
   // stable code; the batch step and the dataset export both come through here.
   const pool = await withSearchJobErrors(
@@ -90,6 +98,7 @@ export async function homologyTransfer(input: {
     ]),
   );
   const association = input.model.association;
+  const weights: PriorWeight[] = [];
   for (const { query, id } of searchable) {
     const { hits, selves } = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
     // What the reference already knows of the query (its own annotations, never a vote for itself)
@@ -101,12 +110,14 @@ export async function homologyTransfer(input: {
       const own = knownTerms(pool, query, selves, aspect);
       known += own.length;
       const ownIds = new Set(own.map((t) => t.term.goId));
-      terms.push(
-        ...own,
-        ...aspectTerms(pool, query, hits, aspect, input.model, informed?.[aspect]).filter(
-          (t) => !ownIds.has(t.term.goId),
-        ),
-      );
+      const scored = aspectTerms(pool, query, hits, aspect, input.model, informed?.[aspect]);
+      terms.push(...own, ...scored.terms.filter((t) => !ownIds.has(t.term.goId)));
+      weights.push({
+        accession: query.accession,
+        aspect,
+        weight: scored.weight,
+        associationWeight: informed?.[aspect]?.weight ?? 0,
+      });
     }
     summaries.set(query.accession, {
       accession: query.accession,
@@ -119,7 +130,29 @@ export async function homologyTransfer(input: {
     terms,
     summaries: [...summaries.values()],
     queriesWithoutSequence: input.queries.length - searchable.length,
+    composition: { prior: setPriorFor(pool, input.model), weights },
   };
+}
+
+/** One set prior per pool and model (worked out on the pool's first batch, kept while the pool is). */
+const setPriors = new WeakMap<HomologyPool, WeakMap<BlendModel, SetPrior>>();
+
+function setPriorFor(pool: HomologyPool, model: BlendModel): SetPrior {
+  let byModel = setPriors.get(pool);
+  if (byModel === undefined) setPriors.set(pool, (byModel = new WeakMap()));
+  let prior = byModel.get(model);
+  if (prior === undefined) {
+    prior = setPriorOf(pool.priors, model, (goId) => pool.goTermIdOf(goId));
+    byModel.set(model, prior);
+  }
+  return prior;
+}
+
+/** A known query's prior in one aspect, informed by association with this weight. */
+interface InformedPrior {
+  prior: TermPrior;
+  association: ReadonlyMap<string, number>;
+  weight: number;
 }
 
 interface PoolHit extends HomologyHit {
@@ -221,8 +254,8 @@ function aspectTerms(
   hits: PoolHit[],
   aspect: GoAspect,
   model: BlendModel,
-  informed: { prior: TermPrior; association: ReadonlyMap<string, number> } | undefined,
-): HomologyTerm[] {
+  informed: InformedPrior | undefined,
+): { terms: HomologyTerm[]; weight: number } {
   const inAspect = hits.filter((h) => pool.hasTerms(h.index, aspect));
   const indexOf = new Map(inAspect.map((h) => [h.reference, h.index]));
   const termIdsOf = (accession: string): string[] | undefined => {
@@ -231,6 +264,7 @@ function aspectTerms(
     return terms === undefined ? undefined : [...terms.keys()];
   };
   const prior = pool.priors[aspect];
+  const weight = blendWeight({ hits: inAspect, termsOf: termIdsOf, params: model.aspects[aspect] });
   const blended = blendTerms({
     hits: inAspect,
     termsOf: termIdsOf,
@@ -242,7 +276,7 @@ function aspectTerms(
   });
   const rankOf = new Map(inAspect.map((h, i) => [h.reference, i + 1]));
   const hitOf = new Map(inAspect.map((h) => [h.reference, h]));
-  return blended.map((t) => {
+  const terms = blended.map((t): HomologyTerm => {
     const donor = t.donor === null ? null : (hitOf.get(t.donor.reference) ?? null);
     const poolTerm = donor === null ? null : (pool.terms(donor.index, aspect)?.get(t.goId) ?? null);
     // The plain prior of the term (the informed one is the blend's input, named apart below).
@@ -290,6 +324,7 @@ function aspectTerms(
       selfHit: donor?.selfHit === true,
     };
   });
+  return { terms, weight };
 }
 
 /** One association index per pool (built on its first query, kept while the pool is). */
@@ -345,7 +380,7 @@ function informedPriors(
   pool: HomologyPool,
   model: AssociationModel,
   query: HomologyQuery,
-): Partial<Record<GoAspect, { prior: TermPrior; association: ReadonlyMap<string, number> }>> | null {
+): Partial<Record<GoAspect, InformedPrior>> | null {
   const self = poolIndexOf(pool, query.accession);
   if (self === undefined) return null;
   const index = associationIndexOf(pool, model);
@@ -355,12 +390,12 @@ function informedPriors(
     C: [...(pool.terms(self, 'C')?.keys() ?? [])],
   };
   const scores = index.scores(known, pool.protein(self)!.accession);
-  const out: Partial<Record<GoAspect, { prior: TermPrior; association: ReadonlyMap<string, number> }>> = {};
+  const out: Partial<Record<GoAspect, InformedPrior>> = {};
   for (const aspect of ['F', 'P', 'C'] as const) {
     const association = scores[aspect];
     const weight = model.weights[known[aspect].length > 0 ? 'PK' : 'LK'][aspect];
     if (association === undefined || weight <= 0) continue;
-    out[aspect] = { prior: informedPrior(pool.priors[aspect], association, weight), association };
+    out[aspect] = { prior: informedPrior(pool.priors[aspect], association, weight), association, weight };
   }
   return out;
 }

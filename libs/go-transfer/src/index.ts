@@ -4,3 +4,4 @@ export * from './pair-features';
 export * from './pool-disk-cache';
 export * from './blend/default-blend';
 export { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from './homology-transfer';
+export * from './prior-composition';

@@ -16,6 +16,7 @@ import { addExtraFeatures } from './extra-features';
 import { homologyTransfer } from './homology-transfer';
 import { ontologyView } from './ontology-cache';
 import { pairFeatureService } from './pair-features';
+import type { PriorComposition } from './prior-composition';
 import { ReferenceIndex, referenceIndexCache } from './reference-index-cache';
 import { taxonomyFeatures } from './taxonomy-features';
 import type { TransferSettings } from './transfer-settings';
@@ -37,6 +38,11 @@ export interface TransferResult {
   alignedPairs: number;
   /** Wall-clock seconds of the search and transfer, and of the alignments. */
   seconds: { knn: number; alignment: number };
+  /**
+   * The homology path's set prior and prior weights: what `splitPriorRows` needs to leave the
+   * prior-only rows to be composed at read. Absent for an embedding search.
+   */
+  composition?: PriorComposition;
 }
 
 const since = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
@@ -93,10 +99,14 @@ export async function transferBatch(input: TransferInput): Promise<TransferResul
   const searched = HOMOLOGY_BACKENDS.includes(settings.search_backend)
     ? await homologySearch(input, donorEvidence, excludeSelf)
     : await vectorSearch(input, donorEvidence, excludeSelf);
-  const { pending, queriesWithoutEmbedding, summaries } = searched;
+  const { pending, queriesWithoutEmbedding, summaries, composition } = searched;
   const knnSeconds = since(started);
   await throwIfCancelled();
-  return { ...(await featurise(input, pending, queriesWithoutEmbedding, knnSeconds)), summaries };
+  return {
+    ...(await featurise(input, pending, queriesWithoutEmbedding, knnSeconds)),
+    summaries,
+    ...(composition !== undefined ? { composition } : {}),
+  };
 }
 
 async function homologySearch(
@@ -104,7 +114,7 @@ async function homologySearch(
   donorEvidence: 'all' | 'experimental',
   excludeSelf: boolean,
 ): Promise<Searched> {
-  const { terms, summaries, queriesWithoutSequence } = await homologyTransfer({
+  const { terms, summaries, queriesWithoutSequence, composition } = await homologyTransfer({
     repos: input.repos,
     pool: {
       artifactsDir: input.config.artifactsDir,
@@ -131,13 +141,14 @@ async function homologySearch(
     features: t.features,
     selfHit: t.selfHit,
   }));
-  return { pending, summaries, queriesWithoutEmbedding: queriesWithoutSequence };
+  return { pending, summaries, queriesWithoutEmbedding: queriesWithoutSequence, composition };
 }
 
 interface Searched {
   pending: PendingRow[];
   summaries: QuerySummary[];
   queriesWithoutEmbedding: number;
+  composition?: PriorComposition;
 }
 
 async function vectorSearch(

@@ -21,6 +21,7 @@ import { OntologyContentHash1765500000000 } from './migrations/1765500000000-ont
 import { PredictionProvenance1765600000000 } from './migrations/1765600000000-prediction-provenance';
 import { ReferenceBundle1765700000000 } from './migrations/1765700000000-reference-bundle';
 import { ProteinName1765800000000 } from './migrations/1765800000000-protein-name';
+import { ComposedPrior1765900000000 } from './migrations/1765900000000-composed-prior';
 
 export const MIGRATIONS = [
   CreateJobs1763800000000,
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   PredictionProvenance1765600000000,
   ReferenceBundle1765700000000,
   ProteinName1765800000000,
+  ComposedPrior1765900000000,
 ];
 
 export interface DataSourceOptions {

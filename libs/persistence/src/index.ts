@@ -27,6 +27,7 @@ export * from './reference/taxonomy.repository';
 export * from './reference/interpro.repository';
 export * from './embeddings/embedding.repository';
 export * from './predictions/prediction-columns';
+export * from './predictions/composed-prior';
 export * from './predictions/prediction-set.repository';
 export * from './predictions/prediction-export.reader';
 export * from './predictions/prediction-provenance.repository';

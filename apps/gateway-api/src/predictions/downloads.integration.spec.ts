@@ -292,6 +292,84 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
     expect((await tsv(batched.result!['prediction_set_id'] as string)) === once).toBe(true);
   });
 
+  it('composes the prior-only rows at read: the same files and metrics as a set that stores them', async () => {
+    // The same prediction twice: by the suite's worker (the prior stored once, SVC_PRIOR_ROWS's
+    // default), and by a worker that stores every row.
+    const composedJob = await runJobToSuccess<TestJob>(
+      api,
+      '/v1/embeddings/predict',
+      predictRequest,
+      300_000,
+    );
+    const prediction = 2; // workers: ingestion, embedding, prediction, evaluation
+    await workers[prediction]!.stop();
+    const storing = await spawnApp('prediction-worker', { ...world.env, SVC_PRIOR_ROWS: 'stored' });
+    workers[prediction] = storing;
+    await storing.waitForLog('worker started');
+    const storedJob = await runJobToSuccess<TestJob>(api, '/v1/embeddings/predict', predictRequest, 300_000);
+    const composedSet = composedJob.result!['prediction_set_id'] as string;
+    const storedSet = storedJob.result!['prediction_set_id'] as string;
+    const rowsStored = async (id: string) =>
+      (
+        await db.query<{ n: number }[]>(
+          'SELECT count(*)::int AS n FROM prediction WHERE prediction_set_id = $1',
+          [id],
+        )
+      )[0]!.n;
+    // Most rows of a homology set rest on the prior alone; the composed set stores far fewer.
+    expect(composedJob.result!['prediction_count']).toBe(storedJob.result!['prediction_count']);
+    expect(await rowsStored(storedSet)).toBe(storedJob.result!['prediction_count']);
+    expect(await rowsStored(composedSet)).toBeLessThan((await rowsStored(storedSet)) / 2);
+
+    const file = async (id: string, name: string) => {
+      const res = await api.get<string>(`/v1/embeddings/prediction-sets/${id}/${name}`);
+      expect(res.status).toBe(200);
+      return res.text.split(id).join('SET');
+    };
+    for (const name of [
+      'predictions.tsv',
+      'predictions.tsv?aspect=C&max_distance=0.8',
+      'predictions-cafa.tsv',
+      `predictions-cafa.tsv?eval_id=${evaluationSetId}`,
+      'predictions.gaf?min_score=0.05',
+      'predictions.json',
+    ])
+      expect((await file(composedSet, name)) === (await file(storedSet, name))).toBe(true);
+    const training = async (id: string) =>
+      (
+        await api.get<string>(
+          `/v1/scoring/prediction-sets/${id}/training-data.tsv?evaluation_set_id=${evaluationSetId}`,
+        )
+      ).text;
+    expect((await training(composedSet)) === (await training(storedSet))).toBe(true);
+    const view = async (id: string) => {
+      const detail = await api.get<Record<string, unknown>>(`/v1/embeddings/prediction-sets/${id}`);
+      const proteins = await api.get<Record<string, unknown>>(
+        `/v1/embeddings/prediction-sets/${id}/proteins?limit=20&offset=3`,
+      );
+      const terms = await api.get<Record<string, unknown>>(`/v1/embeddings/prediction-sets/${id}/go-terms`);
+      return [detail.body['prediction_count'], detail.body['proteins'], proteins.body, terms.body];
+    };
+    expect(await view(composedSet)).toEqual(await view(storedSet));
+
+    const metrics = async (id: string) => {
+      const job = await runJobToSuccess<TestJob>(
+        api,
+        `/v1/annotations/evaluation-sets/${evaluationSetId}/run`,
+        {
+          prediction_set_id: id,
+        },
+      );
+      const results = await api.get<{ id: string; metrics: unknown }[]>(
+        `/v1/annotations/evaluation-sets/${evaluationSetId}/results`,
+      );
+      return results.body.find((r) => r.id === job.result!['evaluation_result_id'])!.metrics;
+    };
+    const composedMetrics = await metrics(composedSet);
+    expect(composedMetrics).toEqual(await metrics(storedSet));
+    expect(JSON.stringify(composedMetrics)).toContain('fmax');
+  }, 600_000);
+
   it('gives the same rows whatever the batch size', async () => {
     const reader = new PredictionExportReader(db);
     const read = async (batch: number) => {

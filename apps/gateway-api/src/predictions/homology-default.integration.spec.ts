@@ -336,7 +336,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
       new Map(
         (
           await gateway.infra.db.query<{ go_id: string; score: number; features: Record<string, unknown> }[]>(
-            `SELECT go_id, 1 - distance::float8 AS score, features FROM prediction
+            `SELECT go_id, 1 - distance::float8 AS score, features FROM prediction_row
               WHERE prediction_set_id = $1 AND protein_accession = $2 AND aspect = 'P'`,
             [job.result!['prediction_set_id'], accession],
           )

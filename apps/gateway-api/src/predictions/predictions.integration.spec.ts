@@ -639,7 +639,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     );
     const rows = await gateway.infra.db.query<
       { features: Record<string, unknown>; go_term_frequency: number; vote_count: number }[]
-    >(`SELECT features, go_term_frequency, vote_count FROM prediction WHERE prediction_set_id = $1`, [
+    >(`SELECT features, go_term_frequency, vote_count FROM prediction_row WHERE prediction_set_id = $1`, [
       set!.id,
     ]);
     const [count] = await gateway.infra.db.query<{ n: number }[]>(
@@ -657,7 +657,7 @@ describe('predict_go_terms on the tiny holdout, end to end through the real queu
     }
     // The same query and term count once per neighbour even when reached through several descendants.
     const pairs = await gateway.infra.db.query<{ dup: number }[]>(
-      `SELECT count(*)::int AS dup FROM (SELECT protein_accession, go_id FROM prediction WHERE prediction_set_id = $1
+      `SELECT count(*)::int AS dup FROM (SELECT protein_accession, go_id FROM prediction_row WHERE prediction_set_id = $1
          GROUP BY 1, 2 HAVING count(*) > 1) d`,
       [set!.id],
     );

@@ -1,8 +1,13 @@
 import { PredictionsBatchPayload } from '@svc/contracts';
 import { batchKey, defineStep, JobError } from '@svc/jobs';
-import { encodePredictionColumns, PREDICTION_ROW_COLUMN_NAMES } from '@svc/persistence';
+import {
+  type ComposedPrior,
+  encodeComposedPrior,
+  encodePredictionColumns,
+  PREDICTION_ROW_COLUMN_NAMES,
+} from '@svc/persistence';
 import { sourcePolicyOf } from '@svc/platform';
-import { transferBatch } from '@svc/go-transfer';
+import { splitPriorRows, transferBatch } from '@svc/go-transfer';
 import { applyReranker } from '@svc/use-cases';
 import { predictionsWriteStep } from './predictions-write.step';
 
@@ -20,7 +25,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
         `prediction set ${payload.prediction_set_id} was deleted`,
       );
     const sources = sourcePolicyOf(config, artifacts);
-    const { rows, summaries, queriesWithoutEmbedding, alignedPairs } = await transferBatch({
+    const transferred = await transferBatch({
       repos,
       config,
       sources,
@@ -30,14 +35,30 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       throwIfCancelled,
       signal,
     });
-    const rerankerScore = await applyReranker({ payload, options: set.options, rows, emit, sources });
+    const { summaries, queriesWithoutEmbedding, alignedPairs, composition } = transferred;
+    const rerankerScore = await applyReranker({
+      payload,
+      options: set.options,
+      rows: transferred.rows,
+      emit,
+      sources,
+    });
+    // Prior-only rows the reads can compose are not stored (docs/scaling.md, "Storage"); a re-ranked
+    // batch stores every row, since its scores are the booster's.
+    const split =
+      composition !== undefined && config.priorRows === 'composed' && rerankerScore === null
+        ? splitPriorRows(transferred.rows, composition)
+        : { rows: transferred.rows, composed: [] as ComposedPrior[] };
+    const { rows } = split;
+    const composedRows = split.composed.reduce((n, c) => n + c.composedRows, 0);
 
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     await emit('predict_go_terms_batch.done', null, {
       queries: payload.queries.length,
       queries_without_embedding: queriesWithoutEmbedding,
       queries_without_homolog: summaries.filter((q) => q.homologs === 0).length,
-      rows: rows.length,
+      rows: rows.length + composedRows,
+      composed_rows: composedRows,
       aligned_pairs: alignedPairs,
       seconds: Number(seconds.toFixed(3)),
       reranker_score: rerankerScore,
@@ -46,6 +67,12 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
     // message; each write stores and ticks its own queries once (its batch key).
     const summaryOf = new Map(summaries.map((q) => [q.accession, q]));
     const byQuery = new Map<string, typeof rows>();
+    const composedOf = new Map<string, ComposedPrior[]>();
+    for (const pair of split.composed) {
+      let list = composedOf.get(pair.accession);
+      if (list === undefined) composedOf.set(pair.accession, (list = []));
+      list.push(pair);
+    }
     for (const row of rows) {
       const accession = String(row.protein_accession);
       let list = byQuery.get(accession);
@@ -55,10 +82,14 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
     for (let start = 0; start < payload.queries.length; start += WRITE_QUERIES) {
       const queries = payload.queries.slice(start, start + WRITE_QUERIES);
       const accessions = [...new Set(queries.map((q) => q.accession))];
+      const pairs = accessions.flatMap((accession) => composedOf.get(accession) ?? []);
       await dispatch(predictionsWriteStep, {
         prediction_set_id: set.id,
         columns: [...PREDICTION_ROW_COLUMN_NAMES],
         values: encodePredictionColumns(accessions.flatMap((accession) => byQuery.get(accession) ?? [])),
+        ...(pairs.length > 0 && composition !== undefined
+          ? { composed_prior: encodeComposedPrior({ prior: composition.prior, pairs }) }
+          : {}),
         query_count: queries.length,
         batch_key: batchKey(queries.map((q) => q.accession)),
         query_summaries: accessions.flatMap((accession) => {
@@ -76,7 +107,10 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
         }),
       });
       // A query listed twice in one batch gets its rows once.
-      for (const accession of accessions) byQuery.delete(accession);
+      for (const accession of accessions) {
+        byQuery.delete(accession);
+        composedOf.delete(accession);
+      }
     }
   },
 });

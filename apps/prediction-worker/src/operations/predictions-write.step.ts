@@ -2,7 +2,9 @@ import { PredictionsWritePayload } from '@svc/contracts';
 import { coverageOf, provenanceWarningCodes, provenanceWarnings, type QuerySummary } from '@svc/domain';
 import { defineStep, JobError } from '@svc/jobs';
 import {
+  type ComposedPriorWrite,
   Db,
+  decodeComposedPrior,
   decodePredictionColumns,
   JobEventRepository,
   PredictionRow,
@@ -28,12 +30,17 @@ export const predictionsWriteStep = defineStep<PredictionsWritePayload>({
     const sets = repos.predictionSets;
     const jobs = repos.jobs;
     const columns = rowsOf(payload);
-    const write = (tx?: Db): Promise<number> =>
-      'rows' in columns
-        ? sets.writeRows(payload.prediction_set_id, columns.rows, tx)
-        : sets.writeColumns(payload.prediction_set_id, columns.values, tx);
-    const counts = {
-      prediction_count: 'rows' in columns ? columns.rows.length : (columns.values[0]?.length ?? 0),
+    const composed = composedOf(payload);
+    const counts = { prediction_count: 0 };
+    // The set's rows: those stored and those its composed pairs give at read.
+    const write = async (tx?: Db): Promise<void> => {
+      const stored =
+        'rows' in columns
+          ? await sets.writeRows(payload.prediction_set_id, columns.rows, tx)
+          : await sets.writeColumns(payload.prediction_set_id, columns.values, tx);
+      const composedRows =
+        composed === null ? 0 : await sets.writeComposedPrior(payload.prediction_set_id, composed, tx);
+      counts.prediction_count = stored + composedRows;
     };
     const summaries = summariesOf(payload);
     if (payload.batch_key !== undefined) {
@@ -85,6 +92,14 @@ async function closeWithCoverage(repos: Repositories, jobId: string, setId: stri
     { ...coverage },
     warnings.length > 0 ? 'warning' : 'info',
   );
+}
+
+/** What the message composes instead of storing, or null when it stores every row. */
+function composedOf(payload: PredictionsWritePayload): ComposedPriorWrite | null {
+  if (payload.composed_prior === undefined) return null;
+  const decoded = decodeComposedPrior(payload.composed_prior);
+  if ('error' in decoded) throw new JobError('invalid_payload', `invalid write message: ${decoded.error}`);
+  return decoded.value;
 }
 
 /** The message's rows: columnar (`columns` + `values`), or row objects from an older batch step. */

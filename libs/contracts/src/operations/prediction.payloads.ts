@@ -148,6 +148,12 @@ export class PredictionsWritePayload {
    * terms rest on). Absent on messages queued before summaries existed.
    */
   @IsOptional() @IsArray() @ArrayMaxSize(10_000) query_summaries?: [string, number, number | null, number][];
+  /**
+   * What the write stores instead of its queries' prior-only rows, as one JSON text
+   * (`encodeComposedPrior`): the set's prior and, per (protein, aspect), the homology weight the
+   * reads compose those rows from. Absent: every row is in `values`.
+   */
+  @IsOptional() @IsString() composed_prior?: string;
 }
 
 export class LoadNcbiTaxonomyPayload {

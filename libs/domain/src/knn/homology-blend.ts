@@ -111,6 +111,25 @@ export function homologyWeight(params: AspectBlend, topIdentity: number | null):
 }
 
 /**
+ * The homology weight `w` of a query in one aspect, as `blendTerms` computes it: from the best identity
+ * among the hits that carry a term in the aspect (0 without one). A term the query gets from the prior
+ * alone scores `calibrate((1 - w) * prior(t))`.
+ */
+export function blendWeight(input: {
+  hits: readonly HomologyHit[];
+  termsOf: (reference: string) => readonly string[] | undefined;
+  params: AspectBlend;
+}): number {
+  let topIdentity: number | null = null;
+  for (const hit of input.hits) {
+    const terms = input.termsOf(hit.reference);
+    if (terms === undefined || terms.length === 0) continue;
+    topIdentity = Math.max(topIdentity ?? 0, hit.identity);
+  }
+  return homologyWeight(input.params, topIdentity);
+}
+
+/**
  * Scores one query in one aspect. `hits` are the query's hits whose reference is annotated in the
  * aspect (self hits already removed); `termsOf` gives a reference's propagated terms in it.
  *

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { publicSequenceCondition } from '../ownership';
+import { setRowCountSql } from '../predictions/prediction-columns';
 import { isoColumn, queryOne, queryRows } from '../sql';
 
 /** A thumbs-up, with its comment when it has one. */
@@ -65,7 +66,7 @@ export class CommunityRepository {
               (SELECT count(*)::int FROM embedding_config) AS embedding_configs,
               (SELECT count(*)::int FROM embedding e WHERE ${publicSequenceCondition('e.sequence_id')}) AS embeddings,
               (SELECT count(*)::int FROM prediction_set WHERE visibility = 'public') AS prediction_sets,
-              (SELECT count(*)::int FROM prediction p JOIN prediction_set s ON s.id = p.prediction_set_id
+              (SELECT COALESCE(sum(${setRowCountSql('s.id')}), 0)::int FROM prediction_set s
                 WHERE s.visibility = 'public') AS predictions,
               (SELECT count(*)::int FROM evaluation_set) AS evaluation_sets,
               (SELECT count(*)::int FROM evaluation_result WHERE visibility = 'public') AS evaluation_results,

@@ -271,7 +271,9 @@ describe('EmbeddingRepository', () => {
     });
     expect(await embeddings.findConfig(id)).toBeNull();
     expect(await predictionSets.find(doomedSet)).toBeNull();
-    expect(await db.query(`SELECT 1 FROM prediction WHERE prediction_set_id = $1`, [doomedSet])).toEqual([]);
+    expect(await db.query(`SELECT 1 FROM prediction_row WHERE prediction_set_id = $1`, [doomedSet])).toEqual(
+      [],
+    );
     // The other config keeps everything.
     expect((await predictionSets.detail(keptSet))['prediction_count']).toBe(1);
     expect(await embeddings.loadVectors(keep)).toHaveLength(1);

@@ -146,10 +146,19 @@ export class EmbeddingRepository {
         );
         return gone?.n ?? 0;
       };
-      const predictions = await remove(
-        'prediction',
-        'prediction_set_id IN (SELECT id FROM prediction_set WHERE embedding_config_id = $1)',
+      // Rows composed at read go with their sets (counted before, as the stored ones are).
+      const composed = await queryOne<{ n: number }>(
+        tx,
+        `SELECT COALESCE(sum(composed_rows), 0)::int AS n FROM prediction_prior_weight
+          WHERE prediction_set_id IN (SELECT id FROM prediction_set WHERE embedding_config_id = $1)`,
+        [id],
       );
+      const predictions =
+        (composed?.n ?? 0) +
+        (await remove(
+          'prediction',
+          'prediction_set_id IN (SELECT id FROM prediction_set WHERE embedding_config_id = $1)',
+        ));
       const predictionSets = await remove('prediction_set', 'embedding_config_id = $1');
       const embeddings = await remove('embedding', 'embedding_config_id = $1');
       await queryRows(tx, `DELETE FROM embedding_config WHERE id = $1`, [id]);

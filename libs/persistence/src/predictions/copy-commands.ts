@@ -1,4 +1,4 @@
-import { PREDICTIONS_TSV_COLUMNS } from './prediction-columns';
+import { PREDICTION_ROWS, PREDICTIONS_TSV_COLUMNS, ROW_ORDER_SQL } from './prediction-columns';
 
 /**
  * The psql `\copy` of a set's predictions.tsv columns in the downloads' order, to standard output:
@@ -10,7 +10,7 @@ export function predictionsTsvCopyCommand(predictionSetId: string): string {
   const columns = PREDICTIONS_TSV_COLUMNS.map((c) =>
     c === 'go_name' ? 't.name' : c === 'go_aspect' ? 'p.aspect' : `p.${c}`,
   ).join(', ');
-  return `\\copy (SELECT ${columns} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id WHERE p.prediction_set_id = '${predictionSetId}' ORDER BY p.protein_accession, p.distance, p.id) TO STDOUT`;
+  return `\\copy (SELECT ${columns} FROM ${PREDICTION_ROWS} p LEFT JOIN go_term t ON t.id = p.go_term_id WHERE p.prediction_set_id = '${predictionSetId}' ORDER BY ${ROW_ORDER_SQL}) TO STDOUT`;
 }
 
 /**

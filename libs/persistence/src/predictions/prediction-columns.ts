@@ -124,3 +124,21 @@ export const PREDICTIONS_TSV_COLUMNS = [
   'neighbor_distance_std',
   'neighbor_vote_fraction',
 ] as const;
+
+/**
+ * What every reader of prediction rows reads: the stored rows and the prior-only rows composed at
+ * read (migration ComposedPrior1765900000000, docs/scaling.md "Storage"); a composed row's id is 0.
+ */
+export const PREDICTION_ROWS = 'prediction_row';
+
+/** The order of a set's rows in every download and read: accession, distance, GO id, row id. */
+export const ROW_ORDER_SQL = 'p.protein_accession, p.distance, p.go_id, p.id';
+
+/**
+ * The rows of the set whose id is the SQL expression `set`, stored and composed, counted without
+ * composing them (each composed (protein, aspect) records how many rows it composes).
+ */
+export function setRowCountSql(set: string): string {
+  return `((SELECT count(*) FROM prediction p WHERE p.prediction_set_id = ${set})
+    + (SELECT COALESCE(sum(w.composed_rows), 0) FROM prediction_prior_weight w WHERE w.prediction_set_id = ${set}))::int`;
+}

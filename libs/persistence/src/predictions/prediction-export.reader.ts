@@ -1,6 +1,12 @@
-import { Db, jsNumberText, queryOne, queryTextRows } from '../sql';
-import { PREDICTION_ROW_COLUMNS, PREDICTIONS_TSV_COLUMNS, ROW_SCORE_SQL } from './prediction-columns';
-import { ROW_FILTER, rowFilterParams, type TsvFilters } from './prediction-filters';
+import { Db, jsNumberText, queryTextRows } from '../sql';
+import {
+  PREDICTION_ROW_COLUMNS,
+  PREDICTION_ROWS,
+  PREDICTIONS_TSV_COLUMNS,
+  ROW_ORDER_SQL,
+  ROW_SCORE_SQL,
+} from './prediction-columns';
+import { proteinBatches, type TsvFilters } from './prediction-filters';
 
 /** One text row of predictions.tsv, in PREDICTIONS_TSV_COLUMNS order (null where the value is NULL). */
 export type TsvTextRow = (string | null)[];
@@ -30,8 +36,6 @@ export interface BestTermRow {
 
 /** Rows per batch: each batch is whole proteins, about this many rows, read in one statement. */
 const BATCH_ROWS = 20_000;
-
-const FILTER = `${ROW_FILTER} AND ($5::text IS NULL OR p.protein_accession > $5)`;
 
 const NUMERIC = new Set<string>([
   'distance',
@@ -74,13 +78,13 @@ const TRAINING_NUMERIC_INDEXES = NUMERIC_INDEXES.filter((i) => i >= 4 && i < 31)
 export class PredictionExportReader {
   constructor(private readonly db: Db) {}
 
-  /** predictions.tsv rows, by accession, then distance, then row id. */
+  /** predictions.tsv rows, by accession, then distance, then GO id (then row id). */
   async *tsvRows(id: string, filters: TsvFilters, batchRows = BATCH_ROWS): AsyncGenerator<TsvTextRow[]> {
-    for await (const batch of this.batches(id, filters, batchRows)) {
+    for await (const batch of proteinBatches(this.db, id, filters, batchRows)) {
       const rows = await queryTextRows(
         this.db,
-        `SELECT ${TSV_SELECT} FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
-          WHERE ${batch.where} ORDER BY p.protein_accession, p.distance, p.id`,
+        `SELECT ${TSV_SELECT} FROM ${PREDICTION_ROWS} p LEFT JOIN go_term t ON t.id = p.go_term_id
+          WHERE ${batch.where} ORDER BY ${ROW_ORDER_SQL}`,
         batch.params,
       );
       for (const row of rows) for (const i of NUMERIC_INDEXES) row[i] = jsNumberText(row[i] ?? null);
@@ -93,11 +97,10 @@ export class PredictionExportReader {
    * GO term join, since the file names no term.
    */
   async *trainingRows(id: string, batchRows = BATCH_ROWS): AsyncGenerator<TsvTextRow[]> {
-    for await (const batch of this.batches(id, {}, batchRows)) {
+    for await (const batch of proteinBatches(this.db, id, {}, batchRows)) {
       const rows = await queryTextRows(
         this.db,
-        `SELECT ${TRAINING_SELECT} FROM prediction p WHERE ${batch.where}
-          ORDER BY p.protein_accession, p.distance, p.id`,
+        `SELECT ${TRAINING_SELECT} FROM ${PREDICTION_ROWS} p WHERE ${batch.where} ORDER BY ${ROW_ORDER_SQL}`,
         batch.params,
       );
       for (const row of rows) for (const i of TRAINING_NUMERIC_INDEXES) row[i] = jsNumberText(row[i] ?? null);
@@ -116,7 +119,7 @@ export class PredictionExportReader {
     filters: TsvFilters,
     batchRows = BATCH_ROWS,
   ): AsyncGenerator<{ protein: string; terms: BestTermRow[] }> {
-    for await (const batch of this.batches(id, filters, batchRows)) {
+    for await (const batch of proteinBatches(this.db, id, filters, batchRows)) {
       const rows = await queryTextRows(
         this.db,
         `SELECT b.protein_accession, b.go_id, b.score, b.aspect, COALESCE(e.taxonomy_id::text, b.query_taxonomy_id),
@@ -125,7 +128,7 @@ export class PredictionExportReader {
                         ${ROW_SCORE_SQL} AS score, p.aspect, p.query_taxonomy_id, p.ref_protein_accession, p.evidence_code,
                         COALESCE(p.features ->> 'identity', p.identity_sw::text) AS identity,
                         (p.features ->> 'source') IS NOT DISTINCT FROM 'known' AS known
-                   FROM prediction p WHERE ${batch.where}
+                   FROM ${PREDICTION_ROWS} p WHERE ${batch.where}
                   ORDER BY p.protein_accession, p.go_id, score DESC, p.distance, p.id) b
            LEFT JOIN go_term t ON t.id = b.go_term_id
            LEFT JOIN prediction_set s ON s.id = $1
@@ -155,33 +158,6 @@ export class PredictionExportReader {
         });
       }
       if (protein !== null) yield { protein, terms };
-    }
-  }
-
-  /**
-   * The set's rows as consecutive accession ranges of about `rows` rows each, whole proteins: the
-   * upper bound is the accession `rows` rows past the last range (the last range is open).
-   */
-  private async *batches(
-    id: string,
-    filters: TsvFilters,
-    rows: number,
-  ): AsyncGenerator<{ where: string; params: unknown[] }> {
-    let after: string | null = null;
-    for (;;) {
-      const params: unknown[] = [...rowFilterParams(id, filters), after];
-      const bound = await queryOne<{ protein_accession: string }>(
-        this.db,
-        `SELECT p.protein_accession FROM prediction p WHERE ${FILTER} ORDER BY p.protein_accession OFFSET $6 LIMIT 1`,
-        [...params, rows],
-      );
-      const upto = bound?.protein_accession ?? null;
-      yield {
-        where: `${FILTER} AND ($6::text IS NULL OR p.protein_accession <= $6)`,
-        params: [...params, upto],
-      };
-      if (upto === null) return;
-      after = upto;
     }
   }
 }

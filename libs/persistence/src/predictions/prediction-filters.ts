@@ -1,3 +1,5 @@
+import { Db, queryOne } from '../sql';
+
 /** The download filters of a prediction set's rows: one protein, one aspect, a largest distance. */
 export interface TsvFilters {
   accession?: string;
@@ -12,4 +14,57 @@ export const ROW_FILTER = `p.prediction_set_id = $1 AND ($2::text IS NULL OR p.p
 /** The parameters $1 to $4 of ROW_FILTER. */
 export function rowFilterParams(id: string, filters: TsvFilters): unknown[] {
   return [id, filters.accession ?? null, filters.aspect ?? null, filters.maxDistance ?? null];
+}
+
+/**
+ * The filters on a table of proteins `t`: $1 set, $2 accession, $3 aspect, $4 after this accession
+ * (no distance: a bound only sizes a batch).
+ */
+const proteinFilter = (
+  t: string,
+) => `${t}.prediction_set_id = $1 AND ($2::text IS NULL OR ${t}.protein_accession = $2)
+  AND ($3::text IS NULL OR ${t}.aspect = $3) AND ($4::text IS NULL OR ${t}.protein_accession > $4)`;
+
+/**
+ * The accession past which a batch has `$5` rows: counted from the stored rows and from the rows
+ * each composed (protein, aspect) records, both read in accession order from their indexes, so a
+ * bound composes nothing and reads no further than its batch.
+ */
+const BOUND = `SELECT protein_accession FROM (
+    SELECT protein_accession, sum(n) OVER (ORDER BY protein_accession ROWS UNBOUNDED PRECEDING) AS seen
+      FROM (SELECT p.protein_accession, 1 AS n FROM prediction p WHERE ${proteinFilter('p')}
+            UNION ALL
+            SELECT w.protein_accession, w.composed_rows FROM prediction_prior_weight w WHERE ${proteinFilter('w')}
+           ) counted) running
+  WHERE seen > $5 LIMIT 1`;
+
+/**
+ * A set's rows as consecutive accession ranges of about `rows` rows each, whole proteins: the upper
+ * bound is the accession `rows` rows past the last range (the last range is open). Each batch is a
+ * condition over the alias `p` and its parameters ($1 to $6); a reader sorts the rows within it, so
+ * no page depends on an index of the composed rows.
+ */
+export async function* proteinBatches(
+  db: Db,
+  id: string,
+  filters: TsvFilters,
+  rows: number,
+): AsyncGenerator<{ where: string; params: unknown[] }> {
+  let after: string | null = null;
+  for (;;) {
+    const params: unknown[] = [...rowFilterParams(id, filters), after];
+    const bound: { protein_accession: string } | null = await queryOne<{ protein_accession: string }>(
+      db,
+      BOUND,
+      [id, filters.accession ?? null, filters.aspect ?? null, after, rows],
+    );
+    const upto: string | null = bound?.protein_accession ?? null;
+    yield {
+      where: `${ROW_FILTER} AND ($5::text IS NULL OR p.protein_accession > $5)
+        AND ($6::text IS NULL OR p.protein_accession <= $6)`,
+      params: [...params, upto],
+    };
+    if (upto === null) return;
+    after = upto;
+  }
 }

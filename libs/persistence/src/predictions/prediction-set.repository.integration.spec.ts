@@ -25,7 +25,7 @@ import {
 
 // PredictionSetRepository against the run's PostgreSQL: a set and its rows are written (row by
 // row, column by column, in a caller's transaction) and read back by every API read: labels,
-// per-protein counts, term distribution, keyset streaming, ownership-scoped lists, resolve, delete.
+// per-protein counts, term distribution, streaming in protein batches, ownership-scoped lists, resolve, delete.
 
 let db: DataSource;
 let sets: PredictionSetRepository;
@@ -199,7 +199,7 @@ describe('PredictionSetRepository', () => {
     expect(await sets.countRowsOfJob(randomUUID())).toBe(0);
   });
 
-  it('streamRows reads by accession, distance and row id, the same in chunks of one, and filters', async () => {
+  it('streamRows reads by accession, distance and GO id, in batches of whole proteins, and filters', async () => {
     const read = async (filters: Parameters<PredictionSetRepository['streamRows']>[1], chunk: number) => {
       const chunks: Record<string, unknown>[][] = [];
       for await (const rows of sets.streamRows(setId, filters, chunk)) chunks.push(rows);
@@ -232,10 +232,11 @@ describe('PredictionSetRepository', () => {
     });
     expect(rows[5]).toMatchObject({ ref_protein_accession: null, k_position: null, distance: 0.75 });
 
+    // A batch holds whole proteins: a protein's rows are never split, however small the chunk.
     const ones = await read({}, 1);
-    expect(ones).toHaveLength(6);
+    expect(ones.map((c) => c.length)).toEqual([3, 3]);
     expect(ones.flat()).toEqual(rows);
-    expect((await read({}, 2)).map((c) => c.length)).toEqual([2, 2, 2]);
+    expect((await read({}, 4)).map((c) => c.length)).toEqual([6]);
 
     expect((await read({ accession: QB }, 1000)).flat().map(key)).toEqual(rows.slice(3).map(key));
     const pick = (...indexes: number[]) => rows.filter((_, i) => indexes.includes(i)).map(key);
@@ -475,7 +476,7 @@ describe('predictionsTsvCopyCommand', () => {
       /^\\copy \(SELECT p\.protein_accession, p\.go_id, t\.name, p\.aspect, p\.distance, /,
     );
     expect(command).toContain(
-      `WHERE p.prediction_set_id = '${id}' ORDER BY p.protein_accession, p.distance, p.id) TO STDOUT`,
+      `FROM prediction_row p LEFT JOIN go_term t ON t.id = p.go_term_id WHERE p.prediction_set_id = '${id}' ORDER BY p.protein_accession, p.distance, p.go_id, p.id) TO STDOUT`,
     );
     expect(() => predictionsTsvCopyCommand(`${id}' OR '1'='1`)).toThrow('a prediction set id is a UUID');
   });

@@ -4,13 +4,17 @@ import { ListScope, type ReferenceSummary, Visibility } from '@svc/domain';
 import { bulkInsert, bulkInsertColumns } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { Db, queryOne, queryRows } from '../sql';
+import { type ComposedPriorWrite } from './composed-prior';
 import {
   PREDICTION_ROW_COLUMNS,
+  PREDICTION_ROWS,
   PredictionRow,
   PREDICTIONS_TSV_COLUMNS,
+  ROW_ORDER_SQL,
   ROW_SCORE_SQL,
+  setRowCountSql,
 } from './prediction-columns';
-import { ROW_FILTER, rowFilterParams, type TsvFilters } from './prediction-filters';
+import { proteinBatches, type TsvFilters } from './prediction-filters';
 import { JOINS, LABELS, SET_COLUMNS, SetLabelColumns, withLabel } from './prediction-set.labels';
 
 export interface PredictionSetRecord {
@@ -49,11 +53,11 @@ export { predictionsTsvCopyCommand, scratchCopyCommands } from './copy-commands'
 export class PredictionSetRepository {
   constructor(private readonly db: DataSource) {}
 
-  /** Prediction rows stored by a prediction job (its set's rows). */
+  /** Prediction rows of a prediction job (its set's rows, stored and composed). */
   async countRowsOfJob(jobId: string): Promise<number> {
     const row = await queryOne<{ n: number }>(
       this.db,
-      `SELECT count(*)::int AS n FROM prediction p JOIN prediction_set s ON s.id = p.prediction_set_id WHERE s.job_id = $1`,
+      `SELECT COALESCE(sum(${setRowCountSql('s.id')}), 0)::int AS n FROM prediction_set s WHERE s.job_id = $1`,
       [jobId],
     );
     return row?.n ?? 0;
@@ -101,11 +105,13 @@ export class PredictionSetRepository {
   }
 
   /**
-   * ANALYZE of the prediction table after a bulk write (autovacuum may take minutes to get there):
-   * keyset pages of a large set then use the index instead of sorting the rest of the set.
+   * ANALYZE of the prediction tables after a bulk write (autovacuum may take minutes to get there):
+   * a batch's read then uses the indexes, and composes its rows with hash joins, by true sizes.
    */
   async refreshStatistics(): Promise<void> {
-    await this.db.query('ANALYZE prediction');
+    await this.db.query(
+      'ANALYZE prediction, prediction_prior_weight, prediction_set_prior, prediction_prior_association',
+    );
   }
 
   /** `tx`: the caller's transaction (a write step commits its rows with its progress tick). */
@@ -138,6 +144,111 @@ export class PredictionSetRepository {
     return count;
   }
 
+  /**
+   * Stores what a write composes instead of storing (`splitPriorRows`): the set prior once per set
+   * and digest, and each (protein, aspect) whose prior-only rows are composed at read. Returns the
+   * rows composed by the pairs stored (a pair already stored is kept as it was).
+   */
+  async writeComposedPrior(
+    predictionSetId: string,
+    write: ComposedPriorWrite,
+    tx: Db = this.db,
+  ): Promise<number> {
+    if (write.pairs.length === 0) return 0;
+    const { prior } = write;
+    await queryRows(
+      tx,
+      `INSERT INTO prediction_set_prior (prediction_set_id, digest, aspect, go_term_id, go_id, frequency, prior_value,
+         term_frequency, min_score, calibration_raw, calibration_value)
+       SELECT $1, $2, t->>0, (t->>1)::int, t->>2, (t->>3)::float8, (t->>3)::numeric, (t->>4)::int, $3::float8,
+              CASE WHEN jsonb_typeof(t->5) = 'array' THEN
+                ARRAY(SELECT v::float8 FROM jsonb_array_elements_text(t->5) WITH ORDINALITY e(v, i) ORDER BY i) END,
+              CASE WHEN jsonb_typeof(t->6) = 'array' THEN
+                ARRAY(SELECT v::float8 FROM jsonb_array_elements_text(t->6) WITH ORDINALITY e(v, i) ORDER BY i) END
+         FROM jsonb_array_elements($4::jsonb) t
+       ON CONFLICT DO NOTHING`,
+      [
+        predictionSetId,
+        prior.digest,
+        prior.minScore,
+        JSON.stringify(
+          prior.terms.map((t) => [
+            t.aspect,
+            t.goTermId,
+            t.goId,
+            t.frequency,
+            t.termFrequency,
+            t.calibration?.raw ?? null,
+            t.calibration?.calibrated ?? null,
+          ]),
+        ),
+      ],
+    );
+    const stored = await queryOne<{ n: number }>(
+      tx,
+      `WITH stored AS (
+         INSERT INTO prediction_prior_weight (prediction_set_id, protein_accession, aspect, digest, weight,
+           association_weight, query_taxonomy_id, neighbourhood, composed_rows, stored_terms)
+         SELECT $1, c->>0, c->>1, $2, (c->>2)::float8, (c->>3)::float8, c->>4, (c->>5)::boolean, (c->>6)::int,
+                ARRAY(SELECT v::int FROM jsonb_array_elements_text(c->7) WITH ORDINALITY e(v, i) ORDER BY i)
+           FROM jsonb_array_elements($3::jsonb) c
+         ON CONFLICT DO NOTHING RETURNING protein_accession, aspect, composed_rows),
+       associated AS (
+         INSERT INTO prediction_prior_association (prediction_set_id, protein_accession, go_term_id, value)
+         SELECT $1, c->>0, t.term::int, v.value::numeric
+           FROM jsonb_array_elements($3::jsonb) c
+           JOIN stored s ON s.protein_accession = c->>0 AND s.aspect = c->>1
+           CROSS JOIN LATERAL jsonb_array_elements_text(c->8) WITH ORDINALITY t(term, i)
+           JOIN LATERAL jsonb_array_elements_text(c->9) WITH ORDINALITY v(value, i) ON v.i = t.i
+         ON CONFLICT DO NOTHING)
+       SELECT COALESCE(sum(composed_rows), 0)::int AS n FROM stored`,
+      [
+        predictionSetId,
+        prior.digest,
+        JSON.stringify(
+          write.pairs.map((p) => [
+            p.accession,
+            p.aspect,
+            p.weight,
+            p.associationWeight,
+            p.queryTaxonomyId,
+            p.neighbourhood,
+            p.composedRows,
+            p.storedTerms,
+            p.associatedTerms,
+            p.associations,
+          ]),
+        ),
+      ],
+    );
+    return stored?.n ?? 0;
+  }
+
+  /** How a set's rows are kept: stored, composed at read, and what the composition keeps. */
+  async storage(
+    id: string,
+  ): Promise<{ stored: number; composed: number; associations: number; priorTerms: number }> {
+    const row = await queryOne<{
+      stored: number;
+      composed: number;
+      associations: number;
+      prior_terms: number;
+    }>(
+      this.db,
+      `SELECT (SELECT count(*) FROM prediction WHERE prediction_set_id = $1)::int AS stored,
+              (SELECT COALESCE(sum(composed_rows), 0) FROM prediction_prior_weight WHERE prediction_set_id = $1)::int AS composed,
+              (SELECT count(*) FROM prediction_prior_association WHERE prediction_set_id = $1)::int AS associations,
+              (SELECT count(*) FROM prediction_set_prior WHERE prediction_set_id = $1)::int AS prior_terms`,
+      [id],
+    );
+    return {
+      stored: row?.stored ?? 0,
+      composed: row?.composed ?? 0,
+      associations: row?.associations ?? 0,
+      priorTerms: row?.prior_terms ?? 0,
+    };
+  }
+
   /** The most recent sets a list scope may see, with their labels and prediction counts. */
   async list(
     scope: ListScope,
@@ -147,7 +258,7 @@ export class PredictionSetRepository {
     const rows = await queryRows<PredictionSetRecord & SetLabelColumns & { prediction_count: number }>(
       this.db,
       `SELECT ${SET_COLUMNS}, ${LABELS},
-              (SELECT count(*)::int FROM prediction p WHERE p.prediction_set_id = s.id) AS prediction_count
+              ${setRowCountSql('s.id')} AS prediction_count
          FROM prediction_set s ${JOINS} WHERE ${visible.sql} ORDER BY s.created_at DESC LIMIT $1`,
       [limit, ...visible.params],
     );
@@ -170,7 +281,11 @@ export class PredictionSetRepository {
     const labelled = withLabel(set);
     const perProtein = await queryRows<{ protein_accession: string; go_count: number }>(
       this.db,
-      `SELECT protein_accession, count(*)::int AS go_count FROM prediction WHERE prediction_set_id = $1
+      `SELECT protein_accession, sum(n)::int AS go_count FROM (
+         SELECT protein_accession, count(*) AS n FROM prediction WHERE prediction_set_id = $1 GROUP BY protein_accession
+         UNION ALL
+         SELECT protein_accession, sum(composed_rows) FROM prediction_prior_weight WHERE prediction_set_id = $1
+          GROUP BY protein_accession) counted
         GROUP BY protein_accession ORDER BY protein_accession`,
       [id],
     );
@@ -197,7 +312,9 @@ export class PredictionSetRepository {
       if ((await this.find(id, tx)) === null) throw notFound('Prediction set');
       const gone = await queryOne<{ n: number }>(
         tx,
-        `WITH gone AS (DELETE FROM prediction WHERE prediction_set_id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+        `WITH gone AS (DELETE FROM prediction WHERE prediction_set_id = $1 RETURNING 1)
+         SELECT ((SELECT count(*) FROM gone) + (SELECT COALESCE(sum(composed_rows), 0)
+           FROM prediction_prior_weight WHERE prediction_set_id = $1))::int AS n`,
         [id],
       );
       await queryRows(tx, `DELETE FROM prediction_set WHERE id = $1`, [id]);
@@ -208,9 +325,17 @@ export class PredictionSetRepository {
   /** Proteins of a set with their counts; `match_count` = predicted terms the set's annotations confirm. */
   async proteins(id: string, query: { search?: string; limit: number; offset: number }) {
     const set = await this.get(id);
-    const params: unknown[] = [id, set.annotation_set_id, query.limit, query.offset];
-    const filter = query.search ? `AND p.protein_accession ILIKE $5` : '';
-    if (query.search) params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const search = query.search ? `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    // The page's proteins first (stored rows and composed pairs name them), then their rows.
+    const proteinsOf = `SELECT protein_accession FROM prediction WHERE prediction_set_id = $1
+        AND ($2::text IS NULL OR protein_accession ILIKE $2)
+      UNION SELECT protein_accession FROM prediction_prior_weight WHERE prediction_set_id = $1
+        AND ($2::text IS NULL OR protein_accession ILIKE $2)`;
+    const page = await queryRows<{ protein_accession: string }>(
+      this.db,
+      `SELECT protein_accession FROM (${proteinsOf}) named ORDER BY protein_accession LIMIT $3 OFFSET $4`,
+      [id, search, query.limit, query.offset],
+    );
     const items = await queryRows(
       this.db,
       `SELECT p.protein_accession, count(*)::int AS go_count, min(p.distance)::float8 AS min_distance,
@@ -222,18 +347,16 @@ export class PredictionSetRepository {
               max(q.homologs) AS homologs, max(q.best_identity)::float8 AS best_identity,
               CASE WHEN max(q.known_terms) > 0 THEN 'known' WHEN max(q.homologs) > 0 THEN 'homology'
                    WHEN max(q.homologs) = 0 THEN 'prior' END AS basis
-         FROM prediction p LEFT JOIN prediction_query_summary q
+         FROM ${PREDICTION_ROWS} p LEFT JOIN prediction_query_summary q
            ON q.prediction_set_id = p.prediction_set_id AND q.protein_accession = p.protein_accession
-        WHERE p.prediction_set_id = $1 ${filter}
-        GROUP BY p.protein_accession ORDER BY p.protein_accession LIMIT $3 OFFSET $4`,
-      params,
+        WHERE p.prediction_set_id = $1 AND p.protein_accession = ANY($3::text[])
+        GROUP BY p.protein_accession ORDER BY p.protein_accession`,
+      [id, set.annotation_set_id, page.map((p) => p.protein_accession)],
     );
     const total = await queryOne<{ n: number }>(
       this.db,
-      `SELECT count(DISTINCT protein_accession)::int AS n FROM prediction p WHERE p.prediction_set_id = $1 ${
-        query.search ? 'AND p.protein_accession ILIKE $2' : ''
-      }`,
-      query.search ? [id, params[4]] : [id],
+      `SELECT count(*)::int AS n FROM (${proteinsOf}) named`,
+      [id, search],
     );
     return { items, total: total?.n ?? 0, limit: query.limit, offset: query.offset };
   }
@@ -249,7 +372,7 @@ export class PredictionSetRepository {
       this.db,
       `SELECT ${tsvSelect()}, ${SCORE_SELECT}, COALESCE((p.features ->> 'self_hit')::boolean, false) AS self_hit,
               (p.features ->> 'source') IS NOT DISTINCT FROM 'known' AS known
-         FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
+         FROM ${PREDICTION_ROWS} p LEFT JOIN go_term t ON t.id = p.go_term_id
         WHERE p.prediction_set_id = $1 AND p.protein_accession = $2 ORDER BY score DESC, p.distance, p.go_id`,
       [id, accession],
     );
@@ -272,7 +395,7 @@ export class PredictionSetRepository {
                 count(DISTINCT p.protein_accession)::int AS protein_count,
                 row_number() OVER (PARTITION BY p.aspect ORDER BY count(DISTINCT p.protein_accession) DESC,
                   count(*) DESC, p.go_id) AS rank
-           FROM prediction p LEFT JOIN go_term t ON t.id = p.go_term_id
+           FROM ${PREDICTION_ROWS} p LEFT JOIN go_term t ON t.id = p.go_term_id
           WHERE ${kept} GROUP BY p.aspect, p.go_id, t.name) ranked
         WHERE rank <= $4 ORDER BY aspect, rank`,
       [...params, options.limit],
@@ -281,7 +404,7 @@ export class PredictionSetRepository {
       this.db,
       `SELECT p.aspect, count(*)::int AS predictions, count(DISTINCT p.go_id)::int AS terms,
               count(DISTINCT p.protein_accession)::int AS proteins
-         FROM prediction p WHERE ${kept} GROUP BY p.aspect ORDER BY p.aspect`,
+         FROM ${PREDICTION_ROWS} p WHERE ${kept} GROUP BY p.aspect ORDER BY p.aspect`,
       params,
     );
     const byAspect: Record<string, unknown[]> = { F: [], P: [], C: [] };
@@ -300,8 +423,8 @@ export class PredictionSetRepository {
   }
 
   /**
-   * Rows for the TSV exports, ordered by accession then distance, fetched with keyset pagination in
-   * chunks so a large set streams in constant memory.
+   * A set's rows (stored and composed) as row objects, by accession, distance and GO id, in batches
+   * of whole proteins of about `chunk` rows, so a large set streams in constant memory.
    */
   async *streamRows(
     id: string,
@@ -315,32 +438,16 @@ export class PredictionSetRepository {
         ? `p.id::text AS row_id, p.go_term_id, p.features, ${tsvSelect()}`
         : `p.id::text AS row_id, p.protein_accession, p.go_id, p.distance::float8 AS distance, ${SCORE_SELECT}`;
     const from =
-      columns === 'export' ? 'prediction p LEFT JOIN go_term t ON t.id = p.go_term_id' : 'prediction p';
-    let after: { accession: string; distance: number; id: string } | null = null;
-    for (;;) {
-      const params: unknown[] = [...rowFilterParams(id, filters), chunk];
-      let keyset = '';
-      if (after !== null) {
-        params.push(after.accession, after.distance, after.id);
-        keyset = `AND (p.protein_accession, p.distance, p.id) > ($6, $7::real, $8::bigint)`;
-      }
+      columns === 'export'
+        ? `${PREDICTION_ROWS} p LEFT JOIN go_term t ON t.id = p.go_term_id`
+        : `${PREDICTION_ROWS} p`;
+    for await (const batch of proteinBatches(this.db, id, filters, chunk)) {
       const rows: Record<string, unknown>[] = await queryRows(
         this.db,
-        `SELECT ${select}
-           FROM ${from}
-          WHERE ${ROW_FILTER} ${keyset}
-          ORDER BY p.protein_accession, p.distance, p.id LIMIT $5`,
-        params,
+        `SELECT ${select} FROM ${from} WHERE ${batch.where} ORDER BY ${ROW_ORDER_SQL}`,
+        batch.params,
       );
-      if (rows.length === 0) return;
-      yield rows;
-      const last = rows[rows.length - 1]!;
-      after = {
-        accession: String(last['protein_accession']),
-        distance: Number(last['distance']),
-        id: String(last['row_id']),
-      };
-      if (rows.length < chunk) return;
+      if (rows.length > 0) yield rows;
     }
   }
 

@@ -217,7 +217,7 @@ describe('RetentionRepository.purgeExpired', () => {
     for (const id of [inUseSet, laterSet, ownerSet, keptSet, referencing])
       expect(await exists('prediction_set', id)).toBe(true);
     const [predictionsLeft] = await own.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM prediction WHERE prediction_set_id = ANY($1::uuid[])`,
+      `SELECT count(*)::int AS n FROM prediction_row WHERE prediction_set_id = ANY($1::uuid[])`,
       [[goneSet, doneWithSet]],
     );
     expect(predictionsLeft!.n).toBe(0);

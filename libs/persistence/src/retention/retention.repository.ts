@@ -54,7 +54,9 @@ async function purgeIn(tx: Db): Promise<PurgeCounts> {
           AND NOT EXISTS (SELECT 1 FROM job j WHERE j.id = s.job_id AND j.status IN ${ACTIVE})
        RETURNING s.id)
      SELECT (SELECT count(*)::int FROM gone) AS sets,
-            (SELECT count(*)::int FROM prediction p WHERE p.prediction_set_id IN (SELECT id FROM gone)) AS predictions`,
+            ((SELECT count(*) FROM prediction p WHERE p.prediction_set_id IN (SELECT id FROM gone))
+              + (SELECT COALESCE(sum(w.composed_rows), 0) FROM prediction_prior_weight w
+                  WHERE w.prediction_set_id IN (SELECT id FROM gone)))::int AS predictions`,
   );
   const querySets = await queryOne<{ sets: number; entries: number }>(
     tx,

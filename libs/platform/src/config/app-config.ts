@@ -30,6 +30,11 @@ export interface AppConfig {
   readonly diamondBin: string;
   /** Share of a prediction worker's free heap one homology pool may take (`SVC_POOL_MEMORY_FRACTION`). */
   readonly poolMemoryFraction: number;
+  /**
+   * How a homology prediction stores its prior-only rows (`SVC_PRIOR_ROWS`): `composed`, the set's
+   * prior once and a weight per protein and aspect, composed at read; or `stored`, a row each.
+   */
+  readonly priorRows: 'composed' | 'stored';
   /** Optional benchmark config file (stages, baseline scoring, labels); missing means defaults. */
   readonly benchmarkConfigPath: string | null;
   /** Folder whose package.json dependencies are scanned for plugins; the working directory when null. */

@@ -194,6 +194,7 @@ function buildConfig(
     termEmbeddingPath: v.term_embedding_path,
     diamondBin: v.diamond_bin,
     poolMemoryFraction: v.pool_memory_fraction,
+    priorRows: v.prior_rows,
     benchmarkConfigPath: v.benchmark_config_path,
     pluginRoot: v.plugin_root,
     stackFilePath: v.stack_file,

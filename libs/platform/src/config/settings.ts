@@ -159,6 +159,16 @@ const SETTING_TABLE = [
     max: 1,
     default: 0.5,
   },
+  // How a homology prediction stores the terms its query gets from the prior alone: `composed` keeps
+  // the set's prior once and each protein's prior weight, and the reads compose those rows;
+  // `stored` writes every row (docs/scaling.md, "Storage").
+  {
+    key: 'prior_rows',
+    env: 'SVC_PRIOR_ROWS',
+    type: 'enum',
+    values: ['composed', 'stored'],
+    default: 'composed',
+  },
   { key: 'data_dir', env: 'SVC_DATA_DIR', type: 'path', default: null },
   { key: 'public_url', env: 'SVC_PUBLIC_URL', type: 'string', default: 'http://127.0.0.1:8000' },
   { key: 'rpc_timeout_ms', env: 'SVC_RPC_TIMEOUT_MS', type: 'int', min: 100, default: 10000 },
