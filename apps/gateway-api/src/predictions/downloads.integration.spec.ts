@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { DataSource } from 'typeorm';
 import { GafReader, predictionGafLine } from '@svc/domain';
 import {
@@ -335,6 +336,18 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
       'predictions.json',
     ])
       expect((await file(composedSet, name)) === (await file(storedSet, name))).toBe(true);
+    // The archive holds the same files (its entries' times are the download's, so the entries are compared).
+    const zipped = async (id: string) => {
+      const res = await fetch(`${gateway.url}/v1/embeddings/prediction-sets/${id}/predictions.zip`);
+      expect(res.status).toBe(200);
+      const entries = unzipSync(new Uint8Array(await res.arrayBuffer()));
+      return Object.fromEntries(
+        Object.entries(entries).map(([name, bytes]) => [name, strFromU8(bytes).split(id).join('SET')]),
+      );
+    };
+    const archive = await zipped(composedSet);
+    expect(Object.keys(archive).length).toBeGreaterThan(1);
+    expect(archive).toEqual(await zipped(storedSet));
     const training = async (id: string) =>
       (
         await api.get<string>(

@@ -11,13 +11,16 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * prior informed by association (`informedPrior`): its prior of a term is then
  * `(1 - association_weight) * frequency + association_weight * association`, with the term's
  * association kept beside the weights (`prediction_prior_association`, numeric as written) and 0 for
- * a term without one. The raw blend is computed once per row (the OFFSET 0 keeps it apart), so the
- * inlined `svc_calibrate` repeats a column, not the expression.
+ * a term without one, looked up by its key for the (protein, aspect) being composed (a query without
+ * association looks up nothing), so a batch of proteins reads only its own associations. The raw
+ * blend is computed once per row (the OFFSET 0 keeps it apart), so the inlined `svc_calibrate`
+ * repeats a column, not the expression.
  *
  * `svc_calibrate` is `calibrate` of the domain (the piecewise-linear map between knots, the end
  * knots' values outside them) in the same float8 operations, so a composed row's distance is the one
  * the prediction would have stored. `prior_value` keeps the frequency as the text the prediction
- * wrote, so the `prior` of a composed row's features prints as a stored row's did.
+ * wrote, and `features` a prior-only row's features built from it once, so the `prior` of a composed
+ * row's features prints as a stored row's did.
  *
  * Down drops the view, the function and the three tables; sets predicted since lose their composed rows.
  */
@@ -34,6 +37,7 @@ export class ComposedPrior1765900000000 implements MigrationInterface {
         go_id text NOT NULL,
         frequency double precision NOT NULL,
         prior_value numeric NOT NULL,
+        features jsonb NOT NULL,
         term_frequency integer NOT NULL,
         min_score double precision NOT NULL,
         calibration_raw double precision[],
@@ -96,15 +100,17 @@ export class ComposedPrior1765900000000 implements MigrationInterface {
                NULL::integer, NULL::integer, NULL::text,
                0, NULL::integer, CASE WHEN w.neighbourhood THEN sp.term_frequency END, NULL::integer,
                NULL::real, CASE WHEN w.neighbourhood THEN 0::real END,
-               jsonb_build_object('source', 'prior', 'vote_share', 0, 'prior', sp.prior_value)
-                 || CASE WHEN pa.value IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('association', pa.value) END
+               CASE WHEN pa.value IS NULL THEN sp.features
+                    ELSE sp.features || jsonb_build_object('association', pa.value) END
           FROM prediction_prior_weight w
           JOIN prediction_set_prior sp
             ON sp.prediction_set_id = w.prediction_set_id AND sp.digest = w.digest AND sp.aspect = w.aspect
            AND sp.go_term_id <> ALL (w.stored_terms)
-          LEFT JOIN prediction_prior_association pa
-            ON pa.prediction_set_id = w.prediction_set_id AND pa.protein_accession = w.protein_accession
-           AND pa.go_term_id = sp.go_term_id
+          LEFT JOIN LATERAL (
+            SELECT a.value FROM prediction_prior_association a
+             WHERE w.association_weight <> 0 AND a.prediction_set_id = w.prediction_set_id
+               AND a.protein_accession = w.protein_accession AND a.go_term_id = sp.go_term_id
+             LIMIT 1) pa ON true
           CROSS JOIN LATERAL (
             SELECT svc_calibrate(r.raw, sp.calibration_raw, sp.calibration_value) AS score
               FROM (SELECT (1 - w.weight) * CASE WHEN w.association_weight = 0 THEN sp.frequency

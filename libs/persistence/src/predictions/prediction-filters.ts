@@ -26,17 +26,19 @@ const proteinFilter = (
   AND ($3::text IS NULL OR ${t}.aspect = $3) AND ($4::text IS NULL OR ${t}.protein_accession > $4)`;
 
 /**
- * The accession past which a batch has `$5` rows: counted from the stored rows and from the rows
- * each composed (protein, aspect) records, both read in accession order from their indexes, so a
- * bound composes nothing and reads no further than its batch.
+ * The accession past which a batch has about `$5` rows: the nearer of the accession `$5` stored rows
+ * on and the one past which the composed (protein, aspect) pairs record `$5` rows, each read in
+ * accession order from its own index and no further than its batch, so a bound composes nothing. A
+ * batch holds at most about twice `$5` rows.
  */
-const BOUND = `SELECT protein_accession FROM (
-    SELECT protein_accession, sum(n) OVER (ORDER BY protein_accession ROWS UNBOUNDED PRECEDING) AS seen
-      FROM (SELECT p.protein_accession, 1 AS n FROM prediction p WHERE ${proteinFilter('p')}
-            UNION ALL
-            SELECT w.protein_accession, w.composed_rows FROM prediction_prior_weight w WHERE ${proteinFilter('w')}
-           ) counted) running
-  WHERE seen > $5 LIMIT 1`;
+const BOUND = `SELECT LEAST(
+    (SELECT p.protein_accession FROM prediction p WHERE ${proteinFilter('p')}
+      ORDER BY p.protein_accession OFFSET $5 LIMIT 1),
+    (SELECT protein_accession FROM (
+       SELECT w.protein_accession,
+              sum(w.composed_rows) OVER (ORDER BY w.protein_accession ROWS UNBOUNDED PRECEDING) AS seen
+         FROM prediction_prior_weight w WHERE ${proteinFilter('w')}) running
+      WHERE seen > $5 LIMIT 1)) AS protein_accession`;
 
 /**
  * A set's rows as consecutive accession ranges of about `rows` rows each, whole proteins: the upper

@@ -159,8 +159,10 @@ export class PredictionSetRepository {
     await queryRows(
       tx,
       `INSERT INTO prediction_set_prior (prediction_set_id, digest, aspect, go_term_id, go_id, frequency, prior_value,
-         term_frequency, min_score, calibration_raw, calibration_value)
-       SELECT $1, $2, t->>0, (t->>1)::int, t->>2, (t->>3)::float8, (t->>3)::numeric, (t->>4)::int, $3::float8,
+         features, term_frequency, min_score, calibration_raw, calibration_value)
+       SELECT $1, $2, t->>0, (t->>1)::int, t->>2, (t->>3)::float8, (t->>3)::numeric,
+              jsonb_build_object('source', 'prior', 'vote_share', 0, 'prior', (t->>3)::numeric),
+              (t->>4)::int, $3::float8,
               CASE WHEN jsonb_typeof(t->5) = 'array' THEN
                 ARRAY(SELECT v::float8 FROM jsonb_array_elements_text(t->5) WITH ORDINALITY e(v, i) ORDER BY i) END,
               CASE WHEN jsonb_typeof(t->6) = 'array' THEN
