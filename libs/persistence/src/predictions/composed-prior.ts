@@ -92,32 +92,42 @@ export interface ComposedPriorWrite {
   pairs: ComposedPrior[];
 }
 
+/** The prior's terms as the tuples a write message and the insert carry (`decodeComposedPrior`'s order). */
+export function priorTermTuples(terms: readonly PriorTerm[]): unknown[][] {
+  return terms.map((t) => [
+    t.aspect,
+    t.goTermId,
+    t.goId,
+    t.frequency,
+    t.termFrequency,
+    t.calibration?.raw ?? null,
+    t.calibration?.calibrated ?? null,
+  ]);
+}
+
+/** The composed pairs as the tuples a write message and the insert carry (`decodeComposedPrior`'s order). */
+export function composedPairTuples(pairs: readonly ComposedPrior[]): unknown[][] {
+  return pairs.map((p) => [
+    p.accession,
+    p.aspect,
+    p.weight,
+    p.associationWeight,
+    p.queryTaxonomyId,
+    p.neighbourhood,
+    p.composedRows,
+    p.storedTerms,
+    p.associatedTerms,
+    p.associations,
+  ]);
+}
+
 /** One JSON text for a write message (`composed_prior`), tuples instead of keyed objects. */
 export function encodeComposedPrior(write: ComposedPriorWrite): string {
   return JSON.stringify({
     digest: write.prior.digest,
     min_score: write.prior.minScore,
-    terms: write.prior.terms.map((t) => [
-      t.aspect,
-      t.goTermId,
-      t.goId,
-      t.frequency,
-      t.termFrequency,
-      t.calibration?.raw ?? null,
-      t.calibration?.calibrated ?? null,
-    ]),
-    pairs: write.pairs.map((p) => [
-      p.accession,
-      p.aspect,
-      p.weight,
-      p.associationWeight,
-      p.queryTaxonomyId,
-      p.neighbourhood,
-      p.composedRows,
-      p.storedTerms,
-      p.associatedTerms,
-      p.associations,
-    ]),
+    terms: priorTermTuples(write.prior.terms),
+    pairs: composedPairTuples(write.pairs),
   });
 }
 

@@ -4,7 +4,7 @@ import { ListScope, type ReferenceSummary, Visibility } from '@svc/domain';
 import { bulkInsert, bulkInsertColumns } from '../bulk';
 import { ownershipCondition } from '../ownership';
 import { Db, queryOne, queryRows } from '../sql';
-import { type ComposedPriorWrite } from './composed-prior';
+import { composedPairTuples, type ComposedPriorWrite, priorTermTuples } from './composed-prior';
 import {
   PREDICTION_ROW_COLUMNS,
   PREDICTION_ROWS,
@@ -169,22 +169,7 @@ export class PredictionSetRepository {
                 ARRAY(SELECT v::float8 FROM jsonb_array_elements_text(t->6) WITH ORDINALITY e(v, i) ORDER BY i) END
          FROM jsonb_array_elements($4::jsonb) t
        ON CONFLICT DO NOTHING`,
-      [
-        predictionSetId,
-        prior.digest,
-        prior.minScore,
-        JSON.stringify(
-          prior.terms.map((t) => [
-            t.aspect,
-            t.goTermId,
-            t.goId,
-            t.frequency,
-            t.termFrequency,
-            t.calibration?.raw ?? null,
-            t.calibration?.calibrated ?? null,
-          ]),
-        ),
-      ],
+      [predictionSetId, prior.digest, prior.minScore, JSON.stringify(priorTermTuples(prior.terms))],
     );
     const stored = await queryOne<{ n: number }>(
       tx,
@@ -204,24 +189,7 @@ export class PredictionSetRepository {
            JOIN LATERAL jsonb_array_elements_text(c->9) WITH ORDINALITY v(value, i) ON v.i = t.i
          ON CONFLICT DO NOTHING)
        SELECT COALESCE(sum(composed_rows), 0)::int AS n FROM stored`,
-      [
-        predictionSetId,
-        prior.digest,
-        JSON.stringify(
-          write.pairs.map((p) => [
-            p.accession,
-            p.aspect,
-            p.weight,
-            p.associationWeight,
-            p.queryTaxonomyId,
-            p.neighbourhood,
-            p.composedRows,
-            p.storedTerms,
-            p.associatedTerms,
-            p.associations,
-          ]),
-        ),
-      ],
+      [predictionSetId, prior.digest, JSON.stringify(composedPairTuples(write.pairs))],
     );
     return stored?.n ?? 0;
   }
