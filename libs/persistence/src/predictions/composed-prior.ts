@@ -133,6 +133,7 @@ export function encodeComposedPrior(write: ComposedPriorWrite): string {
 
 const isAspect = (v: unknown): v is GoAspect => v === 'F' || v === 'P' || v === 'C';
 const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isShare = (v: unknown): v is number => isNumber(v) && v >= 0 && v <= 1;
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 const isKnots = (v: unknown): v is number[] | null => v === null || (Array.isArray(v) && v.every(isNumber));
 
@@ -161,7 +162,7 @@ export function decodeComposedPrior(text: string): { value: ComposedPriorWrite }
       !isAspect(aspect) ||
       !isCount(goTermId) ||
       typeof goId !== 'string' ||
-      !isNumber(frequency) ||
+      !isShare(frequency) ||
       !isCount(termFrequency) ||
       !isKnots(raw) ||
       !isKnots(calibrated) ||
@@ -195,8 +196,8 @@ export function decodeComposedPrior(text: string): { value: ComposedPriorWrite }
     if (
       typeof accession !== 'string' ||
       !isAspect(aspect) ||
-      !isNumber(weight) ||
-      !isNumber(associationWeight) ||
+      !isShare(weight) ||
+      !isShare(associationWeight) ||
       !(taxon === null || typeof taxon === 'string') ||
       typeof neighbourhood !== 'boolean' ||
       !isCount(composedRows) ||
