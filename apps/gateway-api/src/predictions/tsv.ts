@@ -1,11 +1,14 @@
 import { Readable } from 'node:stream';
 import { StreamableFile } from '@nestjs/common';
 
+const BREAKS = /[\t\r\n]/;
+
 /** A TSV cell: empty for null/undefined, numbers as they are, tabs and newlines flattened. */
 export function tsvCell(value: unknown): string {
+  // Strings first and tested before replacing: nearly every cell is a string with nothing to flatten.
+  if (typeof value === 'string') return BREAKS.test(value) ? value.replace(/[\t\r\n]+/g, ' ') : value;
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  if (typeof value === 'string') return value.replace(/[\t\r\n]+/g, ' ');
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
 }

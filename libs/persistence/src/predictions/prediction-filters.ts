@@ -70,3 +70,24 @@ export async function* proteinBatches(
     after = upto;
   }
 }
+
+/**
+ * Reads each batch with `read` one batch ahead of its consumer: while the caller formats batch n,
+ * the database already reads batch n + 1, so on a machine where PostgreSQL and the reader share the
+ * cores the two overlap instead of taking turns. At most two batches are in memory; a read that
+ * fails surfaces when its batch is reached, and one left behind by a consumer that stops is dropped.
+ */
+export async function* readAhead<B, T>(
+  batches: AsyncIterable<B>,
+  read: (batch: B) => Promise<T>,
+): AsyncGenerator<T> {
+  let pending: Promise<T> | null = null;
+  for await (const batch of batches) {
+    const next = read(batch);
+    // A consumer that stops never awaits the read ahead; its failure must not go unhandled.
+    next.catch(() => undefined);
+    if (pending !== null) yield await pending;
+    pending = next;
+  }
+  if (pending !== null) yield await pending;
+}
