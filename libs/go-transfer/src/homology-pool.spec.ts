@@ -1,6 +1,6 @@
 import { JobError } from '@svc/jobs';
 import { termPrior } from '@svc/domain';
-import { checkPoolFits, POOL_BYTES } from './homology-pool';
+import { checkAssociationFits, checkPoolFits, POOL_BYTES } from './homology-pool';
 import { PoolColumns, PriorCounter, propagateAnnotations } from './pool-columns';
 import type { OntologyView } from './ontology-cache';
 
@@ -38,6 +38,31 @@ describe('checkPoolFits: a pool the worker cannot hold fails its job, not the pr
     expect(() => checkPoolFits({ proteins: 1, annotations: 1 }, 0, { limit: 4096 * MB, used: 0 })).toThrow(
       JobError,
     );
+  });
+});
+
+describe('checkAssociationFits: an association index the worker cannot hold fails its job', () => {
+  const index = { proteins: 516_371, postings: 30_000_000, bytes: 150 * MB };
+
+  it('lets an index within its share of the free heap through', () => {
+    expect(() => checkAssociationFits(index, 0.5, { limit: 4096 * MB, used: 1024 * MB })).not.toThrow();
+  });
+
+  it('refuses a larger one with reference_too_large, naming the index and what would make it fit', () => {
+    let thrown: unknown;
+    try {
+      checkAssociationFits(index, 0.5, { limit: 1024 * MB, used: 824 * MB });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(JobError);
+    const error = thrown as JobError;
+    expect(error.code).toBe('reference_too_large');
+    expect(error.message).toContain('association index');
+    expect(error.message).toContain('516371 proteins, 30000000 term postings');
+    expect(error.message).toContain('about 150 MB');
+    expect(error.message).toContain('100 MB'); // half of the 200 MB free
+    expect(error.message).toContain('--max-old-space-size');
   });
 });
 

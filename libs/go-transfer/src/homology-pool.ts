@@ -102,13 +102,43 @@ export function checkPoolFits(
 ): void {
   const needed =
     POOL_BYTES.fixed + size.proteins * POOL_BYTES.perProtein + size.annotations * POOL_BYTES.perAnnotation;
+  checkFits(
+    `the reference pool (${size.proteins} proteins, ${size.annotations} donor annotations)`,
+    needed,
+    memoryFraction,
+    heap,
+  );
+}
+
+/**
+ * Refuses, before it is built, an association index (docs/prediction.md, "Association") larger
+ * than the worker may still hold beside its pool: `reference_too_large`, as for the pool.
+ */
+export function checkAssociationFits(
+  size: { proteins: number; postings: number; bytes: number },
+  memoryFraction: number,
+  heap: { limit: number; used: number } = heapNow(),
+): void {
+  checkFits(
+    `the association index of the reference pool (${size.proteins} proteins, ${size.postings} term postings)`,
+    size.bytes,
+    memoryFraction,
+    heap,
+  );
+}
+
+function checkFits(
+  what: string,
+  needed: number,
+  memoryFraction: number,
+  heap: { limit: number; used: number },
+): void {
   const budget = Math.max(0, heap.limit - heap.used) * memoryFraction;
   if (needed <= budget) return;
   const mb = (bytes: number): string => `${Math.ceil(bytes / (1024 * 1024))} MB`;
   throw new JobError(
     'reference_too_large',
-    `the reference pool (${size.proteins} proteins, ${size.annotations} donor annotations) needs about ` +
-      `${mb(needed)} of the prediction worker's heap; it may give a pool ${mb(budget)} ` +
+    `${what} needs about ${mb(needed)} of the prediction worker's heap; it may give it ${mb(budget)} ` +
       `(${memoryFraction} of the ${mb(heap.limit - heap.used)} free of its ${mb(heap.limit)} heap): ` +
       'run the prediction worker with a larger heap (NODE_OPTIONS=--max-old-space-size) or a larger ' +
       'SVC_POOL_MEMORY_FRACTION',

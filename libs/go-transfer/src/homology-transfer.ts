@@ -1,5 +1,6 @@
 import {
   AssociationIndex,
+  associationIndexBytes,
   type AssociationModel,
   BlendModel,
   blendTerms,
@@ -15,7 +16,13 @@ import {
 } from '@svc/domain';
 import { diamondSearch } from '@svc/inference';
 import { Repositories, type SetPrior } from '@svc/persistence';
-import { HomologyPool, homologyPool, HomologyPoolSettings, referenceId } from './homology-pool';
+import {
+  checkAssociationFits,
+  HomologyPool,
+  homologyPool,
+  HomologyPoolSettings,
+  referenceId,
+} from './homology-pool';
 import { type PriorComposition, type PriorWeight, setPriorOf } from './prior-composition';
 import { withSearchJobErrors } from './search-failure';
 
@@ -103,7 +110,8 @@ export async function homologyTransfer(input: {
     const { hits, selves } = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
     // What the reference already knows of the query (its own annotations, never a vote for itself)
     // informs its prior; an unknown query keeps the plain prior.
-    const informed = association === undefined ? null : informedPriors(pool, association, query);
+    const informed =
+      association === undefined ? null : informedPriors(pool, association, query, input.pool.memoryFraction);
     let known = 0;
     for (const aspect of ['F', 'P', 'C'] as const) {
       // Self-transfer: the query's own annotations are known, reported apart and not predicted.
@@ -330,9 +338,20 @@ function aspectTerms(
 /** One association index per pool (built on its first query, kept while the pool is). */
 const associationIndexes = new WeakMap<HomologyPool, AssociationIndex>();
 
-function associationIndexOf(pool: HomologyPool, model: AssociationModel): AssociationIndex {
+function associationIndexOf(
+  pool: HomologyPool,
+  model: AssociationModel,
+  memoryFraction: number,
+): AssociationIndex {
   let index = associationIndexes.get(pool);
   if (index === undefined) {
+    const options = { maxPosting: model.max_posting, neighbours: model.neighbours };
+    // Refused before it is built when it cannot fit beside the pool: the job fails with a code
+    // instead of the process running out of heap.
+    checkAssociationFits(
+      { proteins: pool.size, ...associationIndexBytes(pool.size, pool.priors, options) },
+      memoryFraction,
+    );
     index = new AssociationIndex(
       {
         size: pool.size,
@@ -342,7 +361,7 @@ function associationIndexOf(pool: HomologyPool, model: AssociationModel): Associ
         // One accession map per pool, shared with the lookup of known queries.
         find: (accession) => accessionMapOf(pool).get(accession),
       },
-      { maxPosting: model.max_posting, neighbours: model.neighbours },
+      options,
     );
     associationIndexes.set(pool, index);
   }
@@ -380,10 +399,11 @@ function informedPriors(
   pool: HomologyPool,
   model: AssociationModel,
   query: HomologyQuery,
+  memoryFraction: number,
 ): Partial<Record<GoAspect, InformedPrior>> | null {
   const self = poolIndexOf(pool, query.accession);
   if (self === undefined) return null;
-  const index = associationIndexOf(pool, model);
+  const index = associationIndexOf(pool, model, memoryFraction);
   const known = {
     F: [...(pool.terms(self, 'F')?.keys() ?? [])],
     P: [...(pool.terms(self, 'P')?.keys() ?? [])],

@@ -1,4 +1,11 @@
-import { AssociationIndex, associationSourceOf, type AspectTerms, informedPrior } from './association';
+import {
+  ASSOCIATION_BYTES,
+  AssociationIndex,
+  associationIndexBytes,
+  associationSourceOf,
+  type AspectTerms,
+  informedPrior,
+} from './association';
 import { checkBlendModel, termPrior } from './homology-blend';
 
 const none: readonly string[] = [];
@@ -135,5 +142,52 @@ describe('checkBlendModel: association', () => {
       { max_posting: 300, neighbours: 50, weights: { LK: weights.LK } },
     ])
       expect(() => checkBlendModel({ ...model, association })).toThrow(/invalid blend model: association/);
+  });
+});
+
+describe('associationIndexBytes', () => {
+  it('counts a posting for every protein carrying a term specific enough to match on', () => {
+    // maxPosting 3: f:bind (4 proteins) is left out; f:dna 3, f:kin 1; p:tx 2, p:dev 1, p:sig 1;
+    // c:nuc 3, c:cyto 1.
+    const size = associationIndexBytes(references.size, priors, { maxPosting: 3, neighbours: 50 });
+    expect(size.postings).toBe(3 + 1 + 2 + 1 + 1 + 3 + 1);
+    expect(size.terms).toBe(7);
+    expect(size.bytes).toBe(
+      4 * ASSOCIATION_BYTES.perProtein +
+        size.postings * ASSOCIATION_BYTES.perPosting +
+        size.terms * ASSOCIATION_BYTES.perTerm,
+    );
+    // An index that keeps its own accession map (no `find` in its source) counts it.
+    expect(
+      associationIndexBytes(references.size, priors, { maxPosting: 3, neighbours: 50 }, true).bytes,
+    ).toBe(size.bytes + 4 * ASSOCIATION_BYTES.perAccession);
+  });
+
+  it('grows with the reference: a larger maxPosting indexes the common terms too', () => {
+    const narrow = associationIndexBytes(references.size, priors, { maxPosting: 3, neighbours: 50 });
+    const wide = associationIndexBytes(references.size, priors, { maxPosting: 4, neighbours: 50 });
+    expect(wide.postings).toBe(narrow.postings + 4);
+    expect(wide.bytes).toBeGreaterThan(narrow.bytes);
+  });
+
+  it('an index whose priors undercount a term still holds every protein carrying it', () => {
+    // Priors counted over A and E only: f:x once; the index reads B, which carries it too.
+    const proteins = new Map<string, AspectTerms>([
+      ['A', protein(['f:x'], ['p:a'])],
+      ['B', protein(['f:x'], ['p:b'])],
+      ['E', protein(['f:y'], ['p:c'])],
+    ]);
+    const counted = [proteins.get('A')!, proteins.get('E')!];
+    const undercounted = new AssociationIndex(
+      associationSourceOf(proteins, {
+        F: termPrior(counted.map((p) => p.F)),
+        P: termPrior(counted.map((p) => p.P)),
+        C: termPrior(counted.map((p) => p.C)),
+      }),
+      { maxPosting: 3, neighbours: 50 },
+    );
+    // Both A and B match f:x and vote: a posting sized from the prior grows to hold B.
+    const scores = undercounted.scores(protein(['f:x'], none), null);
+    expect(Object.fromEntries(scores.P!)).toEqual({ 'p:a': 0.5, 'p:b': 0.5 });
   });
 });

@@ -53,7 +53,8 @@ export function associationSourceOf(
 
 /** Reference proteins indexed by their specific terms, for matching a query's known terms. */
 export class AssociationIndex {
-  private readonly postings = new Map<string, number[]>();
+  /** Per specific term, the proteins carrying it in ascending order (sized from the prior's count). */
+  private readonly postings = new Map<string, Int32Array>();
   private readonly weight = new Map<string, number>();
   /** Accession to protein: the source's own map, or one built here. */
   private readonly indexOf: { get(accession: string): number | undefined };
@@ -70,6 +71,9 @@ export class AssociationIndex {
     this.carries = ASPECTS.map(() => new Uint8Array(source.size));
     const byAccession = source.find === undefined ? new Map<string, number>() : null;
     this.indexOf = byAccession ?? { get: (accession) => source.find!(accession) };
+    // How far each posting is filled; a posting is allocated at its term's count in the prior (the
+    // proteins carrying it), and grows only if the source carries the term more often than that.
+    const filled = new Map<string, number>();
     for (let index = 0; index < source.size; index++) {
       byAccession?.set(source.accession(index), index);
       ASPECTS.forEach((aspect, slot) => {
@@ -78,15 +82,27 @@ export class AssociationIndex {
           this.carries[slot]![index] = 1;
           // A term's weight is its information content among the reference proteins of its aspect:
           // rare terms match proteins of the same function, common ones anything (and cost most).
-          const count = Math.round((prior.frequency.get(term) ?? 0) * prior.proteins);
-          if (count === 0 || count > options.maxPosting) continue;
-          const posting = this.postings.get(term);
+          const count = postingCount(prior, term, options.maxPosting);
+          if (count === 0) continue;
+          let posting = this.postings.get(term);
           if (posting === undefined) {
-            this.postings.set(term, [index]);
+            this.postings.set(term, (posting = new Int32Array(count)));
             this.weight.set(term, Math.log2(prior.proteins / count));
-          } else posting.push(index);
+          }
+          const at = filled.get(term) ?? 0;
+          if (at === posting.length) {
+            const grown = new Int32Array(Math.max(1, posting.length * 2));
+            grown.set(posting);
+            this.postings.set(term, (posting = grown));
+          }
+          posting[at] = index;
+          filled.set(term, at + 1);
         }
       });
+    }
+    for (const [term, at] of filled) {
+      const posting = this.postings.get(term)!;
+      if (at < posting.length) this.postings.set(term, posting.slice(0, at));
     }
     this.similarity = ASPECTS.map(() => new Float64Array(source.size));
     this.seen = new Uint8Array(source.size);
@@ -165,6 +181,53 @@ export class AssociationIndex {
     return out;
   }
 }
+
+/** Proteins carrying a term by the prior's count; 0 for a term too common (or unknown) to match on. */
+function postingCount(prior: TermPrior, term: string, maxPosting: number): number {
+  const count = Math.round((prior.frequency.get(term) ?? 0) * prior.proteins);
+  return count > maxPosting ? 0 : count;
+}
+
+/**
+ * The memory an `AssociationIndex` over a source of `proteins` proteins with these priors takes,
+ * worked out from the priors alone before it is built: per protein its scratch and flag arrays (3
+ * doubles and 4 bytes), per posting 4 bytes (exact when the priors count what the source carries, as
+ * a pool's do), per indexed term its entries in two maps and its typed array (`ASSOCIATION_BYTES`).
+ * Without `find` the index also keeps an accession map. The typed arrays live beside V8's heap, not
+ * in it, so held against the heap's free space the figure errs on the safe side.
+ */
+export function associationIndexBytes(
+  proteins: number,
+  priors: Readonly<Record<GoAspect, TermPrior>>,
+  options: AssociationOptions,
+  ownAccessionMap = false,
+): { bytes: number; postings: number; terms: number } {
+  let postings = 0;
+  let terms = 0;
+  for (const aspect of ASPECTS) {
+    const prior = priors[aspect];
+    for (const [term] of prior.ranked) {
+      const count = postingCount(prior, term, options.maxPosting);
+      if (count === 0) continue;
+      postings += count;
+      terms += 1;
+    }
+  }
+  const perProtein = ASSOCIATION_BYTES.perProtein + (ownAccessionMap ? ASSOCIATION_BYTES.perAccession : 0);
+  return {
+    bytes:
+      proteins * perProtein + postings * ASSOCIATION_BYTES.perPosting + terms * ASSOCIATION_BYTES.perTerm,
+    postings,
+    terms,
+  };
+}
+
+/**
+ * The parts of `associationIndexBytes`: three Float64 and four Uint8 slots a protein, an Int32 a
+ * posting, and a term's two map entries, its key and its typed array's headers (generous: V8 keeps
+ * an ArrayBuffer and its view apart); an accession map entry with its string when the index keeps one.
+ */
+export const ASSOCIATION_BYTES = { perProtein: 28, perPosting: 4, perTerm: 400, perAccession: 120 } as const;
 
 /** The `capacity` most similar proteins offered (ties: the lower index), the least of them on top. */
 class Nearest {
