@@ -62,6 +62,12 @@ export async function homologyTransfer(input: {
   queries: HomologyQuery[];
   model: BlendModel;
   threads?: number;
+  /**
+   * DIAMOND's `--block-size` (null: chosen from the memory the worker leaves it, `diamondBlockSize`)
+   * and `--index-chunks` (`SVC_DIAMOND_BLOCK_SIZE`, `SVC_DIAMOND_INDEX_CHUNKS`).
+   */
+  blockSize?: number | null;
+  indexChunks?: number;
   /** Stops the search (a cancel or a shutdown). */
   signal?: AbortSignal;
 }): Promise<{
@@ -92,6 +98,8 @@ export async function homologyTransfer(input: {
       options: {
         maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN,
         ...(input.threads !== undefined ? { threads: input.threads } : {}),
+        ...(input.blockSize !== undefined && input.blockSize !== null ? { blockSize: input.blockSize } : {}),
+        ...(input.indexChunks !== undefined ? { indexChunks: input.indexChunks } : {}),
       },
       ...(input.signal !== undefined ? { signal: input.signal } : {}),
     }),

@@ -127,6 +127,8 @@ async function homologySearch(
     excludeSelf,
     queries: input.queries,
     model: defaultBlendModel(),
+    blockSize: input.config.diamondBlockSize,
+    indexChunks: input.config.diamondIndexChunks,
     ...(input.signal !== undefined ? { signal: input.signal } : {}),
   });
   const pending = terms.map((t) => ({

@@ -1,4 +1,4 @@
-import { diamondVersion } from '@svc/inference';
+import { DEFAULT_DIAMOND_SEARCH, diamondMemoryBudget, diamondVersion } from '@svc/inference';
 import { JobError } from '@svc/jobs';
 import { BackgroundTask, Infrastructure } from '@svc/bootstrap';
 
@@ -30,8 +30,15 @@ export function announceHomologyTool(infra: Infrastructure): BackgroundTask {
   const binary = infra.config.diamondBin;
   const check = installedDiamond(binary).then((version) => {
     if (version !== null) {
+      // The settings a search will run with: threads from the CPU limit, the block from the memory
+      // left beside the heap (unless SVC_DIAMOND_BLOCK_SIZE says), so a limit too tight shows here.
       infra.logger.info('DIAMOND found: search_backend diamond (the default) is available', {
         diamond: version,
+        threads: DEFAULT_DIAMOND_SEARCH.threads,
+        block_size: infra.config.diamondBlockSize ?? DEFAULT_DIAMOND_SEARCH.blockSize,
+        block_size_from: infra.config.diamondBlockSize === null ? 'memory' : 'SVC_DIAMOND_BLOCK_SIZE',
+        memory_left_mb: Math.round(diamondMemoryBudget() / (1024 * 1024)),
+        index_chunks: infra.config.diamondIndexChunks,
       });
     } else {
       infra.logger.error(

@@ -1,8 +1,18 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HomologyHit } from '@svc/domain';
-import { cpuLimit, diamondSearch, ensureDiamondDatabase, parseHits, toFasta } from './diamond';
+import {
+  cpuLimit,
+  DIAMOND_BYTES_PER_BLOCK_LETTER,
+  diamondBlockSize,
+  diamondMemoryBudget,
+  diamondSearch,
+  ensureDiamondDatabase,
+  memoryLimit,
+  parseHits,
+  toFasta,
+} from './diamond';
 import { DiamondInputError } from './diamond-failure';
 
 // Two unrelated reference proteins (real human sequences, trimmed) and a query per case.
@@ -36,6 +46,58 @@ describe('cpuLimit: DIAMOND threads follow the CPU limit', () => {
     expect(cpuLimit('150000 100000')).toBe(Math.min(2, offered));
     expect(cpuLimit('6400000 100000')).toBe(offered);
     expect(cpuLimit('max 100000')).toBe(offered);
+  });
+});
+
+describe('DIAMOND block size follows the memory the worker leaves it', () => {
+  const GiB = 1024 ** 3;
+
+  it('reads a cgroup memory limit, never above the machine, and the machine without one', () => {
+    expect(memoryLimit(`${4 * GiB}\n`, 24 * GiB)).toBe(4 * GiB);
+    expect(memoryLimit('max\n', 24 * GiB)).toBe(24 * GiB);
+    expect(memoryLimit(null, 24 * GiB)).toBe(24 * GiB);
+    expect(memoryLimit(`${64 * GiB}`, 24 * GiB)).toBe(24 * GiB);
+  });
+
+  it('leaves the worker its heap limit and 512 MiB, and DIAMOND the rest', () => {
+    expect(diamondMemoryBudget(4 * GiB, 2.5 * GiB)).toBe(1 * GiB);
+    expect(diamondMemoryBudget(2 * GiB, 2.5 * GiB)).toBe(0);
+  });
+
+  it('sizes the block to the budget: the manifests keep Swiss-Prot (0.19 G letters) in one block', () => {
+    // A 4 GiB container with a 2.5 GiB heap leaves DIAMOND 1 GiB: 0.25 billion letters, in 0.05 steps.
+    expect(diamondBlockSize(1 * GiB)).toBe(0.25);
+    expect(diamondBlockSize(1 * GiB) * DIAMOND_BYTES_PER_BLOCK_LETTER).toBeLessThanOrEqual(1 * GiB);
+    // A large machine gets DIAMOND's default, and nothing leaves less than the smallest block.
+    expect(diamondBlockSize(24 * GiB)).toBe(2);
+    expect(diamondBlockSize(0)).toBe(0.05);
+  });
+
+  it('passes the block size and index chunks to blastp', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-diamond-block-'));
+    try {
+      // DIAMOND itself, behind a script that notes the arguments it was given.
+      const binary = join(dir, 'diamond-noting-arguments');
+      writeFileSync(binary, `#!/bin/sh\nprintf '%s\\n' "$@" > '${join(dir, 'args')}'\nexec diamond "$@"\n`);
+      chmodSync(binary, 0o755);
+      const database = await ensureDiamondDatabase({
+        dir,
+        references: [{ id: 'r0', sequence: UBIQUITIN }],
+        threads: 1,
+      });
+      const hits = await diamondSearch({
+        binary,
+        database,
+        queries: [{ id: 'q0', sequence: UBIQUITIN }],
+        options: { threads: 1, blockSize: 0.05, indexChunks: 1 },
+      });
+      expect(hits.get('q0')?.[0]?.reference).toBe('r0');
+      const args = readFileSync(join(dir, 'args'), 'utf8').split('\n');
+      expect(args[args.indexOf('--block-size') + 1]).toBe('0.05');
+      expect(args[args.indexOf('--index-chunks') + 1]).toBe('1');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

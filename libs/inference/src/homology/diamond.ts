@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { getHeapStatistics } from 'node:v8';
 import type { HomologyHit } from '@svc/domain';
 import { classifyDiamondFailure, DiamondInputError } from './diamond-failure';
 
@@ -18,6 +19,46 @@ export interface DiamondSearchOptions {
   evalue: number;
   maxTargetSeqs: number;
   threads: number;
+  /** `--block-size`: billions of reference letters DIAMOND holds at once (its memory, see `diamondBlockSize`). */
+  blockSize: number;
+  /** `--index-chunks`: how many passes the seed index is built in (more: less memory, slower). */
+  indexChunks: number;
+}
+
+/** DIAMOND's own defaults for `--block-size` and `--index-chunks`. */
+export const DIAMOND_DEFAULT_BLOCK_SIZE = 2;
+export const DIAMOND_DEFAULT_INDEX_CHUNKS = 4;
+
+/**
+ * Bytes of DIAMOND's memory per billion reference letters of a block, at `--sensitive` and the
+ * default 4 index chunks: 4 GB, above the 3.5 measured on Swiss-Prot (672 MB of RSS for its 0.19
+ * billion letters, docs/scaling.md) and below the 6 GB per unit of block size DIAMOND's manual gives
+ * for full blocks.
+ */
+export const DIAMOND_BYTES_PER_BLOCK_LETTER = 4e9;
+
+/**
+ * Memory DIAMOND is left with beside the worker: the process's memory limit (the cgroup's
+ * `memory.max`, a Kubernetes limit, else the machine's memory) less the worker's own heap limit and a
+ * reserve of 512 MiB for the rest of the Node process.
+ */
+export function diamondMemoryBudget(
+  limit = memoryLimit(),
+  heapLimit = getHeapStatistics().heap_size_limit,
+): number {
+  return Math.max(0, limit - heapLimit - 512 * 1024 * 1024);
+}
+
+/**
+ * The block size (`--block-size`) that keeps DIAMOND within `budget` bytes: budget /
+ * DIAMOND_BYTES_PER_BLOCK_LETTER billions of letters, in steps of 0.05, at least 0.05 and at most
+ * DIAMOND's default 2 (a larger block only saves passes over the queries once the database passes 2
+ * billion letters). A reference larger than the block is searched in several passes: slower, never
+ * out of memory.
+ */
+export function diamondBlockSize(budget = diamondMemoryBudget()): number {
+  const letters = Math.floor((budget / DIAMOND_BYTES_PER_BLOCK_LETTER) * 20) / 20;
+  return Math.min(DIAMOND_DEFAULT_BLOCK_SIZE, Math.max(0.05, letters));
 }
 
 export const DEFAULT_DIAMOND_SEARCH: Readonly<DiamondSearchOptions> = Object.freeze({
@@ -25,7 +66,18 @@ export const DEFAULT_DIAMOND_SEARCH: Readonly<DiamondSearchOptions> = Object.fre
   evalue: 1e-3,
   maxTargetSeqs: 50,
   threads: cpuLimit(),
+  blockSize: diamondBlockSize(),
+  indexChunks: DIAMOND_DEFAULT_INDEX_CHUNKS,
 });
+
+/**
+ * The memory this process may use: the cgroup's `memory.max` when it sets one (a Kubernetes limit;
+ * `max` means none), else the machine's memory.
+ */
+export function memoryLimit(memoryMax = readCgroupFile('memory.max'), total = totalmem()): number {
+  const limit = Number((memoryMax ?? '').trim());
+  return Number.isFinite(limit) && limit > 0 ? Math.min(limit, total) : total;
+}
 
 /**
  * The CPUs this process may use: the cgroup's CPU quota (a Kubernetes limit, `cpu.max`) when it sets
@@ -43,8 +95,12 @@ export function cpuLimit(cpuMax = readCgroupCpuMax()): number {
 }
 
 function readCgroupCpuMax(): string | null {
+  return readCgroupFile('cpu.max');
+}
+
+function readCgroupFile(name: string): string | null {
   try {
-    return readFileSync('/sys/fs/cgroup/cpu.max', 'utf8');
+    return readFileSync(`/sys/fs/cgroup/${name}`, 'utf8');
   } catch {
     return null;
   }
@@ -206,6 +262,10 @@ export async function diamondSearch(input: {
       String(options.maxTargetSeqs),
       '--threads',
       String(options.threads),
+      '--block-size',
+      String(options.blockSize),
+      '--index-chunks',
+      String(options.indexChunks),
       '--tmpdir',
       work,
       '--quiet',

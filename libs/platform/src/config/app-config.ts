@@ -28,6 +28,10 @@ export interface AppConfig {
   readonly termEmbeddingPath: string | null;
   /** The DIAMOND binary (`SVC_DIAMOND_BIN`), `diamond` on the PATH by default. */
   readonly diamondBin: string;
+  /** DIAMOND's `--block-size` (`SVC_DIAMOND_BLOCK_SIZE`); null: chosen from the memory left to it. */
+  readonly diamondBlockSize: number | null;
+  /** DIAMOND's `--index-chunks` (`SVC_DIAMOND_INDEX_CHUNKS`, default 4). */
+  readonly diamondIndexChunks: number;
   /** Share of a prediction worker's free heap one homology pool may take (`SVC_POOL_MEMORY_FRACTION`). */
   readonly poolMemoryFraction: number;
   /**

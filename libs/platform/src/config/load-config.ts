@@ -193,6 +193,8 @@ function buildConfig(
     allowedOrigins: Object.freeze([...v.allowed_origins]),
     termEmbeddingPath: v.term_embedding_path,
     diamondBin: v.diamond_bin,
+    diamondBlockSize: v.diamond_block_size,
+    diamondIndexChunks: v.diamond_index_chunks,
     poolMemoryFraction: v.pool_memory_fraction,
     priorRows: v.prior_rows,
     benchmarkConfigPath: v.benchmark_config_path,

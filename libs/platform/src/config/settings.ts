@@ -149,6 +149,17 @@ const SETTING_TABLE = [
   { key: 'models_dir', env: 'SVC_MODELS_DIR', type: 'path', default: 'models' },
   // The aligner of the default prediction path (docs/prediction.md); a name on the PATH or a file.
   { key: 'diamond_bin', env: 'SVC_DIAMOND_BIN', type: 'string', default: 'diamond' },
+  // DIAMOND's --block-size (billions of reference letters held at once; unset: chosen from the memory
+  // the prediction worker leaves it) and --index-chunks (docs/scaling.md, "DIAMOND settings").
+  {
+    key: 'diamond_block_size',
+    env: 'SVC_DIAMOND_BLOCK_SIZE',
+    type: 'float',
+    min: 0.01,
+    max: 100,
+    default: null,
+  },
+  { key: 'diamond_index_chunks', env: 'SVC_DIAMOND_INDEX_CHUNKS', type: 'int', min: 1, max: 64, default: 4 },
   // The share of its free heap a prediction worker may give one homology reference pool; a larger
   // pool fails its job with reference_too_large instead of the process (docs/scaling.md).
   {
