@@ -3,7 +3,13 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HomologyHit } from '@svc/domain';
-import { diamondSearch, ensureDiamondDatabase, type SequenceRecord } from '@svc/inference';
+import {
+  DEFAULT_DIAMOND_SEARCH,
+  diamondSearch,
+  type DiamondSearchOptions,
+  ensureDiamondDatabase,
+  type SequenceRecord,
+} from '@svc/inference';
 import { HOMOLOGY_HITS, HOMOLOGY_SELF_MARGIN } from '@svc/go-transfer';
 import { CATEGORIES, type QualityWindow } from './windows';
 
@@ -16,9 +22,14 @@ export interface WindowHits {
   searchSeconds: number;
 }
 
+/**
+ * DIAMOND's hits of the window's targets against its donors, with the prediction worker's settings
+ * unless `settings` says otherwise (the settings study, tools/study/homology-settings.ts).
+ */
 export async function searchWindow(
   window: QualityWindow,
   cacheDir = join(tmpdir(), 'svc-quality'),
+  settings: Partial<Pick<DiamondSearchOptions, 'sensitivity' | 'evalue'>> = {},
 ): Promise<WindowHits> {
   const references: SequenceRecord[] = [...window.references.keys()]
     .sort()
@@ -35,7 +46,11 @@ export async function searchWindow(
   const hits = await diamondSearch({
     database,
     queries,
-    options: { maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN },
+    options: {
+      sensitivity: settings.sensitivity ?? DEFAULT_DIAMOND_SEARCH.sensitivity,
+      evalue: settings.evalue ?? DEFAULT_DIAMOND_SEARCH.evalue,
+      maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN,
+    },
   });
   const searchSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   return { hits, queries: queries.length, references: references.length, makedbSeconds, searchSeconds };

@@ -102,10 +102,16 @@ export function readSequences(dataDir: string): Map<string, string> {
   return sequences;
 }
 
+/**
+ * A window: its GO release, its donors (propagated t0 terms of the proteins with a sequence; only
+ * experimental annotations unless `donors` is `all`, as the service's `donor_evidence`), its targets
+ * per category with their truth (always from experimental annotations), and its IA.
+ */
 export function loadWindow(
   dataDir: string,
   spec: WindowSpec,
   sequences = readSequences(dataDir),
+  donors: 'experimental' | 'all' = 'experimental',
 ): QualityWindow {
   const oboText = readText(join(dataDir, spec.obo));
   const graph = new GoGraph(parseObo(oboText));
@@ -113,7 +119,7 @@ export function loadWindow(
   const t0 = readRows(join(dataDir, spec.t0));
   const t1 = readRows(join(dataDir, spec.t1));
 
-  // Donors: experimental t0 annotations, propagated within the aspect.
+  // Donors: experimental t0 annotations (or all of them), propagated within the aspect.
   const closure = new Map<string, string[]>();
   const closureOf = (goId: string): string[] => {
     let ids = closure.get(goId);
@@ -132,7 +138,8 @@ export function loadWindow(
   };
   const donorSets = new Map<string, Record<GoAspect, Set<string>>>();
   for (const row of t0) {
-    if (!DONOR_EVIDENCE.has(row.evidence) || !sequences.has(row.protein)) continue;
+    if (donors === 'experimental' && !DONOR_EVIDENCE.has(row.evidence)) continue;
+    if (!sequences.has(row.protein) || row.evidence === 'ND') continue;
     const ids = closureOf(row.goId);
     if (ids.length === 0) continue;
     let sets = donorSets.get(row.protein);
