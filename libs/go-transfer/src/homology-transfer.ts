@@ -23,6 +23,7 @@ import {
   HomologyPoolSettings,
   referenceId,
 } from './homology-pool';
+import { eventLoopPause } from './event-loop';
 import { type PriorComposition, type PriorWeight, setPriorOf } from './prior-composition';
 import { withSearchJobErrors } from './search-failure';
 
@@ -114,12 +115,18 @@ export async function homologyTransfer(input: {
   );
   const association = input.model.association;
   const weights: PriorWeight[] = [];
+  // Scoring a batch of thousands of queries against a Swiss-Prot pool takes minutes of CPU: the loop
+  // gives way to the event loop as it goes.
+  const pause = eventLoopPause();
   for (const { query, id } of searchable) {
+    await pause();
     const { hits, selves } = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
     // What the reference already knows of the query (its own annotations, never a vote for itself)
     // informs its prior; an unknown query keeps the plain prior.
     const informed =
-      association === undefined ? null : informedPriors(pool, association, query, input.pool.memoryFraction);
+      association === undefined
+        ? null
+        : await informedPriors(pool, association, query, input.pool.memoryFraction, pause);
     let known = 0;
     for (const aspect of ['F', 'P', 'C'] as const) {
       // Self-transfer: the query's own annotations are known, reported apart and not predicted.
@@ -344,13 +351,14 @@ function aspectTerms(
 }
 
 /** One association index per pool (built on its first query, kept while the pool is). */
-const associationIndexes = new WeakMap<HomologyPool, AssociationIndex>();
+const associationIndexes = new WeakMap<HomologyPool, Promise<AssociationIndex>>();
 
 function associationIndexOf(
   pool: HomologyPool,
   model: AssociationModel,
   memoryFraction: number,
-): AssociationIndex {
+  pause: () => Promise<void>,
+): Promise<AssociationIndex> {
   let index = associationIndexes.get(pool);
   if (index === undefined) {
     const options = { maxPosting: model.max_posting, neighbours: model.neighbours };
@@ -360,7 +368,7 @@ function associationIndexOf(
       { proteins: pool.size, ...associationIndexBytes(pool.size, pool.priors, options) },
       memoryFraction,
     );
-    index = new AssociationIndex(
+    index = AssociationIndex.build(
       {
         size: pool.size,
         accession: (i) => pool.protein(i)?.accession ?? '',
@@ -370,8 +378,11 @@ function associationIndexOf(
         find: (accession) => accessionMapOf(pool).get(accession),
       },
       options,
+      pause,
     );
     associationIndexes.set(pool, index);
+    // A build that failed is tried again by the next query rather than kept.
+    index.catch(() => associationIndexes.delete(pool));
   }
   return index;
 }
@@ -403,15 +414,16 @@ function poolIndexOf(pool: HomologyPool, accession: string): number | undefined 
  * The association index is built on the pool's first known query: a run of new proteins never pays
  * for it.
  */
-function informedPriors(
+async function informedPriors(
   pool: HomologyPool,
   model: AssociationModel,
   query: HomologyQuery,
   memoryFraction: number,
-): Partial<Record<GoAspect, InformedPrior>> | null {
+  pause: () => Promise<void>,
+): Promise<Partial<Record<GoAspect, InformedPrior>> | null> {
   const self = poolIndexOf(pool, query.accession);
   if (self === undefined) return null;
-  const index = associationIndexOf(pool, model, memoryFraction);
+  const index = await associationIndexOf(pool, model, memoryFraction, pause);
   const known = {
     F: [...(pool.terms(self, 'F')?.keys() ?? [])],
     P: [...(pool.terms(self, 'P')?.keys() ?? [])],

@@ -82,6 +82,30 @@ describe('association from known terms', () => {
   });
 });
 
+describe('AssociationIndex.build', () => {
+  it('builds, pausing between steps, the index the constructor builds at once', async () => {
+    let pauses = 0;
+    const built = await AssociationIndex.build(
+      associationSourceOf(references, priors),
+      { maxPosting: 3, neighbours: 50 },
+      async () => {
+        pauses += 1;
+      },
+      1,
+    );
+    // One pause per step of one protein.
+    expect(pauses).toBe(references.size);
+    for (const known of [
+      protein(['f:bind', 'f:dna'], none),
+      protein(none, none, ['c:nuc']),
+      protein(none, ['p:sig']),
+      references.get('A')!,
+    ])
+      expect(built.scores(known, 'A')).toEqual(index.scores(known, 'A'));
+    expect(built.find('C')).toBe(2);
+  });
+});
+
 describe('informedPrior', () => {
   const prior = termPrior([['a', 'b'], ['a'], ['a', 'c'], ['d']]);
 

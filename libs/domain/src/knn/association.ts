@@ -64,48 +64,86 @@ export class AssociationIndex {
   /** Per aspect: whether each reference protein has terms there (only those can vote). */
   private readonly carries: Uint8Array[];
 
+  /** Accession to protein, when the source keeps no such map: filled while the index is built. */
+  private readonly byAccession: Map<string, number> | null;
+  /** How far each posting is filled while the index is built. */
+  private filled: Map<string, number> | null = new Map();
+
+  /** Builds the index over the whole source at once (`build` does the same, giving way as it goes). */
   constructor(
     private readonly source: AssociationSource,
     private readonly options: AssociationOptions = DEFAULT_ASSOCIATION_OPTIONS,
+    deferred = false,
   ) {
     this.carries = ASPECTS.map(() => new Uint8Array(source.size));
-    const byAccession = source.find === undefined ? new Map<string, number>() : null;
-    this.indexOf = byAccession ?? { get: (accession) => source.find!(accession) };
-    // How far each posting is filled; a posting is allocated at its term's count in the prior (the
-    // proteins carrying it), and grows only if the source carries the term more often than that.
-    const filled = new Map<string, number>();
-    for (let index = 0; index < source.size; index++) {
-      byAccession?.set(source.accession(index), index);
-      ASPECTS.forEach((aspect, slot) => {
-        const prior = source.priors[aspect];
-        for (const term of source.terms(index, aspect) ?? []) {
-          this.carries[slot]![index] = 1;
-          // A term's weight is its information content among the reference proteins of its aspect:
-          // rare terms match proteins of the same function, common ones anything (and cost most).
-          const count = postingCount(prior, term, options.maxPosting);
-          if (count === 0) continue;
-          let posting = this.postings.get(term);
-          if (posting === undefined) {
-            this.postings.set(term, (posting = new Int32Array(count)));
-            this.weight.set(term, Math.log2(prior.proteins / count));
-          }
-          const at = filled.get(term) ?? 0;
-          if (at === posting.length) {
-            const grown = new Int32Array(Math.max(1, posting.length * 2));
-            grown.set(posting);
-            this.postings.set(term, (posting = grown));
-          }
-          posting[at] = index;
-          filled.set(term, at + 1);
-        }
-      });
+    this.byAccession = source.find === undefined ? new Map<string, number>() : null;
+    this.indexOf = this.byAccession ?? { get: (accession) => source.find!(accession) };
+    this.similarity = ASPECTS.map(() => new Float64Array(source.size));
+    this.seen = new Uint8Array(source.size);
+    if (deferred) return;
+    for (let index = 0; index < source.size; index++) this.add(index);
+    this.finish();
+  }
+
+  /**
+   * The same index, built `step` proteins at a time with `pause()` awaited in between, so a process
+   * that builds one over half a million proteins keeps answering (its broker heartbeats, its leases)
+   * while it does.
+   */
+  static async build(
+    source: AssociationSource,
+    options: AssociationOptions,
+    pause: () => Promise<void>,
+    step = 2_000,
+  ): Promise<AssociationIndex> {
+    const index = new AssociationIndex(source, options, true);
+    for (let start = 0; start < source.size; start += step) {
+      const end = Math.min(source.size, start + step);
+      for (let protein = start; protein < end; protein++) index.add(protein);
+      await pause();
     }
-    for (const [term, at] of filled) {
+    index.finish();
+    return index;
+  }
+
+  /** Indexes one protein's terms; proteins are added in ascending order, so postings stay sorted. */
+  private add(index: number): void {
+    const filled = this.filled!;
+    this.byAccession?.set(this.source.accession(index), index);
+    ASPECTS.forEach((aspect, slot) => {
+      const prior = this.source.priors[aspect];
+      for (const term of this.source.terms(index, aspect) ?? []) {
+        this.carries[slot]![index] = 1;
+        // A term's weight is its information content among the reference proteins of its aspect:
+        // rare terms match proteins of the same function, common ones anything (and cost most).
+        const count = postingCount(prior, term, this.options.maxPosting);
+        if (count === 0) continue;
+        // A posting is allocated at its term's count in the prior (the proteins carrying it), and
+        // grows only if the source carries the term more often than that.
+        let posting = this.postings.get(term);
+        if (posting === undefined) {
+          this.postings.set(term, (posting = new Int32Array(count)));
+          this.weight.set(term, Math.log2(prior.proteins / count));
+        }
+        const at = filled.get(term) ?? 0;
+        if (at === posting.length) {
+          const grown = new Int32Array(Math.max(1, posting.length * 2));
+          grown.set(posting);
+          this.postings.set(term, (posting = grown));
+        }
+        posting[at] = index;
+        filled.set(term, at + 1);
+      }
+    });
+  }
+
+  /** Trims the postings that grew past what they hold. */
+  private finish(): void {
+    for (const [term, at] of this.filled!) {
       const posting = this.postings.get(term)!;
       if (at < posting.length) this.postings.set(term, posting.slice(0, at));
     }
-    this.similarity = ASPECTS.map(() => new Float64Array(source.size));
-    this.seen = new Uint8Array(source.size);
+    this.filled = null;
   }
 
   get size(): number {
