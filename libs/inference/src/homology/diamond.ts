@@ -84,7 +84,7 @@ export function memoryLimit(memoryMax = readCgroupFile('memory.max'), total = to
  * one, else the CPUs the scheduler offers. DIAMOND's `--threads` follows it, so a worker limited to 2
  * CPUs runs 2 threads instead of one per CPU of the node.
  */
-export function cpuLimit(cpuMax = readCgroupCpuMax()): number {
+export function cpuLimit(cpuMax = readCgroupFile('cpu.max')): number {
   const offered = Math.max(
     1,
     typeof availableParallelism === 'function' ? availableParallelism() : cpus().length,
@@ -92,10 +92,6 @@ export function cpuLimit(cpuMax = readCgroupCpuMax()): number {
   const [quota, period] = (cpuMax ?? '').trim().split(/\s+/);
   const limit = Number(quota) / Number(period);
   return Number.isFinite(limit) && limit > 0 ? Math.max(1, Math.min(offered, Math.ceil(limit))) : offered;
-}
-
-function readCgroupCpuMax(): string | null {
-  return readCgroupFile('cpu.max');
 }
 
 function readCgroupFile(name: string): string | null {

@@ -6,7 +6,7 @@ import {
   ROW_ORDER_SQL,
   ROW_SCORE_SQL,
 } from './prediction-columns';
-import { proteinBatches, readAhead, type TsvFilters } from './prediction-filters';
+import { type ProteinBatch, readProteinBatches, type TsvFilters } from './prediction-filters';
 
 /** One text row of predictions.tsv, in PREDICTIONS_TSV_COLUMNS order (null where the value is NULL). */
 export type TsvTextRow = (string | null)[];
@@ -80,14 +80,14 @@ export class PredictionExportReader {
 
   /** predictions.tsv rows, by accession, then distance, then GO id (then row id). */
   async *tsvRows(id: string, filters: TsvFilters, batchRows = BATCH_ROWS): AsyncGenerator<TsvTextRow[]> {
-    const read = (batch: { where: string; params: unknown[] }) =>
+    const read = (batch: ProteinBatch) =>
       queryTextRows(
         this.db,
         `SELECT ${TSV_SELECT} FROM ${PREDICTION_ROWS} p LEFT JOIN go_term t ON t.id = p.go_term_id
           WHERE ${batch.where} ORDER BY ${ROW_ORDER_SQL}`,
         batch.params,
       );
-    for await (const rows of readAhead(proteinBatches(this.db, id, filters, batchRows), read)) {
+    for await (const rows of readProteinBatches(this.db, id, filters, batchRows, read)) {
       for (const row of rows) for (const i of NUMERIC_INDEXES) row[i] = jsNumberText(row[i] ?? null);
       if (rows.length > 0) yield rows;
     }
@@ -98,13 +98,13 @@ export class PredictionExportReader {
    * GO term join, since the file names no term.
    */
   async *trainingRows(id: string, batchRows = BATCH_ROWS): AsyncGenerator<TsvTextRow[]> {
-    const read = (batch: { where: string; params: unknown[] }) =>
+    const read = (batch: ProteinBatch) =>
       queryTextRows(
         this.db,
         `SELECT ${TRAINING_SELECT} FROM ${PREDICTION_ROWS} p WHERE ${batch.where} ORDER BY ${ROW_ORDER_SQL}`,
         batch.params,
       );
-    for await (const rows of readAhead(proteinBatches(this.db, id, {}, batchRows), read)) {
+    for await (const rows of readProteinBatches(this.db, id, {}, batchRows, read)) {
       for (const row of rows) for (const i of TRAINING_NUMERIC_INDEXES) row[i] = jsNumberText(row[i] ?? null);
       if (rows.length > 0) yield rows;
     }
@@ -121,7 +121,7 @@ export class PredictionExportReader {
     filters: TsvFilters,
     batchRows = BATCH_ROWS,
   ): AsyncGenerator<{ protein: string; terms: BestTermRow[] }> {
-    const read = (batch: { where: string; params: unknown[] }) =>
+    const read = (batch: ProteinBatch) =>
       queryTextRows(
         this.db,
         `SELECT b.protein_accession, b.go_id, b.score, b.aspect, COALESCE(e.taxonomy_id::text, b.query_taxonomy_id),
@@ -138,7 +138,7 @@ export class PredictionExportReader {
           ORDER BY b.protein_accession, b.score DESC, b.go_id COLLATE "C"`,
         batch.params,
       );
-    for await (const rows of readAhead(proteinBatches(this.db, id, filters, batchRows), read)) {
+    for await (const rows of readProteinBatches(this.db, id, filters, batchRows, read)) {
       let protein: string | null = null;
       let terms: BestTermRow[] = [];
       for (const r of rows) {

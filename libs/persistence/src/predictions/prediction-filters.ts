@@ -51,7 +51,7 @@ export async function* proteinBatches(
   id: string,
   filters: TsvFilters,
   rows: number,
-): AsyncGenerator<{ where: string; params: unknown[] }> {
+): AsyncGenerator<ProteinBatch> {
   let after: string | null = null;
   for (;;) {
     const params: unknown[] = [...rowFilterParams(id, filters), after];
@@ -69,6 +69,23 @@ export async function* proteinBatches(
     if (upto === null) return;
     after = upto;
   }
+}
+
+/** One batch of `proteinBatches`: a condition over the alias `p` and its parameters. */
+export interface ProteinBatch {
+  where: string;
+  params: unknown[];
+}
+
+/** Each batch of `proteinBatches`, read by `read` one batch ahead of the caller (`readAhead`). */
+export function readProteinBatches<T>(
+  db: Db,
+  id: string,
+  filters: TsvFilters,
+  rows: number,
+  read: (batch: ProteinBatch) => Promise<T>,
+): AsyncGenerator<T> {
+  return readAhead(proteinBatches(db, id, filters, rows), read);
 }
 
 /**

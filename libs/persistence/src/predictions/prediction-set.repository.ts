@@ -14,7 +14,7 @@ import {
   ROW_SCORE_SQL,
   setRowCountSql,
 } from './prediction-columns';
-import { proteinBatches, readAhead, type TsvFilters } from './prediction-filters';
+import { type ProteinBatch, readProteinBatches, type TsvFilters } from './prediction-filters';
 import { JOINS, LABELS, SET_COLUMNS, SetLabelColumns, withLabel } from './prediction-set.labels';
 
 export interface PredictionSetRecord {
@@ -411,13 +411,13 @@ export class PredictionSetRepository {
       columns === 'export'
         ? `${PREDICTION_ROWS} p LEFT JOIN go_term t ON t.id = p.go_term_id`
         : `${PREDICTION_ROWS} p`;
-    const read = (batch: { where: string; params: unknown[] }) =>
+    const read = (batch: ProteinBatch) =>
       queryRows<Record<string, unknown>>(
         this.db,
         `SELECT ${select} FROM ${from} WHERE ${batch.where} ORDER BY ${ROW_ORDER_SQL}`,
         batch.params,
       );
-    for await (const rows of readAhead(proteinBatches(this.db, id, filters, chunk), read))
+    for await (const rows of readProteinBatches(this.db, id, filters, chunk, read))
       if (rows.length > 0) yield rows;
   }
 
