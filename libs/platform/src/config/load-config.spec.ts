@@ -295,6 +295,16 @@ describe('loadConfig validation', () => {
     },
     { name: 'an empty int with a default', env: { SVC_PORT: '' }, problem: "expected a number, got ''" },
     {
+      name: 'a DIAMOND block size of 0',
+      env: { SVC_DIAMOND_BLOCK_SIZE: '0' },
+      problem: 'must be at least 0.01',
+    },
+    {
+      name: 'DIAMOND index chunks that are no integer',
+      env: { SVC_DIAMOND_INDEX_CHUNKS: '4; rm -rf /' },
+      problem: 'SVC_DIAMOND_INDEX_CHUNKS',
+    },
+    {
       name: 'a bad storage backend',
       env: { SVC_STORAGE_BACKEND: 'ftp' },
       problem: 'expected one of local, minio, s3',
@@ -329,6 +339,16 @@ describe('loadConfig validation', () => {
       expected: { metricsPort: null },
     },
     { name: 'port 0 for an ephemeral port', env: { SVC_PORT: '0' }, expected: { port: 0 } },
+    {
+      name: 'DIAMOND settings: unset block size (chosen from memory), explicit chunks',
+      env: { SVC_DIAMOND_INDEX_CHUNKS: '8' },
+      expected: { diamondBlockSize: null, diamondIndexChunks: 8 },
+    },
+    {
+      name: 'a DIAMOND block size',
+      env: { SVC_DIAMOND_BLOCK_SIZE: '0.25' },
+      expected: { diamondBlockSize: 0.25 },
+    },
     {
       name: 'an empty optional string as its default',
       env: { SVC_HOST: '', SVC_OBJECT_STORE_BUCKET: '' },
