@@ -301,6 +301,9 @@ async function main(): Promise<void> {
     const setRows = Number(first.job.result!['prediction_count'] ?? 0);
     process.stdout.write(`annotate: ${JSON.stringify({ rows: setRows, result: first.job.result })}\n`);
     process.stdout.write(
+      `batches: ${JSON.stringify(await batchStalls(world.env['SVC_DB_URL']!, first.job.id))}\n`,
+    );
+    process.stdout.write(
       `storage: ${JSON.stringify(await storedRows(world.env['SVC_DB_URL']!, first.setId, first.input.records))}\n`,
     );
 
@@ -319,6 +322,9 @@ async function main(): Promise<void> {
       );
       process.stdout.write(
         `proteome: ${JSON.stringify({ rows: proteome.job.result!['prediction_count'], seconds: proteome.seconds })}\n`,
+      );
+      process.stdout.write(
+        `proteome batches: ${JSON.stringify(await batchStalls(world.env['SVC_DB_URL']!, proteome.job.id))}\n`,
       );
     }
 
@@ -393,6 +399,18 @@ async function storedRows(dbUrl: string, setId: string, proteins: number): Promi
   } finally {
     await db.destroy();
   }
+}
+
+/** Each homology batch's completion (predict_go_terms_batch.done): how many, how many ran twice, and
+ *  the longest event-loop stall, which must stay well under the broker's 10 s heartbeat. */
+async function batchStalls(dbUrl: string, jobId: string): Promise<Record<string, number>> {
+  const sql = `SELECT count(*), count(*) - count(DISTINCT fields->>'batch'),
+    coalesce(max((fields->>'event_loop_max_ms')::int), 0)
+    FROM job_event e JOIN job j ON j.id = e.job_id
+    WHERE e.event = 'predict_go_terms_batch.done' AND (j.id = '${jobId}' OR j.parent_job_id = '${jobId}')`;
+  const { stdout } = await run('psql', [dbUrl, '-At', '-F', ',', '-c', sql]);
+  const [batches, repeated, stall] = stdout.trim().split(',').map(Number);
+  return { batches: batches!, repeated_batches: repeated!, event_loop_max_ms: stall! };
 }
 
 async function copyOutSeconds(dbUrl: string, setId: string): Promise<number> {

@@ -60,6 +60,8 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
 
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       await emit('predict_go_terms_batch.done', null, {
+        // Names the batch, so a batch delivered again shows as a repeated key among the events.
+        batch: batchKey(payload.queries.map((q) => q.accession)),
         event_loop_max_ms: Math.round(stalls.max / 1e6),
         queries: payload.queries.length,
         queries_without_embedding: queriesWithoutEmbedding,
