@@ -31,6 +31,7 @@ import { diamondSearch, ensureDiamondDatabase, type SequenceRecord } from '@svc/
 import { openInfrastructure } from '@svc/bootstrap';
 import {
   createDataSource,
+  JobEventRepository,
   PredictionSetRepository,
   predictionsTsvCopyCommand,
   scratchCopyCommands,
@@ -404,13 +405,19 @@ async function storedRows(dbUrl: string, setId: string, proteins: number): Promi
 /** Each homology batch's completion (predict_go_terms_batch.done): how many, how many ran twice, and
  *  the longest event-loop stall, which must stay well under the broker's 10 s heartbeat. */
 async function batchStalls(dbUrl: string, jobId: string): Promise<Record<string, number>> {
-  const sql = `SELECT count(*), count(*) - count(DISTINCT fields->>'batch'),
-    coalesce(max((fields->>'event_loop_max_ms')::int), 0)
-    FROM job_event e JOIN job j ON j.id = e.job_id
-    WHERE e.event = 'predict_go_terms_batch.done' AND (j.id = '${jobId}' OR j.parent_job_id = '${jobId}')`;
-  const { stdout } = await run('psql', [dbUrl, '-At', '-F', ',', '-c', sql]);
-  const [batches, repeated, stall] = stdout.trim().split(',').map(Number);
-  return { batches: batches!, repeated_batches: repeated!, event_loop_max_ms: stall! };
+  const db = createDataSource({ url: dbUrl, poolSize: 1 });
+  await db.initialize();
+  try {
+    const done = await new JobEventRepository(db).named(jobId, 'predict_go_terms_batch.done');
+    const fields = done.map((e) => e.fields);
+    return {
+      batches: done.length,
+      repeated_batches: done.length - new Set(fields.map((f) => f['batch'])).size,
+      event_loop_max_ms: Math.max(0, ...fields.map((f) => Number(f['event_loop_max_ms'] ?? 0))),
+    };
+  } finally {
+    await db.destroy();
+  }
 }
 
 async function copyOutSeconds(dbUrl: string, setId: string): Promise<number> {
