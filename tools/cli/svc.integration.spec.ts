@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GafReader } from '@svc/domain';
+import { blendModelFor } from '@svc/go-transfer';
 import {
   AppProcess,
   freePort,
@@ -154,7 +155,7 @@ describe('svc, the command-line client, against the real stack', () => {
     );
   });
 
-  it('--donor-evidence all lets every annotation donate, and the summary says the scores were calibrated otherwise', async () => {
+  it('--donor-evidence all lets every annotation donate, scored by the blend fitted for that policy, which the summary names', async () => {
     const fasta = join(dir, 'one.fasta');
     const record = readFileSync(join(SHARED_DATA_DIR, 'tiny/sequences.fasta'), 'utf8').split('>')[3]!;
     writeFileSync(fasta, `>query_all\n${record.slice(record.indexOf('\n') + 1)}`);
@@ -165,16 +166,15 @@ describe('svc, the command-line client, against the real stack', () => {
     );
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.stderr).toContain('all evidence, electronic included');
-    expect(run.stderr).toContain('(calibrated with experimental evidence donors, not these)');
-    expect(run.stderr).toMatch(
-      /^warning: This run transfers annotations of every evidence code, electronic \(IEA\) included, but the scores of homology-blend-v3 were calibrated/m,
-    );
+    expect(run.stderr).toContain(`blend ${blendModelFor('all').version}`);
+    expect(run.stderr).not.toContain('calibrated with');
+    expect(run.stderr).not.toMatch(/^warning: This run transfers annotations/m);
     const json = JSON.parse(readFileSync(join(out, 'predictions.json'), 'utf8')) as {
-      reference: { donor_evidence: string };
+      reference: { donor_evidence: string; blend_donor_evidence: string };
       warning_codes: string[];
     };
-    expect(json.reference.donor_evidence).toBe('all');
-    expect(json.warning_codes).toContain('donor_policy_differs_from_calibration');
+    expect(json.reference).toMatchObject({ donor_evidence: 'all', blend_donor_evidence: 'all' });
+    expect(json.warning_codes).not.toContain('donor_policy_differs_from_calibration');
     // Without --threshold the files a person reads keep the terms scoring at least 0.3.
     expect((json as unknown as { min_score: number }).min_score).toBe(0.3);
     expect(run.stderr).toContain('terms scoring at least 0.3 (--threshold 0 keeps every term)');

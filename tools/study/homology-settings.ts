@@ -1,22 +1,22 @@
 // The homology settings study (docs/prediction.md, "Homology settings"): which DIAMOND sensitivity
 // and e-value cut, and which donors (experimental only, or every evidence code, the service's
-// `donor_evidence: all`), the default should search with. Each candidate is scored as the default
-// scores (the shipped blend model, association and calibration, fitted with experimental donors and
-// `--sensitive --evalue 1e-3`) by the service's CAFA evaluator, on both human windows of
+// `donor_evidence: all`), the default should search with. Each candidate is scored as the service
+// scores it (the shipped blend fitted for its donor rule, association and calibration included, all
+// fitted on `--sensitive --evalue 1e-3` hits) by the service's CAFA evaluator, on both human windows of
 // ../shared/data, beside the naive and DIAMOND-kNN baselines (experimental donors, the shipped
 // settings).
 // The protocol: among the candidates of the default's donor rule (experimental: the rule the blend
 // is fitted and calibrated with, and the service's default), rank on the older window (mean
 // f_micro_w of the six NK and LK cells), keep those within 0.005 of the best there, select among them
 // on window A; report both. Every evidence code as donors is measured beside them (what electronic
-// donors add, `donor_evidence: all`), not selected: changing the default donor rule would need the
-// blend and its calibration fitted for it.
+// donors add, `donor_evidence: all`, with the blend fitted for that rule), not selected: the default
+// donor rule stays experimental.
 
 // Usage: npm run study:homology [-- --data <shared data dir>] [--only <candidate name>]
 import { join, resolve } from 'node:path';
 import type { GoAspect, HoldoutCategory } from '@svc/domain';
 import { DEFAULT_DIAMOND_SEARCH, diamondVersion, type DiamondSearchOptions } from '@svc/inference';
-import { defaultBlendModel } from '@svc/go-transfer';
+import { blendModelFor, defaultBlendModel } from '@svc/go-transfer';
 import { searchWindow } from '../quality/homology';
 import {
   type CellScores,
@@ -94,7 +94,6 @@ async function studyWindow(
   sequences: Map<string, string>,
   candidates: readonly Candidate[],
 ): Promise<Outcome[]> {
-  const model = defaultBlendModel();
   const windows = {
     experimental: loadWindow(dataDir, WINDOWS[key], sequences, 'experimental'),
     all: candidates.some((c) => c.donors === 'all')
@@ -121,6 +120,8 @@ async function studyWindow(
           evalue: candidate.evalue,
         });
     // The targets, truth, known terms and IA are the experimental window's whatever the donors.
+    // Each donor rule scores with the blend fitted for it (the service's choice, blendModelFor).
+    const model = blendModelFor(candidate.donors);
     const scores = evaluatePredictor(base, evaluators, defaultPredictor(window, searched.hits, model));
     let nkLk = 0;
     let margin = Infinity;

@@ -31,3 +31,34 @@ export function writeModelFile(out: string, model: unknown, indent = 1): void {
   checkBlendModel(model);
   writeFileSync(out, `${JSON.stringify(model, null, indent)}\n`);
 }
+
+/** A trainer's `--name value` option. */
+export function option(name: string): string | undefined {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+export type DonorPolicy = 'experimental' | 'all';
+
+/** `--donors experimental|all`: which t0 annotations donate, the policy the model is fitted for. */
+export function donorsOption(): DonorPolicy {
+  const donors = option('donors') ?? 'experimental';
+  if (donors !== 'experimental' && donors !== 'all') throw new Error('--donors must be experimental or all');
+  return donors;
+}
+
+/**
+ * The name of a stage's model (1 the blend, 2 with the association, 3 with the calibration by
+ * specificity): `homology-blend-v<stage>` for experimental donors, `homology-blend-all-v<stage>` for
+ * every evidence code.
+ */
+export function blendVersion(stage: 1 | 2 | 3, donors: DonorPolicy): string {
+  return donors === 'experimental' ? `homology-blend-v${stage}` : `homology-blend-all-v${stage}`;
+}
+
+/** What a model's donors are, in its provenance. */
+export const DONOR_WORDS: Record<DonorPolicy, string> = {
+  experimental:
+    'experimental and high-throughput evidence (EXP IDA IPI IMP IGI IEP HTP HDA HMP HGI HEP), propagated over is_a and part_of',
+  all: 'every evidence code but ND, electronic (IEA) included, propagated over is_a and part_of',
+};

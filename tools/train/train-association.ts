@@ -3,7 +3,7 @@
 // mode (LK: nothing known in the aspect; PK: something), on the older human window only. The blend's
 // homology parameters and calibration are those of the shipped model, unchanged; window A is only
 // reported (npm run bench:quality), never fitted or selected on here.
-// Usage: npm run train:association [-- --out <file>] [-- --data <shared data dir>]
+// Usage: npm run train:association [-- --out <file>] [-- --data <shared data dir>] [-- --donors experimental|all]
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
@@ -17,19 +17,16 @@ import { diamondVersion } from '@svc/inference';
 import { searchWindow } from '../quality/homology';
 import { associationPredictor, evaluatePredictor, windowEvaluators } from '../quality/methods';
 import { ASPECTS, loadWindow, readSequences, WINDOWS } from '../quality/windows';
-import { gitCommit, writeModelFile } from './model-file';
+import { blendVersion, donorsOption, gitCommit, option, writeModelFile } from './model-file';
 
-const BASE = 'homology-blend-v1';
-const VERSION = 'homology-blend-v2';
+/** `--donors`: the policy of the base model (stage 1) this adds the association to. */
+const DONORS = donorsOption();
+const BASE = blendVersion(1, DONORS);
+const VERSION = blendVersion(2, DONORS);
 /** Chosen on the older window: 300 keeps the match specific and the search about 1 ms per protein. */
 const MAX_POSTING = 300;
 const NEIGHBOURS = 50;
 const GRID = [0, 0.2, 0.4, 0.6, 0.8, 1];
-
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
 
 async function main(): Promise<void> {
   const root = resolve(__dirname, '..', '..');
@@ -39,7 +36,7 @@ async function main(): Promise<void> {
   const base = JSON.parse(readFileSync(join(blendDir, `${BASE}.json`), 'utf8')) as Record<string, unknown>;
   const model = checkBlendModel(base);
 
-  const older = loadWindow(dataDir, WINDOWS.older, readSequences(dataDir));
+  const older = loadWindow(dataDir, WINDOWS.older, readSequences(dataDir), DONORS);
   const searched = await searchWindow(older);
   const evaluators = windowEvaluators(older);
   const index = new AssociationIndex(associationSourceOf(older.references, older.priors), {

@@ -1,6 +1,7 @@
 // Fits the default blend of homology votes and the term prior (libs/domain/src/knn/homology-blend.ts)
 // on the older human window, selects among the best fits on window A, and writes the model with its
 // provenance. Usage: npm run train:blend [-- --out <file>] [-- --data <shared data dir>]
+// [-- --donors experimental|all] (all: every evidence code donates, homology-blend-all-v1)
 //
 // Fit: a grid over (base, slope, vote_share), one choice per aspect, maximising the mean f_micro_w
 // of NK, LK and PK on the older window (t0 2020-09 -> t1 2022-09). Select: of the three best fits
@@ -10,7 +11,15 @@ import { join, resolve } from 'node:path';
 import { type AspectBlend, type BlendModel, fitCalibration, type GoAspect } from '@svc/domain';
 import { diamondVersion } from '@svc/inference';
 import { searchWindow } from '../quality/homology';
-import { gitCommit, roundKnots, writeModelFile } from './model-file';
+import {
+  blendVersion,
+  DONOR_WORDS,
+  donorsOption,
+  gitCommit,
+  option,
+  roundKnots,
+  writeModelFile,
+} from './model-file';
 import {
   blendPredictor,
   type CellScores,
@@ -20,20 +29,15 @@ import {
 } from '../quality/methods';
 import { ASPECTS, CATEGORIES, loadWindow, readSequences, WINDOWS } from '../quality/windows';
 
-const VERSION = 'homology-blend-v1';
 const MIN_SCORE = 0.01;
-/** The windows' donors are the experimental ones (tools/quality/windows.ts): the model says so. */
-const DONOR_POLICY = 'experimental';
+/** The t0 annotations that donate (`--donors`, experimental by default): the model says so. */
+const DONOR_POLICY = donorsOption();
+const VERSION = blendVersion(1, DONOR_POLICY);
 const GRID = {
   base: [0, 0.2, 0.4, 0.6, 0.8, 1],
   slope: [0, 0.5, 1],
   vote_share: [0.5, 0.75, 1],
 };
-
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
 
 const meanOver = (scores: CellScores, aspect: GoAspect): number =>
   CATEGORIES.reduce((sum, category) => sum + scores[category][aspect], 0) / CATEGORIES.length;
@@ -48,7 +52,7 @@ async function main(): Promise<void> {
   const out = resolve(option('out') ?? join(root, 'libs', 'go-transfer', 'src', 'blend', `${VERSION}.json`));
   const sequences = readSequences(dataDir);
 
-  const older = loadWindow(dataDir, WINDOWS.older, sequences);
+  const older = loadWindow(dataDir, WINDOWS.older, sequences, DONOR_POLICY);
   const olderHits = await searchWindow(older);
   const olderEval = windowEvaluators(older);
   const fits: { params: AspectBlend; scores: CellScores }[] = [];
@@ -77,7 +81,7 @@ async function main(): Promise<void> {
       .map((fit) => fit.params);
   }
 
-  const windowA = loadWindow(dataDir, WINDOWS.A, sequences);
+  const windowA = loadWindow(dataDir, WINDOWS.A, sequences, DONOR_POLICY);
   const hitsA = await searchWindow(windowA);
   const evalA = windowEvaluators(windowA);
   const chosen = {} as Record<GoAspect, AspectBlend>;
@@ -117,8 +121,7 @@ async function main(): Promise<void> {
         tool: `diamond ${(await diamondVersion()) ?? 'unknown'}`,
         recipe: 'blastp --sensitive --evalue 1e-3 --max-target-seqs 60, self hits dropped, best 50 kept',
       },
-      donors:
-        'experimental and high-throughput evidence (EXP IDA IPI IMP IGI IEP HTP HDA HMP HGI HEP), propagated over is_a and part_of',
+      donors: DONOR_WORDS[DONOR_POLICY],
       fitted_on: {
         window: WINDOWS.older,
         grid: GRID,

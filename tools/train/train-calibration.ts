@@ -3,7 +3,7 @@
 // the older human window's NK and LK predictions of the shipped blend and association, uncalibrated.
 // The maps may cross; the blend lifts a parent to its child's score where they do. The homology parameters and the association are those of the base model, unchanged; window A
 // is only reported (npm run bench:quality), never fitted or selected on here.
-// Usage: npm run train:calibration [-- --out <file>] [-- --data <shared data dir>]
+// Usage: npm run train:calibration [-- --out <file>] [-- --data <shared data dir>] [-- --donors experimental|all]
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
@@ -21,10 +21,12 @@ import { searchWindow } from '../quality/homology';
 import { calibrationReport } from '../quality/calibration';
 import { defaultPredictor, labelledScores } from '../quality/methods';
 import { ASPECTS, loadWindow, readSequences, WINDOWS } from '../quality/windows';
-import { gitCommit, roundKnots, writeModelFile } from './model-file';
+import { blendVersion, donorsOption, gitCommit, option, roundKnots, writeModelFile } from './model-file';
 
-const BASE = 'homology-blend-v2';
-const VERSION = 'homology-blend-v3';
+/** `--donors`: the policy of the base model (stage 2) this calibrates. */
+const DONORS = donorsOption();
+const BASE = blendVersion(2, DONORS);
+const VERSION = blendVersion(3, DONORS);
 /** Bands of information content: IC < 2, [2, 4), [4, 6), IC >= 6 (the bands bench:quality reports). */
 const BOUNDS = [2, 4, 6];
 const BINS = 20;
@@ -32,11 +34,6 @@ const BINS = 20;
 const MIN_SAMPLES = 2_000;
 /** Raw scores kept as samples: low enough that every score the model emits (>= 0.01) is covered. */
 const RAW_MIN_SCORE = 0.004;
-
-function option(name: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
 
 const round4 = (value: number): number => Math.round(value * 1e4) / 1e4;
 
@@ -54,7 +51,7 @@ async function main(): Promise<void> {
   const model = checkBlendModel(base);
 
   const sequences = readSequences(dataDir);
-  const older = loadWindow(dataDir, WINDOWS.older, sequences);
+  const older = loadWindow(dataDir, WINDOWS.older, sequences, DONORS);
   const searched = await searchWindow(older);
   const homology = (aspect: GoAspect): AspectBlend => {
     const { base: b, slope, vote_share } = model.aspects[aspect];
@@ -84,7 +81,7 @@ async function main(): Promise<void> {
   // Selection on window A: of the eight ways to choose one map or one per band for each aspect, the
   // one whose worst calibration error (of an aspect, or of a band of specificity) is lowest. An
   // aspect's scores depend only on its own calibration, so two runs give every combination.
-  const windowA = loadWindow(dataDir, WINDOWS.A, sequences);
+  const windowA = loadWindow(dataDir, WINDOWS.A, sequences, DONORS);
   const hitsA = await searchWindow(windowA);
   const scoredOnA = (aspects: Record<GoAspect, AspectBlend>) =>
     labelledScores(windowA, defaultPredictor(windowA, hitsA.hits, { ...model, aspects }), ['NK', 'LK']);

@@ -11,7 +11,7 @@ import { normalizeRows } from '@svc/inference';
 import { EmitFn } from '@svc/jobs';
 import { Repositories, PredictionRow } from '@svc/persistence';
 import { AppConfig, SourcePolicy } from '@svc/platform';
-import { defaultBlendModel } from './blend/default-blend';
+import { blendModelFor } from './blend/default-blend';
 import { addExtraFeatures } from './extra-features';
 import { homologyTransfer } from './homology-transfer';
 import { ontologyView } from './ontology-cache';
@@ -126,7 +126,7 @@ async function homologySearch(
     donorEvidence,
     excludeSelf,
     queries: input.queries,
-    model: defaultBlendModel(),
+    model: blendModelFor(donorEvidence),
     blockSize: input.config.diamondBlockSize,
     indexChunks: input.config.diamondIndexChunks,
     ...(input.signal !== undefined ? { signal: input.signal } : {}),

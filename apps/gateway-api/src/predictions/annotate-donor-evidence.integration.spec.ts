@@ -16,6 +16,7 @@ import {
   waitForJobEnd,
   WORKSPACE_ROOT,
 } from '@svc/testing';
+import { blendModelFor, defaultBlendModel } from '@svc/go-transfer';
 import { createGateway, Gateway } from '../app.factory';
 
 /** Two reference proteins of the tiny holdout, each with one annotation of its own. */
@@ -148,7 +149,7 @@ describe('one-click annotation: which annotations donate (donor_evidence)', () =
     return { body, job, setId, iea: await termsOf('IEA_HOMOLOG'), exp: await termsOf('EXP_HOMOLOG') };
   }
 
-  it("donor_evidence=all: the IEA-only donor's term is transferred to its homolog, and the answer, the set and its exports say the scores were calibrated otherwise", async () => {
+  it("donor_evidence=all: the IEA-only donor's term is transferred to its homolog, scored by the blend fitted for every evidence code, which the answer, the set and its exports name; no donor-policy warning", async () => {
     const run = await annotated('all');
     expect(run.iea).toContainEqual(
       expect.objectContaining({ go_id: IEA_TERM, ref_protein_accession: IEA_DONOR }),
@@ -161,35 +162,33 @@ describe('one-click annotation: which annotations donate (donor_evidence)', () =
       `/v1/jobs/${run.body.prediction_job_id}`,
     );
     expect(queued.body.payload['donor_evidence']).toBe('all');
-    expect(run.body.reference).toMatchObject({ donor_evidence: 'all', blend_donor_evidence: 'experimental' });
-    expect(run.body.warning_codes).toContain('donor_policy_differs_from_calibration');
-    const warning =
-      run.body.warnings[run.body.warning_codes.indexOf('donor_policy_differs_from_calibration')];
-    expect(warning).toMatch(/every evidence code, electronic \(IEA\) included.*calibrated/);
-    // The job's result, the set's detail and its downloads carry it too.
-    expect(run.job.result).toMatchObject({
-      reference: run.body.reference,
-      warning_codes: expect.arrayContaining(['donor_policy_differs_from_calibration']),
-    });
+    const allBlend = blendModelFor('all');
+    expect(allBlend.version).not.toBe(defaultBlendModel().version);
+    const named = { donor_evidence: 'all', blend_donor_evidence: 'all', blend_version: allBlend.version };
+    expect(run.body.reference).toMatchObject(named);
+    expect(run.body.warning_codes).not.toContain('donor_policy_differs_from_calibration');
+    // The job's result, the set's detail and its downloads name the same blend.
+    expect(run.job.result).toMatchObject({ reference: run.body.reference });
+    expect(run.job.result!['warning_codes']).not.toContain('donor_policy_differs_from_calibration');
     const detail = await api.get<{
       reference: Record<string, unknown>;
-      warnings: string[];
       warning_codes: string[];
+      options: Record<string, unknown>;
     }>(`/v1/embeddings/prediction-sets/${run.setId}`);
-    expect(detail.body.reference).toMatchObject({
-      donor_evidence: 'all',
-      blend_donor_evidence: 'experimental',
-    });
-    expect(detail.body.warning_codes).toContain('donor_policy_differs_from_calibration');
-    expect(detail.body.warnings).toContain(warning);
+    expect(detail.body.reference).toMatchObject(named);
+    expect(detail.body.warning_codes).not.toContain('donor_policy_differs_from_calibration');
+    expect(detail.body.options['blend_model']).toBe(allBlend.version);
     const gaf = await api.get(`/v1/embeddings/prediction-sets/${run.setId}/predictions.gaf`);
-    expect(gaf.text).toMatch(/^!warnings: .*donor_policy_differs_from_calibration/m);
-    const tsv = await api.get(`/v1/embeddings/prediction-sets/${run.setId}/predictions.tsv`);
-    expect(tsv.text.split('\n')[1]).toMatch(/; warnings: .*donor_policy_differs_from_calibration/);
-    const json = await api.get<{ warning_codes: string[] }>(
+    expect(gaf.text).toContain(`!blend-version: ${allBlend.version}\n`);
+    expect(gaf.text).toContain(
+      '!blend-calibration: fitted transferring annotations of every evidence code, electronic (IEA) included\n',
+    );
+    expect(gaf.text).not.toMatch(/^!warnings: .*donor_policy_differs_from_calibration/m);
+    const json = await api.get<{ warning_codes: string[]; reference: Record<string, unknown> }>(
       `/v1/embeddings/prediction-sets/${run.setId}/predictions.json`,
     );
-    expect(json.body.warning_codes).toContain('donor_policy_differs_from_calibration');
+    expect(json.body.reference).toMatchObject(named);
+    expect(json.body.warning_codes).not.toContain('donor_policy_differs_from_calibration');
   });
 
   it("by default (no reference installed: experimental) and with donor_evidence=experimental the IEA-only donor's term is not transferred; the EXP donor's is; no donor-policy warning", async () => {

@@ -8,7 +8,7 @@ import {
   hasRoleAtLeast,
   PREDICT_GO_TERMS,
 } from '@svc/contracts';
-import { defaultBlendModel } from '@svc/go-transfer';
+import { blendModelFor } from '@svc/go-transfer';
 import {
   canonicalizeEmbeddingConfig,
   defaultDonorEvidence,
@@ -83,7 +83,7 @@ export class AnnotateService {
     const key = `${annotationSetId}|${donorEvidence}`;
     const cached = this.described.get(key);
     if (cached !== undefined && Date.now() - cached.at < 60_000) return cached.reference;
-    const blend = defaultBlendModel();
+    const blend = blendModelFor(donorEvidence);
     const reference = this.provenance.describeReference(annotationSetId, donorEvidence).then((stored) =>
       stored === null
         ? null

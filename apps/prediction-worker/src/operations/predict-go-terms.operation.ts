@@ -16,7 +16,7 @@ import {
   missingReference,
   requireReference,
 } from '@svc/jobs';
-import { defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
+import { blendModelFor, defaultBlendModel, HOMOLOGY_BACKENDS } from '@svc/go-transfer';
 import type {
   EmbeddingRepository,
   JobRecord,
@@ -87,7 +87,7 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
           expand_votes_to_ancestors: payload.expand_votes_to_ancestors ?? false,
           donor_evidence: donorEvidence,
           exclude_self: payload.exclude_self ?? true,
-          ...(homology ? { blend_model: defaultBlendModel().version } : {}),
+          ...(homology ? { blend_model: blendModelFor(donorEvidence).version } : {}),
         },
         feature_schema_sha: liveSha,
         reranker_model_id: payload.reranker_model_id ?? null,
@@ -292,15 +292,17 @@ async function describeBacking({
   backend,
   homology,
 }: Pick<Context, 'payload' | 'repos' | 'emit'> & { backend: string; homology: boolean }) {
-  // The blend's default donors are those its calibration was fitted with; another policy is warned of.
+  // The blend's default donors are those its calibration was fitted with; a policy no shipped blend
+  // was fitted for scores with the default blend and is warned of.
   const donorEvidence = payload.donor_evidence ?? (homology ? defaultBlendModel().donor_evidence : 'all');
+  const blend = blendModelFor(donorEvidence);
   const stored = await repos.predictionProvenance.describeReference(payload.annotation_set_id, donorEvidence);
   if (stored === null) throw missingReference('annotation_set', payload.annotation_set_id);
   const reference: ReferenceSummary = {
     ...stored,
     search_backend: backend,
-    blend_version: homology ? defaultBlendModel().version : null,
-    blend_donor_evidence: homology ? defaultBlendModel().donor_evidence : null,
+    blend_version: homology ? blend.version : null,
+    blend_donor_evidence: homology ? blend.donor_evidence : null,
     self_transfer: payload.exclude_self === false,
   };
   const referenceWarnings = provenanceWarnings(reference, null);
