@@ -5,9 +5,12 @@
 // alternative a user would pick, measured in the same run: PostgreSQL's COPY for the loads, DIAMOND
 // alone (makedb + blastp, same settings) for the annotation, COPY TO for the downloads.
 // Usage: npm run bench:scale -- [--queries 2000] [--proteome] [--source DIR] [--keep DIR] [--keep-database]
+// [--profile DIR]
 // (--proteome also annotates all 17,857 human proteins and sets the time against DIAMOND alone on
 // them; --keep keeps the converted files and the work folder in DIR, and reuses converted files found
-// there; --keep-database leaves the bench's database in place and prints its URL, for profiling reads)
+// there; --keep-database leaves the bench's database in place and prints its URL, for profiling reads;
+// --profile writes the prediction worker's V8 CPU profile into DIR when the bench stops it, to open in
+// Chrome's DevTools or read with tools/bench/cpu-profile-top.ts)
 // The synthetic-vector projection of the embedding backends is `npm run bench:scale-vectors`.
 import { ChildProcess, execFile } from 'node:child_process';
 import {
@@ -49,6 +52,7 @@ const { values } = parseArgs({
     source: { type: 'string', default: DEFAULT_METASTUDENT_SOURCE },
     keep: { type: 'string' },
     'keep-database': { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const DATA = resolve(__dirname, '../../../shared/data');
@@ -219,8 +223,10 @@ async function main(): Promise<void> {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const env = { ...world.env, SVC_PORT: String(port) };
     processes.set('gateway-api', await startApp('gateway-api', env, 'gateway listening'));
-    for (const name of ['ingestion-worker', 'prediction-worker'])
-      processes.set(name, await startApp(name, env, 'worker started'));
+    const profile =
+      values.profile === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(values.profile)];
+    processes.set('ingestion-worker', await startApp('ingestion-worker', env, 'worker started'));
+    processes.set('prediction-worker', await startApp('prediction-worker', env, 'worker started', profile));
     watch = new RssWatch(processes);
     const client = new SvcClient({ baseUrl: `http://127.0.0.1:${port}` });
     const job = async (operation: string, payload: Record<string, unknown>) => {
