@@ -2,6 +2,7 @@
 // and the checked model file they write.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { format, resolveConfig } from 'prettier';
 import { type Calibration, checkBlendModel } from '@svc/domain';
 
 /** Knots to 6 decimals (the file stays readable), still increasing. */
@@ -26,10 +27,14 @@ export function gitCommit(root: string): string | null {
   }
 }
 
-/** Writes a model with its provenance, after checking it as the service will when it loads it. */
-export function writeModelFile(out: string, model: unknown, indent = 1): void {
+/**
+ * Writes a model with its provenance, after checking it as the service will when it loads it, in the
+ * repository's format (Prettier, as `npm run format:check` reads it).
+ */
+export async function writeModelFile(out: string, model: unknown): Promise<void> {
   checkBlendModel(model);
-  writeFileSync(out, `${JSON.stringify(model, null, indent)}\n`);
+  const options = (await resolveConfig(out)) ?? {};
+  writeFileSync(out, await format(JSON.stringify(model), { ...options, filepath: out }));
 }
 
 /** A trainer's `--name value` option. */

@@ -93,7 +93,7 @@ async function main(): Promise<void> {
       },
     },
   };
-  writeModelFile(out, written);
+  await writeModelFile(out, written);
   console.log(`wrote ${out}: weights ${JSON.stringify(association.weights)}`);
 }
 

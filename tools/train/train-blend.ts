@@ -132,7 +132,7 @@ async function main(): Promise<void> {
       metrics_f_micro_w: roundCells(metrics),
     },
   };
-  writeModelFile(out, file, 2);
+  await writeModelFile(out, file);
   process.stdout.write(`wrote ${out}\n${JSON.stringify(model.aspects)}\n`);
 }
 

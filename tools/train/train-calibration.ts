@@ -130,7 +130,7 @@ async function main(): Promise<void> {
       },
     },
   };
-  writeModelFile(out, written);
+  await writeModelFile(out, written);
   console.log(`wrote ${out}`);
 }
 
