@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { format, resolveConfig } from 'prettier';
 import { type Calibration, checkBlendModel } from '@svc/domain';
+import type { DonorPolicy } from '@svc/go-transfer';
 
 /** Knots to 6 decimals (the file stays readable), still increasing. */
 export function roundKnots(calibration: Calibration): Calibration {
@@ -42,8 +43,6 @@ export function option(name: string): string | undefined {
   const index = process.argv.indexOf(`--${name}`);
   return index >= 0 ? process.argv[index + 1] : undefined;
 }
-
-export type DonorPolicy = 'experimental' | 'all';
 
 /** `--donors experimental|all`: which t0 annotations donate, the policy the model is fitted for. */
 export function donorsOption(): DonorPolicy {

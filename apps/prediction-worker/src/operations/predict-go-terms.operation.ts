@@ -292,8 +292,8 @@ async function describeBacking({
   backend,
   homology,
 }: Pick<Context, 'payload' | 'repos' | 'emit'> & { backend: string; homology: boolean }) {
-  // The blend's default donors are those its calibration was fitted with; a policy no shipped blend
-  // was fitted for scores with the default blend and is warned of.
+  // Each donor policy scores with the blend fitted for it; a set whose recorded blend was fitted for
+  // another policy is warned of when it is read.
   const donorEvidence = payload.donor_evidence ?? (homology ? defaultBlendModel().donor_evidence : 'all');
   const blend = blendModelFor(donorEvidence);
   const stored = await repos.predictionProvenance.describeReference(payload.annotation_set_id, donorEvidence);

@@ -10,7 +10,7 @@ export type DonorPolicy = BlendModel['donor_evidence'];
  * `train:association`, then `train:calibration`, each with `--donors <policy>` (provenance inside the
  * files: data, commands, windows and metrics). Each is checked once, when first used.
  */
-const SHIPPED: Partial<Record<DonorPolicy, unknown>> = { experimental, all };
+const SHIPPED: Record<DonorPolicy, unknown> = { experimental, all };
 const cached = new Map<DonorPolicy, BlendModel>();
 
 function load(policy: DonorPolicy): BlendModel {
@@ -30,10 +30,7 @@ export function defaultBlendModel(): BlendModel {
   return load('experimental');
 }
 
-/**
- * The blend a prediction with these donors scores with: the one fitted for that policy, else the
- * default, whose different policy the prediction then states (`donor_policy_differs_from_calibration`).
- */
+/** The blend a prediction with these donors scores with: the one fitted for that policy. */
 export function blendModelFor(policy: DonorPolicy): BlendModel {
-  return SHIPPED[policy] === undefined ? defaultBlendModel() : load(policy);
+  return load(policy);
 }
