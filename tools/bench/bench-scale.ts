@@ -409,17 +409,27 @@ async function storedRows(dbUrl: string, setId: string, proteins: number): Promi
 }
 
 /** Each homology batch's completion (predict_go_terms_batch.done): how many, how many ran twice, and
- *  the longest event-loop stall, which must stay well under the broker's 10 s heartbeat. */
+ *  the longest event-loop stall, which must stay well under the broker's 10 s heartbeat; the
+ *  search-ahead runs (predict_go_terms_search.done) and the seconds of both. */
 async function batchStalls(dbUrl: string, jobId: string): Promise<Record<string, number>> {
   const db = createDataSource({ url: dbUrl, poolSize: 1 });
   await db.initialize();
   try {
-    const done = await new JobEventRepository(db).named(jobId, 'predict_go_terms_batch.done');
+    const events = new JobEventRepository(db);
+    const done = await events.named(jobId, 'predict_go_terms_batch.done');
+    const searches = await events.named(jobId, 'predict_go_terms_search.done');
     const fields = done.map((e) => e.fields);
+    const seconds = (list: { fields: Record<string, unknown> }[]): number =>
+      Number(list.reduce((n, e) => n + Number(e.fields['seconds'] ?? 0), 0).toFixed(1));
     return {
       batches: done.length,
       repeated_batches: done.length - new Set(fields.map((f) => f['batch'])).size,
       event_loop_max_ms: Math.max(0, ...fields.map((f) => Number(f['event_loop_max_ms'] ?? 0))),
+      // One DIAMOND run per search-ahead step; batches that found their hits there did not search.
+      search_runs: searches.length,
+      search_seconds: seconds(searches),
+      batches_searched_ahead: fields.filter((f) => f['searched_ahead'] === true).length,
+      batch_seconds: seconds(done),
     };
   } finally {
     await db.destroy();

@@ -1,3 +1,7 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import {
   AssociationIndex,
   associationIndexBytes,
@@ -14,12 +18,13 @@ import {
   splitIsoform,
   TransferredTerm,
 } from '@svc/domain';
-import { diamondSearch } from '@svc/inference';
+import { diamondSearch, diamondSearchToFile, type DiamondSearchOptions } from '@svc/inference';
 import { Repositories, type SetPrior } from '@svc/persistence';
 import {
   checkAssociationFits,
   HomologyPool,
   homologyPool,
+  type HomologyPoolKey,
   HomologyPoolSettings,
   referenceId,
 } from './homology-pool';
@@ -69,6 +74,11 @@ export async function homologyTransfer(input: {
    */
   blockSize?: number | null;
   indexChunks?: number;
+  /**
+   * The queries' hits, already searched (`searchHomologsAhead`), by `homologyQueryId` of the query's
+   * position: no DIAMOND run here.
+   */
+  hits?: ReadonlyMap<string, HomologyHit[]>;
   /** Stops the search (a cancel or a shutdown). */
   signal?: AbortSignal;
 }): Promise<{
@@ -80,31 +90,19 @@ export async function homologyTransfer(input: {
 }> {
   // DIAMOND's refusal of the references (formatting the pool) or of the queries fails the job with a
   // stable code; the batch step and the dataset export both come through here.
-  const pool = await withSearchJobErrors(
-    homologyPool(input.repos, input.pool, {
-      annotationSetId: input.annotationSetId,
-      ontologySnapshotId: input.ontologySnapshotId,
-      donorEvidence: input.donorEvidence,
-    }),
-  );
-  const sequences = await input.repos.referencePools.sequences(input.queries.map((q) => q.sequence_id));
-  const searchable = input.queries
-    .map((query, i) => ({ query, id: `q${i}`, sequence: sequences.get(query.sequence_id) ?? '' }))
-    .filter((q) => q.sequence.length > 0);
-  const hitsById = await withSearchJobErrors(
-    diamondSearch({
-      binary: input.pool.binary,
-      database: pool.database,
-      queries: searchable.map((q) => ({ id: q.id, sequence: q.sequence })),
-      options: {
-        maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN,
-        ...(input.threads !== undefined ? { threads: input.threads } : {}),
-        ...(input.blockSize !== undefined && input.blockSize !== null ? { blockSize: input.blockSize } : {}),
-        ...(input.indexChunks !== undefined ? { indexChunks: input.indexChunks } : {}),
-      },
-      ...(input.signal !== undefined ? { signal: input.signal } : {}),
-    }),
-  );
+  const pool = await withSearchJobErrors(homologyPool(input.repos, input.pool, poolKeyOf(input)));
+  const searchable = await searchableQueries(input.repos, input.queries);
+  const hitsById =
+    input.hits ??
+    (await withSearchJobErrors(
+      diamondSearch({
+        binary: input.pool.binary,
+        database: pool.database,
+        queries: searchable.map((q) => ({ id: q.id, sequence: q.sequence })),
+        options: searchOptionsOf(input),
+        ...(input.signal !== undefined ? { signal: input.signal } : {}),
+      }),
+    ));
   const terms: HomologyTerm[] = [];
   // A query without a sequence has no homolog either: every query gets a summary.
   const summaries = new Map<string, QuerySummary>(
@@ -154,6 +152,114 @@ export async function homologyTransfer(input: {
     summaries: [...summaries.values()],
     queriesWithoutSequence: input.queries.length - searchable.length,
     composition: { prior: setPriorFor(pool, input.model), weights },
+  };
+}
+
+/** DIAMOND's name of the query at position `i` of a batch (never its accession, which is free text). */
+export const homologyQueryId = (i: number): string => `q${i}`;
+
+/** DIAMOND's name of query `id` (`homologyQueryId`) of batch `batch` in a search-ahead run. */
+export const aheadQueryId = (batch: number, id: string): string => `b${batch}${id}`;
+
+/**
+ * A search-ahead hit line as its batch's own: the batch, and the line with the query named as the
+ * batch names it. Null for a line that is not a hit of ours.
+ */
+export function splitAheadLine(line: string): { batch: number; line: string } | null {
+  const match = /^b(\d+)(q\d+\t)/.exec(line);
+  if (match === null) return null;
+  return { batch: Number(match[1]), line: line.slice(match[0].length - match[2]!.length) };
+}
+
+interface SearchSettings {
+  annotationSetId: string;
+  ontologySnapshotId: string;
+  donorEvidence: 'all' | 'experimental';
+  threads?: number;
+  blockSize?: number | null;
+  indexChunks?: number;
+}
+
+function poolKeyOf(input: SearchSettings): HomologyPoolKey {
+  return {
+    annotationSetId: input.annotationSetId,
+    ontologySnapshotId: input.ontologySnapshotId,
+    donorEvidence: input.donorEvidence,
+  };
+}
+
+function searchOptionsOf(input: SearchSettings): Partial<DiamondSearchOptions> {
+  return {
+    maxTargetSeqs: HOMOLOGY_HITS + HOMOLOGY_SELF_MARGIN,
+    ...(input.threads !== undefined ? { threads: input.threads } : {}),
+    ...(input.blockSize !== undefined && input.blockSize !== null ? { blockSize: input.blockSize } : {}),
+    ...(input.indexChunks !== undefined ? { indexChunks: input.indexChunks } : {}),
+  };
+}
+
+/** The queries that have a sequence, each named by its position in the batch. */
+async function searchableQueries(
+  repos: Repositories,
+  queries: readonly HomologyQuery[],
+): Promise<{ query: HomologyQuery; id: string; sequence: string }[]> {
+  const sequences = await repos.referencePools.sequences(queries.map((q) => q.sequence_id));
+  return queries
+    .map((query, i) => ({ query, id: homologyQueryId(i), sequence: sequences.get(query.sequence_id) ?? '' }))
+    .filter((q) => q.sequence.length > 0);
+}
+
+/**
+ * One DIAMOND run over several batches' queries (docs/scaling.md, "One search per job"): on a
+ * Swiss-Prot reference a run costs about 100 s before its first query, so a proteome searched batch by
+ * batch pays it once per batch. Answers each batch's tabular hits, its queries named as
+ * `homologyTransfer` names them (`homologyQueryId` of the position in the batch), for that batch to
+ * score without searching again (`hitsOfText`). The hits pass through `workDir` as DIAMOND writes
+ * them and are split line by line, never held as objects.
+ */
+export async function searchHomologsAhead(
+  input: SearchSettings & {
+    repos: Repositories;
+    pool: HomologyPoolSettings;
+    batches: readonly (readonly HomologyQuery[])[];
+    workDir: string;
+    signal?: AbortSignal;
+  },
+): Promise<{ hits: string[]; queries: number; lines: number }> {
+  const pool = await withSearchJobErrors(homologyPool(input.repos, input.pool, poolKeyOf(input)));
+  const records: { id: string; sequence: string }[] = [];
+  for (const [b, batch] of input.batches.entries())
+    for (const q of await searchableQueries(input.repos, batch))
+      records.push({ id: aheadQueryId(b, q.id), sequence: q.sequence });
+  const lines: string[][] = input.batches.map(() => []);
+  const out = join(input.workDir, `ahead-${process.pid}-${Math.random().toString(36).slice(2)}.tsv`);
+  let count = 0;
+  try {
+    await withSearchJobErrors(
+      diamondSearchToFile({
+        binary: input.pool.binary,
+        database: pool.database,
+        queries: records,
+        out,
+        workDir: input.workDir,
+        options: searchOptionsOf(input),
+        ...(input.signal !== undefined ? { signal: input.signal } : {}),
+      }),
+    );
+    const reader = createInterface({ input: createReadStream(out, 'utf8'), crlfDelay: Infinity });
+    for await (const line of reader) {
+      const split = splitAheadLine(line);
+      const batch = split === null ? undefined : lines[split.batch];
+      if (batch === undefined) continue;
+      batch.push(split!.line);
+      count++;
+    }
+  } finally {
+    await rm(out, { force: true });
+  }
+  return {
+    hits: lines.map((l) => (l.length === 0 ? '' : `${l.join('\n')}\n`)),
+    queries: records.length,
+    lines: count,
   };
 }
 

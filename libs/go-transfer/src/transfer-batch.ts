@@ -1,5 +1,6 @@
 import {
   distanceOfScore,
+  type HomologyHit,
   isSelfHit,
   QuerySummary,
   selectNeighbours,
@@ -13,7 +14,7 @@ import { Repositories, PredictionRow } from '@svc/persistence';
 import { AppConfig, SourcePolicy } from '@svc/platform';
 import { blendModelFor } from './blend/default-blend';
 import { addExtraFeatures } from './extra-features';
-import { homologyTransfer } from './homology-transfer';
+import { homologyTransfer, searchHomologsAhead } from './homology-transfer';
 import { ontologyView } from './ontology-cache';
 import { pairFeatureService } from './pair-features';
 import type { PriorComposition } from './prior-composition';
@@ -87,6 +88,8 @@ interface TransferInput {
   throwIfCancelled: () => Promise<void>;
   /** Fires on a cancel or a shutdown; stops a running search tool. */
   signal?: AbortSignal;
+  /** A homology batch's hits, searched ahead with other batches (`searchAhead`): no search here. */
+  hits?: ReadonlyMap<string, HomologyHit[]>;
 }
 
 export async function transferBatch(input: TransferInput): Promise<TransferResult> {
@@ -115,20 +118,12 @@ async function homologySearch(
   excludeSelf: boolean,
 ): Promise<Searched> {
   const { terms, summaries, queriesWithoutSequence, composition } = await homologyTransfer({
+    ...homologySettingsOf(input.config, input.settings, donorEvidence),
     repos: input.repos,
-    pool: {
-      artifactsDir: input.config.artifactsDir,
-      binary: input.config.diamondBin,
-      memoryFraction: input.config.poolMemoryFraction,
-    },
-    annotationSetId: input.settings.annotation_set_id,
-    ontologySnapshotId: input.settings.ontology_snapshot_id,
-    donorEvidence,
     excludeSelf,
     queries: input.queries,
     model: blendModelFor(donorEvidence),
-    blockSize: input.config.diamondBlockSize,
-    indexChunks: input.config.diamondIndexChunks,
+    ...(input.hits !== undefined ? { hits: input.hits } : {}),
     ...(input.signal !== undefined ? { signal: input.signal } : {}),
   });
   const pending = terms.map((t) => ({
@@ -144,6 +139,48 @@ async function homologySearch(
     selfHit: t.selfHit,
   }));
   return { pending, summaries, queriesWithoutEmbedding: queriesWithoutSequence, composition };
+}
+
+/** Where the homology pool lives and how DIAMOND runs, from the process's settings and the set's. */
+function homologySettingsOf(
+  config: AppConfig,
+  settings: Pick<TransferSettings, 'annotation_set_id' | 'ontology_snapshot_id'>,
+  donorEvidence: 'all' | 'experimental',
+) {
+  return {
+    pool: {
+      artifactsDir: config.artifactsDir,
+      binary: config.diamondBin,
+      memoryFraction: config.poolMemoryFraction,
+    },
+    annotationSetId: settings.annotation_set_id,
+    ontologySnapshotId: settings.ontology_snapshot_id,
+    donorEvidence,
+    blockSize: config.diamondBlockSize,
+    indexChunks: config.diamondIndexChunks,
+  };
+}
+
+/**
+ * The DIAMOND hits of several batches of a homology set in one run (`searchHomologsAhead`): each
+ * batch's tabular hits, for `transferBatch` to score through `hits` (after `hitsOfText`).
+ */
+export async function searchAhead(input: {
+  repos: Repositories;
+  config: AppConfig;
+  settings: Pick<TransferSettings, 'annotation_set_id' | 'ontology_snapshot_id' | 'options'>;
+  batches: readonly (readonly TransferQuery[])[];
+  workDir: string;
+  signal?: AbortSignal;
+}): Promise<{ hits: string[]; queries: number; lines: number }> {
+  const donorEvidence = input.settings.options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
+  return searchHomologsAhead({
+    ...homologySettingsOf(input.config, input.settings, donorEvidence),
+    repos: input.repos,
+    batches: input.batches,
+    workDir: input.workDir,
+    ...(input.signal !== undefined ? { signal: input.signal } : {}),
+  });
 }
 
 interface Searched {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
@@ -284,6 +284,22 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
       300_000,
     );
     expect(batched.result!['batches']).toBe(3);
+    // One DIAMOND run for the three batches (predictions-search.step.ts); each batch scored its hits
+    // from the shared volume, then removed them.
+    const events = (
+      await api.get<{ event: string; fields: Record<string, unknown> }[]>(
+        `/v1/jobs/${batched.id}/events?limit=2000`,
+      )
+    ).body;
+    const searches = events.filter((e) => e.event === 'predict_go_terms_search.done');
+    expect(searches.map((e) => e.fields['batches'])).toEqual([3]);
+    expect(searches[0]!.fields['queries']).toBe(queries);
+    const batchEvents = events.filter((e) => e.event === 'predict_go_terms_batch.done');
+    expect(batchEvents.map((e) => e.fields['searched_ahead'])).toEqual([true, true, true]);
+    const leftovers = readdirSync(join(world.env['SVC_ARTIFACTS_DIR']!, 'work', 'search-ahead'), {
+      recursive: true,
+    }).map(String);
+    expect(leftovers.filter((name) => name.endsWith('.tsv'))).toEqual([]);
     const tsv = async (id: string): Promise<string> =>
       (await api.get<string>(`/v1/embeddings/prediction-sets/${id}/predictions.tsv`)).text;
     const once = (await tsv(setId))

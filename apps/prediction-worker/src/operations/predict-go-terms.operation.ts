@@ -1,4 +1,10 @@
-import { DEFAULT_SEARCH_BACKEND, PREDICT_GO_TERMS, PredictGoTermsPayload } from '@svc/contracts';
+import {
+  DEFAULT_SEARCH_BACKEND,
+  PREDICT_GO_TERMS,
+  PredictGoTermsPayload,
+  type PredictionQueryItem,
+  SEARCH_AHEAD_QUERIES,
+} from '@svc/contracts';
 import {
   activeFeatureNames,
   canRead,
@@ -27,10 +33,12 @@ import type { AppConfig } from '@svc/platform';
 import { viewerOfJob } from './job-viewer';
 import { requireHomologyTool } from './homology-tool';
 import { predictionsBatchStep } from './predictions-batch.step';
+import { predictionsSearchStep } from './predictions-search.step';
 
 /**
  * Coordinator: validates the references, records the prediction set, lists the queries and sends
- * them in batches to svc.predictions.batch. The write steps tick progress by queries; the last tick
+ * them in batches to svc.predictions.batch (with DIAMOND, through search-ahead steps that search
+ * several batches at once). The write steps tick progress by queries; the last tick
  * closes the job. The job's result names the set at once, and the write steps add their rows to its
  * `prediction_count`, so the closed job says what it produced.
  */
@@ -144,22 +152,39 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
       counts: { prediction_count: 0 },
     });
     await setProgress(resumed ? null : 0, queries.length);
-    for (let start = 0; start < queries.length; start += perBatch) {
-      await dispatch(predictionsBatchStep, {
-        prediction_set_id: predictionSetId,
-        queries: queries.slice(start, start + perBatch).map((q) => ({
+    const rerankerFields =
+      reranker !== null
+        ? {
+            reranker_artifact_uri: reranker.artifact_uri,
+            reranker_feature_schema_sha: reranker.feature_schema_sha,
+          }
+        : {};
+    const batchList: PredictionQueryItem[][] = [];
+    for (let start = 0; start < queries.length; start += perBatch)
+      batchList.push(
+        queries.slice(start, start + perBatch).map((q) => ({
           accession: q.accession,
           sequence_id: q.sequenceId,
           taxonomy_id: q.taxonomyId,
         })),
-        ...(reranker !== null
-          ? {
-              reranker_artifact_uri: reranker.artifact_uri,
-              reranker_feature_schema_sha: reranker.feature_schema_sha,
-            }
-          : {}),
-      });
-    }
+      );
+    // With DIAMOND, several batches share one search (predictions-search.step.ts): a run's fixed cost
+    // is paid once per `SVC_SEARCH_AHEAD_QUERIES` queries instead of once per batch.
+    const perSearch = Math.floor(Math.min(config.searchAheadQueries, SEARCH_AHEAD_QUERIES) / perBatch);
+    if (homology && batchList.length > 1 && perSearch > 1) {
+      for (let start = 0; start < batchList.length; start += perSearch)
+        await dispatch(predictionsSearchStep, {
+          prediction_set_id: predictionSetId,
+          batches: batchList.slice(start, start + perSearch).map((batch) => ({ queries: batch })),
+          ...rerankerFields,
+        });
+    } else
+      for (const batch of batchList)
+        await dispatch(predictionsBatchStep, {
+          prediction_set_id: predictionSetId,
+          queries: batch,
+          ...rerankerFields,
+        });
     return deferTo(queries.length);
   },
 });

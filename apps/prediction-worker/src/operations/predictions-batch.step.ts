@@ -8,7 +8,13 @@ import {
   PREDICTION_ROW_COLUMN_NAMES,
 } from '@svc/persistence';
 import { sourcePolicyOf } from '@svc/platform';
-import { splitPriorRows, transferBatch } from '@svc/go-transfer';
+import {
+  dropSearchedHits,
+  HOMOLOGY_BACKENDS,
+  searchedHits,
+  splitPriorRows,
+  transferBatch,
+} from '@svc/go-transfer';
 import { applyReranker } from '@svc/use-cases';
 import { predictionsWriteStep } from './predictions-write.step';
 
@@ -31,6 +37,11 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
           `prediction set ${payload.prediction_set_id} was deleted`,
         );
       const sources = sourcePolicyOf(config, artifacts);
+      // Hits a search-ahead step left for this batch (predictions-search.step.ts); none: it searches.
+      const key = batchKey(payload.queries.map((q) => q.accession));
+      const hits = HOMOLOGY_BACKENDS.includes(set.search_backend)
+        ? await searchedHits(config.artifactsDir, set.id, key)
+        : undefined;
       const transferred = await transferBatch({
         repos,
         config,
@@ -40,6 +51,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
         emit,
         throwIfCancelled,
         signal,
+        ...(hits !== undefined ? { hits } : {}),
       });
       const { summaries, queriesWithoutEmbedding, alignedPairs, composition } = transferred;
       const rerankerScore = await applyReranker({
@@ -61,7 +73,8 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       await emit('predict_go_terms_batch.done', null, {
         // Names the batch, so a batch delivered again shows as a repeated key among the events.
-        batch: batchKey(payload.queries.map((q) => q.accession)),
+        batch: key,
+        searched_ahead: hits !== undefined,
         event_loop_max_ms: Math.round(stalls.max / 1e6),
         queries: payload.queries.length,
         queries_without_embedding: queriesWithoutEmbedding,
@@ -121,6 +134,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
           composedOf.delete(accession);
         }
       }
+      if (hits !== undefined) await dropSearchedHits(config.artifactsDir, set.id, key);
     } finally {
       stalls.disable();
     }

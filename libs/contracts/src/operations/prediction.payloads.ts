@@ -128,6 +128,35 @@ export class PredictionsBatchPayload {
   @IsOptional() @IsString() reranker_feature_schema_sha?: string;
 }
 
+/** One batch's queries, as a search-ahead step hands them on. */
+export class PredictionBatchQueries {
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(5000)
+  @ValidateNested({ each: true })
+  @Type(() => PredictionQueryItem)
+  queries!: PredictionQueryItem[];
+}
+
+/** Queries one search-ahead step may search in one DIAMOND run (all its batches together). */
+export const SEARCH_AHEAD_QUERIES = 20_000;
+
+/**
+ * Step on svc.predictions.batch: one DIAMOND run over several batches' queries (at most
+ * `SEARCH_AHEAD_QUERIES` in all), whose hits each batch step then scores without searching again.
+ */
+export class PredictionsSearchPayload {
+  @IsValidUuid() prediction_set_id!: string;
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(SEARCH_AHEAD_QUERIES)
+  @ValidateNested({ each: true })
+  @Type(() => PredictionBatchQueries)
+  batches!: PredictionBatchQueries[];
+  @IsOptional() @IsString() reranker_artifact_uri?: string;
+  @IsOptional() @IsString() reranker_feature_schema_sha?: string;
+}
+
 /** Step on svc.predictions.write: store one batch's rows and tick the parent's progress. */
 export class PredictionsWritePayload {
   @IsValidUuid() prediction_set_id!: string;

@@ -226,25 +226,50 @@ export async function diamondSearch(input: {
   /** Stops DIAMOND (the job was cancelled or the worker is stopping); the search rejects with its reason. */
   signal?: AbortSignal;
 }): Promise<Map<string, HomologyHit[]>> {
-  const options = { ...DEFAULT_DIAMOND_SEARCH, ...input.options };
-  const binary = input.binary ?? 'diamond';
-  const hits = new Map<string, HomologyHit[]>();
-  if (input.queries.length === 0) return hits;
+  if (input.queries.length === 0) return new Map();
   const work = join(
     input.workDir ?? tmpdir(),
     `diamond-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
   );
   await mkdir(work, { recursive: true });
   try {
-    await writeFile(join(work, 'queries.fasta'), toFasta(input.queries));
+    const out = join(work, 'hits.tsv');
+    await diamondSearchToFile({ ...input, out, workDir: work });
+    return hitsOfText(await readFile(out, 'utf8'));
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * blastp of the queries against a database, its tabular hits (`qseqid sseqid pident bitscore evalue`,
+ * one line per HSP, in DIAMOND's order) left in `out` for the caller to read or split: a search over
+ * more queries than a caller wants to hold as hits at once. `workDir` holds the query file and
+ * DIAMOND's temporary files while it runs.
+ */
+export async function diamondSearchToFile(input: {
+  database: string;
+  queries: readonly SequenceRecord[];
+  out: string;
+  workDir: string;
+  options?: Partial<DiamondSearchOptions>;
+  binary?: string;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const options = { ...DEFAULT_DIAMOND_SEARCH, ...input.options };
+  const binary = input.binary ?? 'diamond';
+  const queries = join(input.workDir, `queries-${process.pid}-${Math.random().toString(36).slice(2)}.fasta`);
+  await mkdir(input.workDir, { recursive: true });
+  try {
+    await writeFile(queries, toFasta(input.queries));
     const args = [
       'blastp',
       '--query',
-      join(work, 'queries.fasta'),
+      queries,
       '--db',
       input.database,
       '--out',
-      join(work, 'hits.tsv'),
+      input.out,
       '--outfmt',
       '6',
       'qseqid',
@@ -263,15 +288,20 @@ export async function diamondSearch(input: {
       '--index-chunks',
       String(options.indexChunks),
       '--tmpdir',
-      work,
+      input.workDir,
       '--quiet',
     ];
     if (options.sensitivity !== 'fast') args.push(`--${options.sensitivity}`);
     await runDiamond(binary, 'queries', args, input.signal);
-    parseHits(await readFile(join(work, 'hits.tsv'), 'utf8'), hits);
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await rm(queries, { force: true });
   }
+}
+
+/** The hits of a tabular DIAMOND output, per query, best bitscore first (`parseHits`, then sorted). */
+export function hitsOfText(text: string): Map<string, HomologyHit[]> {
+  const hits = new Map<string, HomologyHit[]>();
+  parseHits(text, hits);
   for (const list of hits.values()) list.sort((a, b) => b.bitscore - a.bitscore);
   return hits;
 }

@@ -32,6 +32,11 @@ export interface AppConfig {
   readonly diamondBlockSize: number | null;
   /** DIAMOND's `--index-chunks` (`SVC_DIAMOND_INDEX_CHUNKS`, default 4). */
   readonly diamondIndexChunks: number;
+  /**
+   * Queries one DIAMOND run searches across a prediction's batches (`SVC_SEARCH_AHEAD_QUERIES`,
+   * default 20,000; 0: one run per batch).
+   */
+  readonly searchAheadQueries: number;
   /** Share of a prediction worker's free heap one homology pool may take (`SVC_POOL_MEMORY_FRACTION`). */
   readonly poolMemoryFraction: number;
   /**

@@ -195,6 +195,7 @@ function buildConfig(
     diamondBin: v.diamond_bin,
     diamondBlockSize: v.diamond_block_size,
     diamondIndexChunks: v.diamond_index_chunks,
+    searchAheadQueries: v.search_ahead_queries,
     poolMemoryFraction: v.pool_memory_fraction,
     priorRows: v.prior_rows,
     benchmarkConfigPath: v.benchmark_config_path,

@@ -160,6 +160,16 @@ const SETTING_TABLE = [
     default: null,
   },
   { key: 'diamond_index_chunks', env: 'SVC_DIAMOND_INDEX_CHUNKS', type: 'int', min: 1, max: 64, default: 4 },
+  // Queries a prediction searches in one DIAMOND run across its batches (docs/scaling.md, "One search
+  // per job"); 0 searches batch by batch. At most the search step's limit.
+  {
+    key: 'search_ahead_queries',
+    env: 'SVC_SEARCH_AHEAD_QUERIES',
+    type: 'int',
+    min: 0,
+    max: 20000,
+    default: 20000,
+  },
   // The share of its free heap a prediction worker may give one homology reference pool; a larger
   // pool fails its job with reference_too_large instead of the process (docs/scaling.md).
   {
