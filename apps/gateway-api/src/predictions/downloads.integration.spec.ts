@@ -291,6 +291,7 @@ describe.each(['tiny', 'mini'])('downloads of a prediction set on the %s holdout
         `/v1/jobs/${batched.id}/events?limit=2000`,
       )
     ).body;
+    expect(events.filter((e) => e.event === 'predict_go_terms_search.started')).toHaveLength(1);
     const searches = events.filter((e) => e.event === 'predict_go_terms_search.done');
     expect(searches.map((e) => e.fields['batches'])).toEqual([3]);
     expect(searches[0]!.fields['queries']).toBe(queries);

@@ -1,6 +1,6 @@
 import { PredictGoTermsPayload, REFERENCED_TABLES } from '@svc/contracts';
 import { JobError } from '@svc/jobs';
-import { checkPredictionInputs, PredictionInputReads } from './predict-go-terms.operation';
+import { checkPredictionInputs, PredictionInputReads, searchAheadGroups } from './predict-go-terms.operation';
 
 // The coordinator's preconditions over plain objects: each missing or unusable input fails the job
 // with its own code before anything is recorded, and a complete one names the search backend.
@@ -116,5 +116,44 @@ describe('checkPredictionInputs', () => {
     const error = await failure(reads({ hasSequenceReferences: false }), { search_backend: 'diamond' });
     expect(error.code).toBe('empty_reference_pool');
     expect(error.message).toMatch(/annotates no protein with a sequence/);
+  });
+});
+
+describe('searchAheadGroups', () => {
+  const homology = { homology: true, perBatch: 2000, searchAheadQueries: 20_000 };
+
+  it('searches a proteome of nine batches in one DIAMOND run', () => {
+    expect(searchAheadGroups({ ...homology, batches: 9 })).toEqual([[0, 1, 2, 3, 4, 5, 6, 7, 8]]);
+  });
+
+  it('splits 100,000 queries into searches of 20,000, the last one shorter', () => {
+    const groups = searchAheadGroups({ ...homology, batches: 51 })!;
+    expect(groups.map((g) => g.length)).toEqual([10, 10, 10, 10, 10, 1]);
+    expect(groups.flat()).toEqual(Array.from({ length: 51 }, (_, i) => i));
+  });
+
+  it('follows SVC_SEARCH_AHEAD_QUERIES and the batch size, never past the step limit', () => {
+    expect(searchAheadGroups({ ...homology, batches: 5, searchAheadQueries: 4000 })).toEqual([
+      [0, 1],
+      [2, 3],
+      [4],
+    ]);
+    expect(searchAheadGroups({ ...homology, batches: 12, perBatch: 5000 })).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9, 10, 11],
+    ]);
+    expect(searchAheadGroups({ ...homology, batches: 25, perBatch: 1000 })!.map((g) => g.length)).toEqual([
+      20, 5,
+    ]);
+  });
+
+  it.each([
+    ['an embedding backend', { homology: false, batches: 9 }],
+    ['a single batch', { batches: 1 }],
+    ['search ahead turned off', { batches: 9, searchAheadQueries: 0 }],
+    ['a search that would hold one batch', { batches: 9, perBatch: 5000, searchAheadQueries: 9000 }],
+  ])('lets the batches search for themselves with %s', (_, over) => {
+    expect(searchAheadGroups({ ...homology, ...over })).toBeNull();
   });
 });

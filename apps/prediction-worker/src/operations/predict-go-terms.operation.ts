@@ -168,17 +168,20 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
           taxonomy_id: q.taxonomyId,
         })),
       );
-    // With DIAMOND, several batches share one search (predictions-search.step.ts): a run's fixed cost
-    // is paid once per `SVC_SEARCH_AHEAD_QUERIES` queries instead of once per batch.
-    const perSearch = Math.floor(Math.min(config.searchAheadQueries, SEARCH_AHEAD_QUERIES) / perBatch);
-    if (homology && batchList.length > 1 && perSearch > 1) {
-      for (let start = 0; start < batchList.length; start += perSearch)
+    const groups = searchAheadGroups({
+      batches: batchList.length,
+      perBatch,
+      homology,
+      searchAheadQueries: config.searchAheadQueries,
+    });
+    if (groups !== null)
+      for (const group of groups)
         await dispatch(predictionsSearchStep, {
           prediction_set_id: predictionSetId,
-          batches: batchList.slice(start, start + perSearch).map((batch) => ({ queries: batch })),
+          batches: group.map((b) => ({ queries: batchList[b]! })),
           ...rerankerFields,
         });
-    } else
+    else
       for (const batch of batchList)
         await dispatch(predictionsBatchStep, {
           prediction_set_id: predictionSetId,
@@ -188,6 +191,26 @@ export const predictGoTermsOperation = defineOperation<PredictGoTermsPayload>({
     return deferTo(queries.length);
   },
 });
+
+/**
+ * With DIAMOND, several batches share one search (predictions-search.step.ts), so a run's fixed cost
+ * is paid once per `SVC_SEARCH_AHEAD_QUERIES` queries instead of once per batch: the batches (by
+ * index) each search-ahead step takes, or null when the batches search for themselves (an embedding
+ * backend, one batch, or a search that would hold a single batch).
+ */
+export function searchAheadGroups(input: {
+  batches: number;
+  perBatch: number;
+  homology: boolean;
+  searchAheadQueries: number;
+}): number[][] | null {
+  const perSearch = Math.floor(Math.min(input.searchAheadQueries, SEARCH_AHEAD_QUERIES) / input.perBatch);
+  if (!input.homology || input.batches < 2 || perSearch < 2) return null;
+  const groups: number[][] = [];
+  for (let start = 0; start < input.batches; start += perSearch)
+    groups.push(Array.from({ length: Math.min(perSearch, input.batches - start) }, (_, i) => start + i));
+  return groups;
+}
 
 type Context = JobContext<PredictGoTermsPayload>;
 

@@ -29,6 +29,8 @@ export const predictionsSearchStep = defineStep<PredictionsSearchPayload>({
       );
     await throwIfCancelled();
     await sweepSearchAhead(config.artifactsDir);
+    // Said before DIAMOND starts: on a large reference the search takes minutes before any batch ticks.
+    await emit('predict_go_terms_search.started', null, { batches: batches.length, queries });
     const searched = await withSearchAheadWorkDir(config.artifactsDir, set.id, (workDir) =>
       searchAhead({ repos, config, settings: set, batches, workDir, signal }),
     );
