@@ -115,14 +115,24 @@ export class PredictionQueryItem {
   @IsOptional() @IsString() taxonomy_id?: string | null;
 }
 
+/** A batch's queries: 1 to 5,000, each one checked. */
+function BatchQueries(): PropertyDecorator {
+  const checks = [
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(5000),
+    ValidateNested({ each: true }),
+    Type(() => PredictionQueryItem),
+  ];
+  return (target, key) => {
+    for (const check of checks) check(target, key);
+  };
+}
+
 /** Step on svc.predictions.batch: search, transfer and featurise one batch of queries. */
 export class PredictionsBatchPayload {
   @IsValidUuid() prediction_set_id!: string;
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(5000)
-  @ValidateNested({ each: true })
-  @Type(() => PredictionQueryItem)
+  @BatchQueries()
   queries!: PredictionQueryItem[];
   @IsOptional() @IsString() reranker_artifact_uri?: string;
   @IsOptional() @IsString() reranker_feature_schema_sha?: string;
@@ -130,11 +140,7 @@ export class PredictionsBatchPayload {
 
 /** One batch's queries, as a search-ahead step hands them on. */
 export class PredictionBatchQueries {
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(5000)
-  @ValidateNested({ each: true })
-  @Type(() => PredictionQueryItem)
+  @BatchQueries()
   queries!: PredictionQueryItem[];
 }
 

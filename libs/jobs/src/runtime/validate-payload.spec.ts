@@ -1,4 +1,4 @@
-import { RunCafaEvaluationPayload } from '@svc/contracts';
+import { PredictionsBatchPayload, PredictionsSearchPayload, RunCafaEvaluationPayload } from '@svc/contracts';
 import { validatePayload } from './validate-payload';
 
 const ids = {
@@ -24,6 +24,54 @@ describe('validatePayload: run_cafa_evaluation frame', () => {
     expect(lafa.frame).toBe('lafa');
     await expect(validatePayload(RunCafaEvaluationPayload, { ...ids, frame: 'cafa5' })).rejects.toThrow(
       /frame/,
+    );
+  });
+});
+
+describe('validatePayload: the batches of a homology prediction', () => {
+  const query = (i: number) => ({ accession: `P${i}`, sequence_id: i });
+  const set = { prediction_set_id: ids.prediction_set_id };
+
+  it('takes a batch of 1 to 5,000 well-formed queries and refuses any other', async () => {
+    const batch = await validatePayload<PredictionsBatchPayload>(PredictionsBatchPayload, {
+      ...set,
+      queries: [query(1)],
+    });
+    expect(batch.queries).toEqual([query(1)]);
+    await expect(validatePayload(PredictionsBatchPayload, { ...set, queries: [] })).rejects.toThrow(
+      /queries/,
+    );
+    await expect(
+      validatePayload(PredictionsBatchPayload, {
+        ...set,
+        queries: Array.from({ length: 5001 }, (_, i) => query(i)),
+      }),
+    ).rejects.toThrow(/queries/);
+    await expect(
+      validatePayload(PredictionsBatchPayload, { ...set, queries: [{ accession: 'P1', sequence_id: 'x' }] }),
+    ).rejects.toThrow(/sequence_id/);
+  });
+
+  it('checks every batch of a search-ahead step as a batch', async () => {
+    const search = await validatePayload<PredictionsSearchPayload>(PredictionsSearchPayload, {
+      ...set,
+      batches: [{ queries: [query(1), query(2)] }, { queries: [query(3)] }],
+    });
+    expect(search.batches.map((b) => b.queries.length)).toEqual([2, 1]);
+    await expect(
+      validatePayload(PredictionsSearchPayload, {
+        ...set,
+        batches: [{ queries: [query(1)] }, { queries: [] }],
+      }),
+    ).rejects.toThrow(/queries/);
+    await expect(
+      validatePayload(PredictionsSearchPayload, {
+        ...set,
+        batches: [{ queries: [{ accession: '', sequence_id: 1 }] }],
+      }),
+    ).rejects.toThrow(/accession/);
+    await expect(validatePayload(PredictionsSearchPayload, { ...set, batches: [] })).rejects.toThrow(
+      /batches/,
     );
   });
 });
