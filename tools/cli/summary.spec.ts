@@ -1,5 +1,5 @@
 import { provenanceWarnings, type ReferenceSummary } from '@svc/domain';
-import { coverageLine, referenceLines, warningLines } from './summary';
+import { coverageLine, referenceLines, searchPhase, warningLines } from './summary';
 
 const REFERENCE: ReferenceSummary = {
   reference_name: 'human',
@@ -53,5 +53,27 @@ describe('svc annotate summary lines', () => {
     expect(coverageLine(null)).toBe('proteins: coverage not recorded for this set');
     expect(warningLines(['small'])).toEqual(['warning: small']);
     expect(warningLines(undefined)).toEqual([]);
+  });
+});
+
+describe('searchPhase', () => {
+  it('says a search-ahead step is searching, with its number of queries', () => {
+    expect(
+      searchPhase({ event: 'predict_go_terms_search.started', fields: { batches: 9, queries: 17857 } }),
+    ).toBe('searching 17,857 queries with DIAMOND');
+    expect(searchPhase({ event: 'predict_go_terms_search.started', fields: {} })).toBe(
+      'searching with DIAMOND',
+    );
+  });
+
+  it('says the search ended and the batches are being scored', () => {
+    expect(searchPhase({ event: 'predict_go_terms_search.done', fields: { queries: 17857 } })).toBe(
+      'searched; scoring the first batch',
+    );
+  });
+
+  it('says nothing for any other newest event, or none', () => {
+    expect(searchPhase({ event: 'predict_go_terms.planned', fields: { queries: 17857 } })).toBeNull();
+    expect(searchPhase(undefined)).toBeNull();
   });
 });

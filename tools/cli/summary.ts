@@ -37,3 +37,19 @@ export function coverageLine(coverage: Coverage | null): string {
 export function warningLines(warnings: readonly string[] | undefined): string[] {
   return (warnings ?? []).map((w) => `warning: ${w}`);
 }
+
+/**
+ * What a prediction that has not ticked yet is doing, from its newest event: a search-ahead step's
+ * DIAMOND search over many queries takes minutes on a large reference before the first batch ticks.
+ * Null when the newest event says nothing of the kind.
+ */
+export function searchPhase(
+  newest: { event: string; fields?: Record<string, unknown> | null } | undefined,
+): string | null {
+  if (newest?.event === 'predict_go_terms_search.done') return 'searched; scoring the first batch';
+  if (newest?.event !== 'predict_go_terms_search.started') return null;
+  const queries = Number(newest.fields?.['queries']);
+  return Number.isFinite(queries) && queries > 0
+    ? `searching ${queries.toLocaleString('en-US')} queries with DIAMOND`
+    : 'searching with DIAMOND';
+}

@@ -28,7 +28,7 @@ import {
 } from '@svc/client';
 import type { Coverage, ReferenceSummary } from '@svc/domain';
 import { CliUsageError, main as evaluateMain, USAGE as EVALUATE_USAGE } from '../evaluate/evaluate';
-import { coverageLine, referenceLines, warningLines } from './summary';
+import { coverageLine, referenceLines, searchPhase, warningLines } from './summary';
 
 export const USAGE = `usage: svc login --url URL [--api-key KEY]
        svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name NAME] [--save]
@@ -76,15 +76,16 @@ function clientOf(values: { url?: string; 'api-key'?: string; config?: string })
   return new SvcClient({ baseUrl: url, ...(apiKey ? { apiKey } : {}) });
 }
 
-/** One line on stderr, rewritten in place on a terminal. */
-function progress(label: string): (job: JobView) => void {
+/** One line on stderr, rewritten in place on a terminal; `phase()` adds what the job is doing. */
+function progress(label: string, phase: () => string | null = () => null): (job: JobView) => void {
   let last = '';
   return (job) => {
     const done = job.progress_current ?? 0;
     const total = job.progress_total ?? 0;
     const bar =
       total > 0 ? ` [${'#'.repeat(Math.round((20 * done) / total)).padEnd(20, '.')}] ${done}/${total}` : '';
-    const line = `${label}: ${job.status}${bar}`;
+    const doing = job.status === 'RUNNING' && done === 0 ? phase() : null;
+    const line = `${label}: ${job.status}${bar}${doing !== null ? ` (${doing})` : ''}`;
     if (line === last) return;
     last = line;
     if (process.stderr.isTTY) process.stderr.write(`\r${line}\u001b[K`);
@@ -167,8 +168,20 @@ async function annotate(args: string[]): Promise<void> {
     ...referenceLines(answer.reference as ReferenceSummary),
     ...warningLines(answer.warnings),
   ]);
-  const predicted = await client.waitForJob(await predictionJobOf(client, answer), {
-    onProgress: progress('prediction'),
+  const predictionJob = await predictionJobOf(client, answer);
+  // Before the first batch ticks, the newest event says what the job is doing (a long DIAMOND
+  // search on a large reference); read at most once per poll, only while nothing has ticked.
+  let phase: string | null = null;
+  const line = progress('prediction', () => phase);
+  const predicted = await client.waitForJob(predictionJob, {
+    onProgress: (job) => {
+      line(job);
+      if (job.status === 'RUNNING' && (job.progress_current ?? 0) === 0)
+        void client.jobEvents(predictionJob, { limit: 1 }).then(
+          (events) => (phase = searchPhase(events[0])),
+          () => undefined,
+        );
+    },
   });
   endLine();
   const setId = predicted.result?.['prediction_set_id'];

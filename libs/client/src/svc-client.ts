@@ -8,6 +8,8 @@ import type { components, paths } from './generated/openapi';
 export type Schemas = components['schemas'];
 /** A job as `GET /v1/jobs/{id}` answers it. */
 export type JobView = Schemas['JobView'];
+/** One event of a job's timeline, as `GET /v1/jobs/{id}/events` answers it. */
+export type JobEventView = Schemas['JobEventView'];
 /** The answer of `POST /v1/jobs`. */
 export type QueuedJobView = Schemas['QueuedJobView'];
 /** An RFC 7807 problem as the service answers it. */
@@ -138,6 +140,12 @@ export class SvcClient {
     for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
     const qs = params.toString();
     return this.json('GET', `/v1/jobs${qs ? `?${qs}` : ''}`);
+  }
+
+  /** GET /v1/jobs/{id}/events: the job's events, newest first (at most `limit`). */
+  jobEvents(id: string, query: { limit?: number } = {}): Promise<JobEventView[]> {
+    const qs = query.limit !== undefined ? `?limit=${query.limit}` : '';
+    return this.json('GET', `/v1/jobs/${encodeURIComponent(id)}/events${qs}`);
   }
 
   cancelJob(id: string): Promise<JobView> {
