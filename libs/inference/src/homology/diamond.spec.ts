@@ -8,6 +8,7 @@ import {
   diamondBlockSize,
   diamondMemoryBudget,
   diamondSearch,
+  diamondSearchToFile,
   ensureDiamondDatabase,
   memoryLimit,
   parseHits,
@@ -155,6 +156,18 @@ describe('DIAMOND blastp (Debian diamond-aligner)', () => {
 
     const references = ensureDiamondDatabase({ dir, references: [{ id: 'r0', sequence: dna }], threads: 1 });
     await expect(references).rejects.toMatchObject({ problem: 'nucleotide_sequences', input: 'references' });
+  });
+
+  it('a search of no query leaves an empty hit file without running DIAMOND, which refuses an empty input', async () => {
+    const out = join(dir, 'none.tsv');
+    await diamondSearchToFile({
+      // No database at all: a DIAMOND run would fail.
+      database: join(dir, 'missing.dmnd'),
+      queries: [],
+      out,
+      workDir: join(dir, 'none-work'),
+    });
+    expect(readFileSync(out, 'utf8')).toBe('');
   });
 
   it('leaves other failures unclassified', async () => {

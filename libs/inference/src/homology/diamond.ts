@@ -258,8 +258,13 @@ export async function diamondSearchToFile(input: {
 }): Promise<void> {
   const options = { ...DEFAULT_DIAMOND_SEARCH, ...input.options };
   const binary = input.binary ?? 'diamond';
-  const queries = join(input.workDir, `queries-${process.pid}-${Math.random().toString(36).slice(2)}.fasta`);
   await mkdir(input.workDir, { recursive: true });
+  // No query (every one without a sequence): no hit, and no DIAMOND run to refuse an empty file.
+  if (input.queries.length === 0) {
+    await writeFile(input.out, '');
+    return;
+  }
+  const queries = join(input.workDir, `queries-${process.pid}-${Math.random().toString(36).slice(2)}.fasta`);
   try {
     await writeFile(queries, toFasta(input.queries));
     const args = [
