@@ -96,7 +96,7 @@ export async function transferBatch(input: TransferInput): Promise<TransferResul
   const { settings, throwIfCancelled } = input;
   const started = process.hrtime.bigint();
   const options = settings.options;
-  const donorEvidence = options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
+  const donorEvidence = donorEvidenceOf(settings);
   // Absent (older sets, dataset exports) means excluded: only an explicit false keeps the query's own entry.
   const excludeSelf = options['exclude_self'] !== false;
   const searched = HOMOLOGY_BACKENDS.includes(settings.search_backend)
@@ -141,6 +141,11 @@ async function homologySearch(
   return { pending, summaries, queriesWithoutEmbedding: queriesWithoutSequence, composition };
 }
 
+/** The set's donor rule (`options.donor_evidence`); anything but `experimental` transfers every evidence code. */
+function donorEvidenceOf(settings: Pick<TransferSettings, 'options'>): 'all' | 'experimental' {
+  return settings.options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
+}
+
 /** Where the homology pool lives and how DIAMOND runs, from the process's settings and the set's. */
 function homologySettingsOf(
   config: AppConfig,
@@ -173,7 +178,7 @@ export async function searchAhead(input: {
   workDir: string;
   signal?: AbortSignal;
 }): Promise<{ hits: string[]; queries: number; lines: number }> {
-  const donorEvidence = input.settings.options['donor_evidence'] === 'experimental' ? 'experimental' : 'all';
+  const donorEvidence = donorEvidenceOf(input.settings);
   return searchHomologsAhead({
     ...homologySettingsOf(input.config, input.settings, donorEvidence),
     repos: input.repos,

@@ -1,4 +1,4 @@
-import { PredictionsSearchPayload, SEARCH_AHEAD_QUERIES } from '@svc/contracts';
+import { PredictionsSearchPayload } from '@svc/contracts';
 import { batchKey, defineStep, JobError } from '@svc/jobs';
 import { putSearchedHits, searchAhead, sweepSearchAhead, withSearchAheadWorkDir } from '@svc/go-transfer';
 import { predictionsBatchStep } from './predictions-batch.step';
@@ -15,12 +15,8 @@ export const predictionsSearchStep = defineStep<PredictionsSearchPayload>({
   async execute({ payload, repos, dispatch, emit, throwIfCancelled, signal, config }) {
     const started = process.hrtime.bigint();
     const batches = payload.batches.map((b) => b.queries);
+    // At most SEARCH_AHEAD_QUERIES in all (PredictionsSearchPayload checks it on arrival).
     const queries = batches.reduce((n, b) => n + b.length, 0);
-    if (queries > SEARCH_AHEAD_QUERIES)
-      throw new JobError(
-        'invalid_payload',
-        `a search-ahead step takes at most ${SEARCH_AHEAD_QUERIES} queries, not ${queries}`,
-      );
     const set = await repos.predictionSets.find(payload.prediction_set_id);
     if (set === null)
       throw new JobError(

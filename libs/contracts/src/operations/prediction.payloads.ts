@@ -12,6 +12,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   ValidateNested,
 } from 'class-validator';
 import { IsValidUuid } from '../validators';
@@ -156,6 +157,20 @@ export class PredictionsSearchPayload {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(SEARCH_AHEAD_QUERIES)
+  @ValidateBy({
+    name: 'searchAheadQueries',
+    validator: {
+      // Counted before the batches' own checks could walk an oversized message.
+      validate: (value: unknown) =>
+        Array.isArray(value) &&
+        value.reduce(
+          (n: number, b: unknown) =>
+            n + (((b as { queries?: unknown })?.queries as unknown[] | undefined) ?? []).length,
+          0,
+        ) <= SEARCH_AHEAD_QUERIES,
+      defaultMessage: () => `batches must hold at most ${SEARCH_AHEAD_QUERIES} queries in all`,
+    },
+  })
   @ValidateNested({ each: true })
   @Type(() => PredictionBatchQueries)
   batches!: PredictionBatchQueries[];

@@ -73,5 +73,15 @@ describe('validatePayload: the batches of a homology prediction', () => {
     await expect(validatePayload(PredictionsSearchPayload, { ...set, batches: [] })).rejects.toThrow(
       /batches/,
     );
+    // Five full batches are 25,000 queries: more than one search may take.
+    const full = { queries: Array.from({ length: 5000 }, (_, i) => query(i)) };
+    await expect(
+      validatePayload(PredictionsSearchPayload, { ...set, batches: [full, full, full, full, full] }),
+    ).rejects.toThrow(/at most 20000 queries in all/);
+    const four = await validatePayload<PredictionsSearchPayload>(PredictionsSearchPayload, {
+      ...set,
+      batches: [full, full, full, full],
+    });
+    expect(four.batches).toHaveLength(4);
   });
 });
