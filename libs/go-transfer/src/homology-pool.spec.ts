@@ -1,7 +1,7 @@
 import { JobError } from '@svc/jobs';
 import { termPrior } from '@svc/domain';
 import { checkAssociationFits, checkPoolFits, POOL_BYTES } from './homology-pool';
-import { PoolColumns, PriorCounter, propagateAnnotations } from './pool-columns';
+import { PoolColumns, PriorCounter, propagateAnnotations, propagateSubmitted } from './pool-columns';
 import type { OntologyView } from './ontology-cache';
 
 const MB = 1024 * 1024;
@@ -82,6 +82,12 @@ describe('propagateAnnotations', () => {
       }
       return [...out];
     },
+    // GO:0000033 is an alternate id of 3, merged into it; GO:7 is obsolete (not a live term).
+    termIdOf: (goId) => {
+      if (goId === 'GO:0000033') return 3;
+      const id = Number(goId.slice(3));
+      return aspects[id] === undefined ? undefined : id;
+    },
   };
   const ann = (id: number, evidenceCode: string) => ({
     goTermId: id,
@@ -101,6 +107,33 @@ describe('propagateAnnotations', () => {
       ['GO:2', 'IEA', 'IEA'],
     ]);
     expect(out.get('P')!.map((t) => [t.goId, t.direct?.evidenceCode ?? null])).toEqual([['GO:6', 'EXP']]);
+  });
+
+  it('submitted known ids propagate as annotations do; an alternate id is its term; unknown ids are returned', () => {
+    const { terms, unknown } = propagateSubmitted(ontology, [
+      'GO:0000033',
+      'GO:6',
+      'GO:7',
+      'GO:1',
+      'GO:2',
+      'GO:9',
+    ]);
+    const listed = (aspect: 'F' | 'P') =>
+      [...(terms.get(aspect)?.values() ?? [])].map((t) => [t.goId, t.goTermId, t.direct]);
+    // 3 (as its alternate id) brings 2; 2 is also submitted itself, so it is direct; the root 1 is no term.
+    expect(listed('F')).toEqual([
+      ['GO:3', 3, true],
+      ['GO:2', 2, true],
+    ]);
+    // 6's parent 2 is of another aspect and its other parent 4 the root: 6 alone.
+    expect(listed('P')).toEqual([['GO:6', 6, true]]);
+    expect(terms.has('C')).toBe(false);
+    expect(unknown).toEqual(['GO:7', 'GO:9']);
+    expect(propagateSubmitted(ontology, ['GO:5']).terms.get('P')!.get('GO:5')).toEqual({
+      goTermId: 5,
+      goId: 'GO:5',
+      direct: true,
+    });
   });
 
   it('an annotation to a namespace root alone gives no term', () => {

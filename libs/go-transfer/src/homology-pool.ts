@@ -12,9 +12,10 @@ import {
   type PoolTerm,
   PriorCounter,
   propagateAnnotations,
+  propagateSubmitted,
 } from './pool-columns';
 
-export type { PoolTerm } from './pool-columns';
+export type { PoolTerm, SubmittedTerm } from './pool-columns';
 
 /**
  * The homology reference pool of one (annotation set, donor rule, snapshot): its proteins, their
@@ -39,6 +40,8 @@ export interface HomologyPool {
   goTermIdOf(goId: string): number | undefined;
   /** A term's ancestors in its own aspect, namespace roots left out, by GO id (the prior's terms). */
   ancestorsOf(goId: string): readonly string[];
+  /** GO ids a submitter says are known of a query, in the pool's ontology (`propagateSubmitted`). */
+  submittedTerms(goIds: readonly string[]): ReturnType<typeof propagateSubmitted>;
   readonly database: string;
 }
 
@@ -249,6 +252,7 @@ async function build(
     priors,
     goTermIdOf: (goId) => goTermIds.get(goId),
     ancestorsOf,
+    submittedTerms: (goIds) => propagateSubmitted(ontology, goIds),
     database,
   };
 }

@@ -27,6 +27,7 @@ import {
   type HomologyPoolKey,
   HomologyPoolSettings,
   referenceId,
+  type SubmittedTerm,
 } from './homology-pool';
 import { eventLoopPause } from './event-loop';
 import { type PriorComposition, type PriorWeight, setPriorOf } from './prior-composition';
@@ -41,6 +42,11 @@ export interface HomologyQuery {
   accession: string;
   sequence_id: number;
   taxonomy_id?: string | null;
+  /**
+   * GO ids the submitter says are known of the query (its upload's GO= header tag): reported as
+   * submitted, never predicted, and they inform its prior as a reference protein's own terms do.
+   */
+  known_go_ids?: readonly string[] | null;
 }
 
 /** One (query, term) of the homology path; `ref` is null for a term scored by the prior alone. */
@@ -87,6 +93,11 @@ export async function homologyTransfer(input: {
   queriesWithoutSequence: number;
   /** The set's prior and the weight of every (query, aspect) scored on it (not an informed prior). */
   composition: PriorComposition;
+  /**
+   * Queries with submitted known terms, the submitted ids in all, and those the pool's ontology does
+   * not hold as live terms (left out, counted here for the batch to report).
+   */
+  submitted: { queries: number; ids: number; unknown: number; unknownSample: string[] };
 }> {
   // DIAMOND's refusal of the references (formatting the pool) or of the queries fails the job with a
   // stable code; the batch step and the dataset export both come through here.
@@ -116,23 +127,30 @@ export async function homologyTransfer(input: {
   // Scoring a batch of thousands of queries against a Swiss-Prot pool takes minutes of CPU: the loop
   // gives way to the event loop as it goes.
   const pause = eventLoopPause();
+  const submittedCount = { queries: 0, ids: 0, unknown: 0, unknownSample: [] as string[] };
   for (const { query, id } of searchable) {
     await pause();
     const { hits, selves } = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
-    // What the reference already knows of the query (its own annotations, never a vote for itself)
-    // informs its prior; an unknown query keeps the plain prior.
+    const submitted = submittedOf(pool, query, submittedCount);
+    // What is already known of the query (a reference protein's own annotations, never a vote for
+    // itself, and the terms its submitter lists) informs its prior; an unknown query keeps the plain
+    // prior.
     const informed =
       association === undefined
         ? null
-        : await informedPriors(pool, association, query, input.pool.memoryFraction, pause);
+        : await informedPriors(pool, association, query, submitted, input.pool.memoryFraction, pause);
     let known = 0;
     for (const aspect of ['F', 'P', 'C'] as const) {
-      // Self-transfer: the query's own annotations are known, reported apart and not predicted.
+      // Self-transfer: the query's own annotations are known, reported apart and not predicted; so
+      // are the terms its submitter lists (and the ancestors they imply).
       const own = knownTerms(pool, query, selves, aspect);
-      known += own.length;
       const ownIds = new Set(own.map((t) => t.term.goId));
+      const given = submittedRows(query, aspect, submitted?.get(aspect), ownIds);
+      for (const t of given) ownIds.add(t.term.goId);
+      // Submitted terms are the submitter's, not the reference's: they do not make the basis `known`.
+      known += own.length;
       const scored = aspectTerms(pool, query, hits, aspect, input.model, informed?.[aspect]);
-      terms.push(...own, ...scored.terms.filter((t) => !ownIds.has(t.term.goId)));
+      terms.push(...own, ...given, ...scored.terms.filter((t) => !ownIds.has(t.term.goId)));
       weights.push({
         accession: query.accession,
         aspect,
@@ -152,7 +170,77 @@ export async function homologyTransfer(input: {
     summaries: [...summaries.values()],
     queriesWithoutSequence: input.queries.length - searchable.length,
     composition: { prior: setPriorFor(pool, input.model), weights },
+    submitted: submittedCount,
   };
+}
+
+/** Unknown submitted ids a batch names in its event, at most. */
+const UNKNOWN_SAMPLE = 5;
+
+/**
+ * The query's submitted known terms in the pool's ontology, per aspect and propagated; null without
+ * any. Counts them, and the ids the ontology does not hold, into `count`.
+ */
+function submittedOf(
+  pool: HomologyPool,
+  query: HomologyQuery,
+  count: { queries: number; ids: number; unknown: number; unknownSample: string[] },
+): ReadonlyMap<GoAspect, ReadonlyMap<string, SubmittedTerm>> | null {
+  const ids = query.known_go_ids;
+  if (ids === undefined || ids === null || ids.length === 0) return null;
+  const { terms, unknown } = pool.submittedTerms(ids);
+  count.queries += 1;
+  count.ids += ids.length;
+  count.unknown += unknown.length;
+  for (const goId of unknown) {
+    if (count.unknownSample.length < UNKNOWN_SAMPLE && !count.unknownSample.includes(goId))
+      count.unknownSample.push(goId);
+  }
+  return terms.size === 0 ? null : terms;
+}
+
+/**
+ * Rows of the terms a submitter says are known of a query (and the ancestors they imply): score 1, no
+ * donor, `source: "submitted"`; none the reference already reports as the query's own.
+ */
+function submittedRows(
+  query: HomologyQuery,
+  aspect: GoAspect,
+  submitted: ReadonlyMap<string, SubmittedTerm> | undefined,
+  own: ReadonlySet<string>,
+): HomologyTerm[] {
+  if (submitted === undefined) return [];
+  const out: HomologyTerm[] = [];
+  for (const t of submitted.values()) {
+    if (own.has(t.goId)) continue;
+    const term: TransferredTerm = {
+      goTermId: t.goTermId,
+      goId: t.goId,
+      aspect,
+      distance: 0,
+      refIndex: -1,
+      qualifier: null,
+      evidenceCode: '',
+      kPosition: 0,
+      voteCount: 0,
+      neighbourVoteFraction: 0,
+      neighbourDistanceStd: 0,
+      refAnnotationDensity: 0,
+      goTermFrequency: null,
+      minDistance: 0,
+      meanDistance: 0,
+      viaDescendant: !t.direct,
+    };
+    out.push({
+      query,
+      ref: null,
+      term,
+      score: 1,
+      features: { source: 'submitted', ...(t.direct ? {} : { via_descendant: true }) },
+      selfHit: false,
+    });
+  }
+  return out;
 }
 
 /** DIAMOND's name of the query at position `i` of a batch (never its accession, which is free text). */
@@ -516,26 +604,29 @@ function poolIndexOf(pool: HomologyPool, accession: string): number | undefined 
 
 /**
  * Per aspect, the query's prior informed by its known terms (`informedPrior`) and the association
- * behind it; null when the query is no reference protein (by accession, or its canonical accession).
- * The association index is built on the pool's first known query: a run of new proteins never pays
- * for it.
+ * behind it: a reference protein's own terms (by accession, or its canonical accession) and the terms
+ * its submitter lists, together. Null when nothing is known of the query. The association index is
+ * built on the pool's first known query: a run of new proteins without known terms never pays for it.
  */
 async function informedPriors(
   pool: HomologyPool,
   model: AssociationModel,
   query: HomologyQuery,
+  submitted: ReadonlyMap<GoAspect, ReadonlyMap<string, SubmittedTerm>> | null,
   memoryFraction: number,
   pause: () => Promise<void>,
 ): Promise<Partial<Record<GoAspect, InformedPrior>> | null> {
   const self = poolIndexOf(pool, query.accession);
-  if (self === undefined) return null;
+  if (self === undefined && submitted === null) return null;
   const index = await associationIndexOf(pool, model, memoryFraction, pause);
-  const known = {
-    F: [...(pool.terms(self, 'F')?.keys() ?? [])],
-    P: [...(pool.terms(self, 'P')?.keys() ?? [])],
-    C: [...(pool.terms(self, 'C')?.keys() ?? [])],
+  const knownIn = (aspect: GoAspect): string[] => {
+    const own = self === undefined ? [] : [...(pool.terms(self, aspect)?.keys() ?? [])];
+    const given = submitted?.get(aspect);
+    return given === undefined ? own : [...new Set([...own, ...given.keys()])];
   };
-  const scores = index.scores(known, pool.protein(self)!.accession);
+  const known = { F: knownIn('F'), P: knownIn('P'), C: knownIn('C') };
+  // The query never votes for itself: a reference protein is left out of its own neighbours.
+  const scores = index.scores(known, self === undefined ? null : pool.protein(self)!.accession);
   const out: Partial<Record<GoAspect, InformedPrior>> = {};
   for (const aspect of ['F', 'P', 'C'] as const) {
     const association = scores[aspect];

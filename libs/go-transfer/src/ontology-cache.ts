@@ -5,6 +5,8 @@ import { Repositories } from '@svc/persistence';
 export interface OntologyView {
   readonly termInfo: (goTermId: number) => TermInfo | null;
   readonly ancestorsOf: (goTermId: number) => readonly number[];
+  /** The live term a GO id names, directly or as one of its alternate ids (alt_id); undefined if none. */
+  readonly termIdOf: (goId: string) => number | undefined;
 }
 
 const cache = new Map<string, Promise<OntologyView>>();
@@ -25,6 +27,12 @@ async function load(repos: Repositories, snapshotId: string): Promise<OntologyVi
   const edges = await ontology.isAPartOfEdges(snapshotId);
   const info = new Map<number, TermInfo>();
   for (const t of terms) if (t.aspect !== null) info.set(t.id, { goId: t.go_id, aspect: t.aspect });
+  // GO id -> live term, alternate ids included (a file may name a term by an id it was merged from).
+  const byGoId = new Map<string, number>();
+  for (const alt of await ontology.liveAltIds(snapshotId)) {
+    if (info.has(alt.go_term_id)) byGoId.set(alt.alt_id, alt.go_term_id);
+  }
+  for (const [id, term] of info) byGoId.set(term.goId, id);
   const parents = new Map<number, number[]>();
   for (const e of edges) {
     let list = parents.get(e.child);
@@ -47,5 +55,5 @@ async function load(repos: Repositories, snapshotId: string): Promise<OntologyVi
     ancestors.set(id, list);
     return list;
   };
-  return { termInfo: (id) => info.get(id) ?? null, ancestorsOf };
+  return { termInfo: (id) => info.get(id) ?? null, ancestorsOf, termIdOf: (goId) => byGoId.get(goId) };
 }

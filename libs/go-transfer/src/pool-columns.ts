@@ -117,6 +117,52 @@ export function propagateAnnotations(
   return out;
 }
 
+/** A term the submitter says is known of a query (GO= at upload), or an ancestor it implies. */
+export interface SubmittedTerm {
+  goTermId: number;
+  /** The live term's own id (a submitted alternate id is named by the term it belongs to). */
+  goId: string;
+  /** Submitted itself, not only implied by a submitted descendant. */
+  direct: boolean;
+}
+
+/**
+ * Submitted GO ids (a query's GO= header tag) in the snapshot's terms, propagated as a reference
+ * protein's annotations are (`propagateAnnotations`): per aspect each submitted term and its
+ * ancestors over is_a and part_of within its aspect, namespace roots left out. An id that names no
+ * live term of the snapshot (unknown, obsolete, or of another release) is returned in `unknown`, for
+ * the run to report; an alternate id counts as the term it was merged into.
+ */
+export function propagateSubmitted(
+  ontology: OntologyView,
+  goIds: readonly string[],
+): { terms: Map<GoAspect, Map<string, SubmittedTerm>>; unknown: string[] } {
+  const terms = new Map<GoAspect, Map<string, SubmittedTerm>>();
+  const unknown: string[] = [];
+  const add = (aspect: GoAspect, term: SubmittedTerm): void => {
+    if (ontology.ancestorsOf(term.goTermId).length === 0) return;
+    let carried = terms.get(aspect);
+    if (carried === undefined) terms.set(aspect, (carried = new Map<string, SubmittedTerm>()));
+    const before = carried.get(term.goId);
+    if (before === undefined || (term.direct && !before.direct)) carried.set(term.goId, term);
+  };
+  for (const goId of goIds) {
+    const id = ontology.termIdOf(goId);
+    const info = id === undefined ? null : ontology.termInfo(id);
+    if (id === undefined || info === null) {
+      unknown.push(goId);
+      continue;
+    }
+    add(info.aspect, { goTermId: id, goId: info.goId, direct: true });
+    for (const ancestor of ontology.ancestorsOf(id)) {
+      const up = ontology.termInfo(ancestor);
+      if (up !== null && up.aspect === info.aspect)
+        add(info.aspect, { goTermId: ancestor, goId: up.goId, direct: false });
+    }
+  }
+  return { terms, unknown };
+}
+
 /**
  * The term prior of each aspect, counted while the pool is read: for each protein the terms it carries
  * (`propagateAnnotations`' sets, namespace roots left out) are marked in arrays indexed by go_term id,

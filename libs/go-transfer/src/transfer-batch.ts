@@ -10,7 +10,7 @@ import {
 } from '@svc/domain';
 import { normalizeRows } from '@svc/inference';
 import { EmitFn } from '@svc/jobs';
-import { Repositories, PredictionRow } from '@svc/persistence';
+import { knownGoIdsKey, Repositories, PredictionRow } from '@svc/persistence';
 import { AppConfig, SourcePolicy } from '@svc/platform';
 import { blendModelFor } from './blend/default-blend';
 import { addExtraFeatures } from './extra-features';
@@ -44,6 +44,8 @@ export interface TransferResult {
    * prior-only rows to be composed at read. Absent for an embedding search.
    */
   composition?: PriorComposition;
+  /** The homology path's submitted known terms (absent for an embedding search, which ignores them). */
+  submitted?: SubmittedKnown;
 }
 
 const since = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e9;
@@ -102,13 +104,14 @@ export async function transferBatch(input: TransferInput): Promise<TransferResul
   const searched = HOMOLOGY_BACKENDS.includes(settings.search_backend)
     ? await homologySearch(input, donorEvidence, excludeSelf)
     : await vectorSearch(input, donorEvidence, excludeSelf);
-  const { pending, queriesWithoutEmbedding, summaries, composition } = searched;
+  const { pending, queriesWithoutEmbedding, summaries, composition, submitted } = searched;
   const knnSeconds = since(started);
   await throwIfCancelled();
   return {
     ...(await featurise(input, pending, queriesWithoutEmbedding, knnSeconds)),
     summaries,
     ...(composition !== undefined ? { composition } : {}),
+    ...(submitted !== undefined ? { submitted } : {}),
   };
 }
 
@@ -117,11 +120,23 @@ async function homologySearch(
   donorEvidence: 'all' | 'experimental',
   excludeSelf: boolean,
 ): Promise<Searched> {
-  const { terms, summaries, queriesWithoutSequence, composition } = await homologyTransfer({
+  // What the upload said is known of each query (GO=), read for this batch's queries only.
+  const querySetId = input.settings.query_set_id ?? null;
+  const knownGoIds =
+    querySetId === null
+      ? new Map<string, string[]>()
+      : await input.repos.referencePools.knownGoIds(
+          querySetId,
+          input.queries.map((q) => ({ accession: q.accession, sequenceId: q.sequence_id })),
+        );
+  const { terms, summaries, queriesWithoutSequence, composition, submitted } = await homologyTransfer({
     ...homologySettingsOf(input.config, input.settings, donorEvidence),
     repos: input.repos,
     excludeSelf,
-    queries: input.queries,
+    queries: input.queries.map((q) => ({
+      ...q,
+      known_go_ids: knownGoIds.get(knownGoIdsKey(q.accession, q.sequence_id)) ?? null,
+    })),
     model: blendModelFor(donorEvidence),
     ...(input.hits !== undefined ? { hits: input.hits } : {}),
     ...(input.signal !== undefined ? { signal: input.signal } : {}),
@@ -138,7 +153,7 @@ async function homologySearch(
     features: t.features,
     selfHit: t.selfHit,
   }));
-  return { pending, summaries, queriesWithoutEmbedding: queriesWithoutSequence, composition };
+  return { pending, summaries, queriesWithoutEmbedding: queriesWithoutSequence, composition, submitted };
 }
 
 /** The set's donor rule (`options.donor_evidence`); anything but `experimental` transfers every evidence code. */
@@ -193,6 +208,15 @@ interface Searched {
   summaries: QuerySummary[];
   queriesWithoutEmbedding: number;
   composition?: PriorComposition;
+  submitted?: SubmittedKnown;
+}
+
+/** Submitted known terms of a homology batch (GO= at upload): queries, ids, and ids no live term has. */
+export interface SubmittedKnown {
+  queries: number;
+  ids: number;
+  unknown: number;
+  unknownSample: string[];
 }
 
 async function vectorSearch(

@@ -15,4 +15,7 @@ export type TransferSettings = Pick<
   | 'search_backend'
   | 'aspect_separated_knn'
   | 'options'
->;
+> & {
+  /** The set's query set: the homology path reads what its upload says is known of each query. */
+  query_set_id?: string | null;
+};

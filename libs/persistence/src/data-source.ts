@@ -22,6 +22,7 @@ import { PredictionProvenance1765600000000 } from './migrations/1765600000000-pr
 import { ReferenceBundle1765700000000 } from './migrations/1765700000000-reference-bundle';
 import { ProteinName1765800000000 } from './migrations/1765800000000-protein-name';
 import { ComposedPrior1765900000000 } from './migrations/1765900000000-composed-prior';
+import { QuerySetEntryKnownGoIds1766000000000 } from './migrations/1766000000000-query-set-entry-known-go-ids';
 
 export const MIGRATIONS = [
   CreateJobs1763800000000,
@@ -46,6 +47,7 @@ export const MIGRATIONS = [
   ReferenceBundle1765700000000,
   ProteinName1765800000000,
   ComposedPrior1765900000000,
+  QuerySetEntryKnownGoIds1766000000000,
 ];
 
 export interface DataSourceOptions {

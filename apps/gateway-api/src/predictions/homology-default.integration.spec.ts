@@ -362,6 +362,139 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
         expect(r.features['prior']).toBeCloseTo(unknown.get(r.go_id)!.features['prior'] as number, 9);
   });
 
+  it("known terms listed at upload (GO=) inform a new protein as a reference protein's own do, and come back as submitted, never predicted", async () => {
+    // The molecular functions of a reference protein known only by them (LK for BP), given for a new
+    // protein the reference has never seen, beside an unknown id and an alternate-free obsolete-free
+    // id the snapshot does not hold.
+    const [lk] = await gateway.infra.db.query<{ accession: string; terms: string[] }[]>(
+      `SELECT a.protein_accession AS accession, array_agg(DISTINCT t.go_id ORDER BY t.go_id) AS terms
+         FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
+        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.evidence_code = ANY($2::text[])
+        GROUP BY a.protein_accession
+       HAVING bool_or(t.aspect = 'F') AND NOT bool_or(t.aspect = 'P')
+        ORDER BY count(*) FILTER (WHERE t.aspect = 'F') DESC, a.protein_accession LIMIT 1`,
+      [annotationSetId, EXPERIMENTAL],
+    );
+    const functions = lk!.terms.filter((id) => graph.aspect(id) === 'F');
+    expect(functions.length).toBeGreaterThan(0);
+    const sequence = unrelated(260, 13);
+    const upload = async (fasta: string) => {
+      const form = new FormData();
+      form.append('name', 'known terms at upload');
+      form.append('file', new Blob([fasta], { type: 'text/plain' }), 'queries.fasta');
+      return fetch(`${gateway.url}/v1/query-sets`, { method: 'POST', body: form });
+    };
+    // A malformed list is refused as a whole, naming its line; nothing is stored.
+    const refused = await upload(`>A\n${sequence}\n>B GO=GO:0005634,nucleus\n${sequence}\n`);
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(JSON.stringify(await refused.json())).toContain('line 3: GO= holds 1 item(s) that are not GO ids');
+
+    const uploaded = await upload(
+      `>NEW_ONE OS=Homo sapiens GO=${[...functions, 'GO:9999999'].join(',')}\n${sequence}\n>NEW_TWO\n${sequence}\n`,
+    );
+    expect(uploaded.status).toBe(201);
+    const querySet = (await uploaded.json()) as { id: string; entries_with_known_terms: number };
+    expect(querySet.entries_with_known_terms).toBe(1);
+    const detail = await api.get<{ entries: { accession: string; known_go_ids: string[] | null }[] }>(
+      `/v1/query-sets/${querySet.id}`,
+    );
+    expect(detail.body.entries.map((e) => [e.accession, e.known_go_ids])).toEqual([
+      ['NEW_ONE', [...functions, 'GO:9999999']],
+      ['NEW_TWO', null],
+    ]);
+    const job = await runJobToSuccess<TestJob>(api, '/v1/embeddings/predict', {
+      embedding_config_id: configId,
+      annotation_set_id: annotationSetId,
+      ontology_snapshot_id: snapshotId,
+      query_set_id: querySet.id,
+    });
+    const predictionSetId = job.result!['prediction_set_id'] as string;
+    const rows = async (accession: string, aspect: GoAspect) =>
+      new Map(
+        (
+          await gateway.infra.db.query<
+            { go_id: string; score: number; ref: string | null; features: Record<string, unknown> }[]
+          >(
+            `SELECT go_id, 1 - distance::float8 AS score, ref_protein_accession AS ref, features FROM prediction_row
+              WHERE prediction_set_id = $1 AND protein_accession = $2 AND aspect = $3`,
+            [predictionSetId, accession, aspect],
+          )
+        ).map((r) => [r.go_id, r]),
+      );
+
+    // BP: the functions match it to proteins with those functions, whose processes its prior takes up.
+    const given = await rows('NEW_ONE', 'P');
+    const plain = await rows('NEW_TWO', 'P');
+    expect([...plain.values()].some((r) => 'association' in r.features)).toBe(false);
+    const raised = [...given.values()].filter((r) => {
+      const association = r.features['association'];
+      return typeof association === 'number' && association > (r.features['prior'] as number);
+    });
+    expect(raised.length).toBeGreaterThan(0);
+    for (const r of raised) expect(r.score).toBeGreaterThanOrEqual((plain.get(r.go_id)?.score ?? 0) - 1e-6);
+    expect(raised.some((r) => r.score > (plain.get(r.go_id)?.score ?? 0) + 1e-6)).toBe(true);
+
+    // MF: each listed function and every ancestor it implies is submitted (score 1, no donor), once, and
+    // never also predicted; the unknown id is no row.
+    const implied = new Set(
+      functions
+        .flatMap((id) => [id, ...graph.ancestors(id)])
+        .filter((id) => graph.aspect(id) === 'F' && graph.ancestors(id).length > 0),
+    );
+    const mf = await rows('NEW_ONE', 'F');
+    const submitted = [...mf.values()].filter((r) => r.features['source'] === 'submitted');
+    expect(new Set(submitted.map((r) => r.go_id))).toEqual(implied);
+    for (const r of submitted) {
+      expect(r.score).toBe(1);
+      expect(r.ref).toBeNull();
+      expect(r.features['via_descendant'] === true).toBe(!functions.includes(r.go_id));
+    }
+    const counted = await gateway.infra.db.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM prediction_row WHERE prediction_set_id = $1 AND protein_accession = 'NEW_ONE'
+          AND go_id = ANY($2::text[])`,
+      [predictionSetId, [...implied, 'GO:9999999']],
+    );
+    expect(counted[0]!.n).toBe(implied.size);
+    expect((await rows('NEW_TWO', 'F')).size).toBeGreaterThan(0);
+    expect([...(await rows('NEW_TWO', 'F')).values()].some((r) => r.features['source'] === 'submitted')).toBe(
+      false,
+    );
+
+    // The batch says how many ids it was given and which it could not place, never a silent drop.
+    const events = await api.get<{ event: string; fields: Record<string, unknown> }[]>(
+      `/v1/jobs/${job.id}/events?limit=2000`,
+    );
+    const done = events.body.filter((e) => e.event === 'predict_go_terms_batch.done');
+    expect(done.map((e) => e.fields['submitted_known'])).toEqual([
+      { queries: 1, ids: functions.length + 1, unknown_ids: 1, unknown_sample: ['GO:9999999'] },
+    ]);
+
+    // Downloads: submitted terms are in the JSON as such, and in neither the CAFA file nor the GAF.
+    const download = async (file: string) => {
+      const res = await api.get<string>(`/v1/embeddings/prediction-sets/${predictionSetId}/${file}`);
+      expect(res.status).toBe(200);
+      return res.text;
+    };
+    const cafa = (await download('predictions-cafa.tsv'))
+      .split('\n')
+      .filter((l) => l.startsWith('NEW_ONE\t'));
+    for (const id of implied) expect(cafa.some((l) => l.split('\t')[1] === id)).toBe(false);
+    const gaf = (await download('predictions.gaf')).split('\n').filter((l) => l.includes('\tNEW_ONE\t'));
+    expect(gaf.length).toBeGreaterThan(0);
+    for (const id of implied) expect(gaf.some((l) => l.split('\t')[4] === id)).toBe(false);
+    const json = JSON.parse(await download('predictions.json')) as {
+      proteins: {
+        protein: string;
+        terms: { go_id: string; source: string; score: number; donor: string | null }[];
+      }[];
+    };
+    const newOne = json.proteins.find((p) => p.protein === 'NEW_ONE')!;
+    expect(new Set(newOne.terms.filter((t) => t.source === 'submitted').map((t) => t.go_id))).toEqual(
+      implied,
+    );
+  });
+
   it('a query with no homolog gets the prior: every term at its (calibrated) frequency among the reference proteins of its aspect', async () => {
     // The prior, computed here from the stored annotations and the OBO file.
     const annotations = await gateway.infra.db.query<{ accession: string; go_id: string }[]>(

@@ -47,8 +47,9 @@ export class PredictionFiles {
   async *cafaText(id: string, filters: ExportFilters, restrict: Set<string> | null): AsyncGenerator<string> {
     const proteins = this.bestTerms(id, filters, restrict);
     async function* chunks() {
+      // A term the upload said is known (GO=) is the submitter's, not a prediction.
       for await (const { protein, terms } of proteins)
-        yield terms.map((t) => [protein, t.goId, t.score.toFixed(6)]);
+        yield terms.filter((t) => !t.submitted).map((t) => [protein, t.goId, t.score.toFixed(6)]);
     }
     yield* tsvLines(null, chunks());
   }
@@ -64,7 +65,9 @@ export class PredictionFiles {
         provenance: provenanceHeader(reference, coverage),
       }).join('\n') + '\n'
     );
-    for await (const { protein, terms } of this.bestTerms(id, filters, null)) {
+    for await (const { protein, terms: all } of this.bestTerms(id, filters, null)) {
+      // No evidence code fits a term the upload asserts and the service never checked (GO=): left out.
+      const terms = all.filter((t) => !t.submitted);
       if (terms.length === 0) continue;
       yield (
         terms
@@ -119,7 +122,7 @@ export class PredictionFiles {
           donor: t.donor,
           identity: t.identity,
           evidence_code: t.evidenceCode,
-          source: t.known ? 'known' : t.donor === null ? 'prior' : 'homology',
+          source: t.known ? 'known' : t.submitted ? 'submitted' : t.donor === null ? 'prior' : 'homology',
         })),
       };
       yield `${first ? '' : ','}\n${JSON.stringify(entry)}`;

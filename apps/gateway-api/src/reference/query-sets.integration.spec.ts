@@ -155,6 +155,7 @@ describe('Query sets over HTTP (real PostgreSQL)', () => {
         description: 'five records',
         entry_count: 5,
         unique_sequences: 4,
+        entries_with_known_terms: 0,
       });
       first = res.body;
     });

@@ -6,6 +6,7 @@ import {
   md5Hex,
   parseFasta,
   parseGeneNameTag,
+  parseKnownGoTag,
   parseNcbiTaxonId,
   parseSpeciesTags,
   Viewer,
@@ -229,7 +230,8 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
    * Parses and checks an upload without storing anything: every FASTA problem, an over-long name or
    * description and a `taxon` that is no NCBI taxonomy id are listed in one 422. Callers that charge a
    * quota do so between this and the save. A record's taxon is its header's OX=, else `taxon`; its
-   * gene name is its header's GN= (queryGeneName).
+   * gene name is its header's GN= (queryGeneName); its known terms its header's GO= (parseKnownGoTag),
+   * a malformed one refused with its line.
    */
   prepareQuerySetUpload(input: {
     name: string;
@@ -239,11 +241,20 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
   }): QuerySetUpload {
     const parsed = typeof input.fasta === 'string' ? parseFasta(input.fasta) : input.fasta;
     const given = uploadTaxon(input.taxon);
+    // GO= (the terms the submitter knows of the protein) is checked as a whole: a malformed list is a
+    // problem of its line, never read in part.
+    const knownGoIds = parsed.records.map((record) => parseKnownGoTag(record.description));
     const problems: FieldError[] = [
       ...tooLong('name', input.name, QUERY_SET_NAME_MAX_LENGTH),
       ...tooLong('description', input.description, QUERY_SET_DESCRIPTION_MAX_LENGTH),
       ...given.problems,
       ...parsed.problems.map((p) => ({ path: `file:${p.lineNumber}`, message: p.message })),
+      ...parsed.records.flatMap((record, i) => {
+        const known = knownGoIds[i];
+        return known !== null && known !== undefined && 'problem' in known
+          ? [{ path: `file:${record.lineNumber}`, message: `line ${record.lineNumber}: ${known.problem}` }]
+          : [];
+      }),
     ];
     if (problems.length > 0) {
       throw new DomainError(
@@ -256,7 +267,7 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
         problems.slice(0, 200),
       );
     }
-    const entries = parsed.records.map((record): QuerySetEntryInput => {
+    const entries = parsed.records.map((record, i): QuerySetEntryInput => {
       const tags = parseSpeciesTags(record.description);
       const own = tags.taxonomyId !== null ? parseNcbiTaxonId(tags.taxonomyId) : null;
       return {
@@ -266,6 +277,7 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
         species: tags.organism,
         taxonomyId: own ?? given.taxon,
         geneName: queryGeneName(record.description),
+        knownGoIds: (knownGoIds[i] as { ids: string[] } | null)?.ids ?? null,
       };
     });
     return { name: input.name, description: input.description, entries };

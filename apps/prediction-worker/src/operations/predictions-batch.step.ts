@@ -53,7 +53,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
         signal,
         ...(hits !== undefined ? { hits } : {}),
       });
-      const { summaries, queriesWithoutEmbedding, alignedPairs, composition } = transferred;
+      const { summaries, queriesWithoutEmbedding, alignedPairs, composition, submitted } = transferred;
       const rerankerScore = await applyReranker({
         payload,
         options: set.options,
@@ -84,6 +84,18 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
         aligned_pairs: alignedPairs,
         seconds: Number(seconds.toFixed(3)),
         reranker_score: rerankerScore,
+        // Known terms the upload listed (GO=): how many ids, and those no live term of the snapshot
+        // has (left out, never a silent drop).
+        ...(submitted !== undefined && submitted.queries > 0
+          ? {
+              submitted_known: {
+                queries: submitted.queries,
+                ids: submitted.ids,
+                unknown_ids: submitted.unknown,
+                unknown_sample: submitted.unknownSample,
+              },
+            }
+          : {}),
       });
       // One write per WRITE_QUERIES queries, so a large batch (DIAMOND's default) never becomes one huge
       // message; each write stores and ticks its own queries once (its batch key).

@@ -294,6 +294,8 @@ export function PredictedProteinPage({ id, accession }: { id: string; accession:
       cell: (t) =>
         t.known ? (
           'known: its own annotation in the reference'
+        ) : t.submitted ? (
+          'known: listed with the upload (GO=)'
         ) : !t.ref_protein_accession ? (
           'prior (no homolog carries it)'
         ) : (

@@ -3498,11 +3498,11 @@ export interface components {
              */
             score: number;
             /**
-             * @description known: the protein's own annotation in the reference (score 1, evidence_code as recorded); homology: transferred from the donor; prior: the term prior alone
+             * @description known: the protein's own annotation in the reference (score 1, evidence_code as recorded); submitted: listed as known by the upload (GO=), or implied by such a term (score 1, no donor); homology: transferred from the donor; prior: the term prior alone
              * @example homology
              * @enum {string}
              */
-            source: "homology" | "prior" | "known";
+            source: "homology" | "prior" | "known" | "submitted";
         };
         PredictionExportView: {
             coverage?: components["schemas"]["CoverageView"] | null;
@@ -3593,6 +3593,11 @@ export interface components {
             self_hit: boolean;
             similarity_nw?: number | null;
             similarity_sw?: number | null;
+            /**
+             * @description A term the upload said is known of the query (its FASTA header's GO=, or an ancestor of one): score 1, no donor, not a prediction; left out of the CAFA and GAF downloads and of evaluations
+             * @example false
+             */
+            submitted: boolean;
             taxonomic_common_ancestors?: number | null;
             taxonomic_distance?: number | null;
             taxonomic_lca?: string | null;
@@ -4380,6 +4385,11 @@ export interface components {
             /** @example Batch from the November screen */
             description?: string | null;
             /**
+             * @description Records whose FASTA header lists GO terms already known of the protein (GO=GO:0003677,GO:0005634); they inform its prediction and come back as submitted, never as predicted
+             * @example 2
+             */
+            entries_with_known_terms: number;
+            /**
              * @description FASTA records
              * @example 12
              */
@@ -4460,6 +4470,14 @@ export interface components {
             gene_name?: string | null;
             /** @example 5012 */
             id: number;
+            /**
+             * @description The GO terms the FASTA header's GO= says are known of the protein (null without one)
+             * @example [
+             *       "GO:0003677",
+             *       "GO:0005634"
+             *     ]
+             */
+            known_go_ids?: string[] | null;
             /**
              * @description Residues
              * @example 142
@@ -14090,7 +14108,7 @@ export const pluginListViewGroupValues: ReadonlyArray<FlattenedDeepRequired<comp
 export const predictGoTermsPayloadDonor_evidenceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictGoTermsPayload"]["donor_evidence"]> = ["all", "experimental"];
 export const predictGoTermsPayloadSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictGoTermsPayload"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
 export const predictionExportTermViewAspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionExportTermView"]["aspect"]> = ["F", "P", "C"];
-export const predictionExportTermViewSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionExportTermView"]["source"]> = ["homology", "prior", "known"];
+export const predictionExportTermViewSourceValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionExportTermView"]["source"]> = ["homology", "prior", "known", "submitted"];
 export const predictionRowViewGo_aspectValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionRowView"]["go_aspect"]> = ["F", "P", "C"];
 export const predictionSetDetailViewSearch_backendValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetDetailView"]["search_backend"]> = ["diamond", "numpy", "hnsw"];
 export const predictionSetDetailViewVisibilityValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["PredictionSetDetailView"]["visibility"]> = ["owner", "unlisted", "public"];

@@ -330,6 +330,12 @@ export class PredictionRowView {
       "The query's own annotation in the reference (it is a reference protein, annotation mode): known, score 1, not a prediction",
   })
   known!: boolean;
+  @ApiProperty({
+    example: false,
+    description:
+      "A term the upload said is known of the query (its FASTA header's GO=, or an ancestor of one): score 1, no donor, not a prediction; left out of the CAFA and GAF downloads and of evaluations",
+  })
+  submitted!: boolean;
 }
 
 /** A term of a protein in the JSON download: its best row. */
@@ -349,12 +355,12 @@ export class PredictionExportTermView {
   @ApiPropertyOptional({ nullable: true, type: Number, example: 45.1 }) identity!: number | null;
   @ApiPropertyOptional({ nullable: true, type: String, example: 'IDA' }) evidence_code!: string | null;
   @ApiProperty({
-    enum: ['homology', 'prior', 'known'],
+    enum: ['homology', 'prior', 'known', 'submitted'],
     example: 'homology',
     description:
-      "known: the protein's own annotation in the reference (score 1, evidence_code as recorded); homology: transferred from the donor; prior: the term prior alone",
+      "known: the protein's own annotation in the reference (score 1, evidence_code as recorded); submitted: listed as known by the upload (GO=), or implied by such a term (score 1, no donor); homology: transferred from the donor; prior: the term prior alone",
   })
-  source!: 'homology' | 'prior' | 'known';
+  source!: 'homology' | 'prior' | 'known' | 'submitted';
 }
 
 /** A protein of the JSON download, its terms best first. */

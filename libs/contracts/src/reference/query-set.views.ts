@@ -10,6 +10,13 @@ export class QuerySetCreatedView {
   description!: string | null;
   @ApiProperty({ example: 12, description: 'FASTA records' }) entry_count!: number;
   @ApiProperty({ example: 11, description: 'Distinct amino-acid sequences' }) unique_sequences!: number;
+  @ApiProperty({
+    example: 2,
+    description:
+      'Records whose FASTA header lists GO terms already known of the protein (GO=GO:0003677,GO:0005634); ' +
+      'they inform its prediction and come back as submitted, never as predicted',
+  })
+  entries_with_known_terms!: number;
 }
 
 export class QuerySetView {
@@ -46,6 +53,13 @@ export class QuerySetEntryView {
       'characters or holds a control character); column 3 (DB Object Symbol) of its GAF lines',
   })
   gene_name!: string | null;
+  @ApiPropertyOptional({
+    nullable: true,
+    type: [String],
+    example: ['GO:0003677', 'GO:0005634'],
+    description: "The GO terms the FASTA header's GO= says are known of the protein (null without one)",
+  })
+  known_go_ids!: string[] | null;
   @ApiProperty({ example: 142, description: 'Residues' }) length!: number;
   @ApiProperty({ example: '0b5c4f1b0b1b1d0a4c6f0a9b5e0c1d2e', description: 'MD5 of the sequence' })
   sequence_hash!: string;

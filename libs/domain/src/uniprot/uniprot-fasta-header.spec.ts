@@ -1,6 +1,8 @@
 import { EMPTY_UNIPROT_ENTRY } from './uniprot-entry';
 import {
+  KNOWN_GO_IDS_MAX,
   parseGeneNameTag,
+  parseKnownGoTag,
   parseSpeciesTags,
   parseUniProtFastaHeader,
   UNIPROT_HEADER_FIELD_MAX_LENGTH,
@@ -324,5 +326,47 @@ describe('parseGeneNameTag', () => {
     { description: '', geneName: null },
   ])('$description', ({ description, geneName }) => {
     expect(parseGeneNameTag(description)).toBe(geneName);
+  });
+});
+
+describe('parseKnownGoTag', () => {
+  it('reads the GO ids a header says are known, once each, beside the UniProt tags', () => {
+    const header = 'Kinase X OS=Homo sapiens OX=9606 GN=KX GO=GO:0003677, GO:0005634,GO:0003677 PE=1 SV=2';
+    expect(parseKnownGoTag(header)).toEqual({ ids: ['GO:0003677', 'GO:0005634'] });
+    // GO= ends the gene name, as any tag does, and is not part of it.
+    expect(parseGeneNameTag(header)).toBe('KX');
+    expect(parseUniProtFastaHeader(`sp|P12345|KX_HUMAN ${header}`).proteinName).toBe('Kinase X');
+  });
+
+  it('is null for a header without GO=, and GO= inside a word is no tag', () => {
+    expect(parseKnownGoTag('Protein X OS=Homo sapiens')).toBeNull();
+    expect(parseKnownGoTag('Protein XGO=GO:0005634')).toBeNull();
+    expect(parseKnownGoTag('')).toBeNull();
+  });
+
+  it('refuses a malformed list as a whole, saying why', () => {
+    for (const bad of ['GO=', 'GO=GO:0005634,', 'GO=,GO:0005634', 'GO=GO:0005634,,GO:0003677']) {
+      expect(parseKnownGoTag(`Protein ${bad}`)).toEqual({
+        problem: expect.stringContaining('no empty item'),
+      });
+    }
+    const notIds = parseKnownGoTag('P GO=GO:0005634,go:0003677,GO:12,0005634,GO:0003677;DROP');
+    expect(notIds).toEqual({ problem: expect.stringContaining('4 item(s) that are not GO ids') });
+    expect((notIds as { problem: string }).problem).toContain('"go:0003677"');
+    // What is echoed is bounded and escaped.
+    const long = parseKnownGoTag(`P GO=${'x'.repeat(3000)}\u0007`) as { problem: string };
+    expect(long.problem.length).toBeLessThan(200);
+    expect(long.problem).not.toContain('\u0007');
+  });
+
+  it(`allows ${KNOWN_GO_IDS_MAX} distinct ids and refuses one more`, () => {
+    const ids = (n: number): string[] =>
+      Array.from({ length: n }, (_, i) => `GO:${String(i + 1).padStart(7, '0')}`);
+    expect(parseKnownGoTag(`P GO=${ids(KNOWN_GO_IDS_MAX).join(',')}`)).toEqual({
+      ids: ids(KNOWN_GO_IDS_MAX),
+    });
+    expect(parseKnownGoTag(`P GO=${ids(KNOWN_GO_IDS_MAX + 1).join(',')}`)).toEqual({
+      problem: expect.stringContaining(`at most ${KNOWN_GO_IDS_MAX}`),
+    });
   });
 });

@@ -8,9 +8,10 @@ const UNIPROT_HEADER = /^(sp|tr)\|([^|\s]+)\|(\S*)(?:\s+([\s\S]*))?$/;
  * The 'KEY=value' tags UniProt appends to FASTA descriptions. A tag must follow white space, so
  * '=' inside a protein name does not start one; its value runs to the next tag.
  */
-const TAG = /(?:^|\s)(OS|OX|GN|PE|SV)=/g;
+const TAG = /(?:^|\s)(OS|OX|GN|PE|SV|GO)=/g;
 
-type TagName = 'OS' | 'OX' | 'GN' | 'PE' | 'SV';
+/** GO= is ours, not UniProt's: GO terms the submitter already knows of the protein (parseKnownGoTag). */
+type TagName = 'OS' | 'OX' | 'GN' | 'PE' | 'SV' | 'GO';
 
 interface Tags {
   /** Text before the first tag. */
@@ -49,6 +50,43 @@ export function parseSpeciesTags(description: string): {
 /** GN= (the gene name) from a FASTA description, as written; null when there is none or it is empty. */
 export function parseGeneNameTag(description: string): string | null {
   return nonEmpty(readTags(description).values.GN);
+}
+
+/**
+ * Most GO ids one GO= tag may carry: 300 ids and their commas take 3,300 of a header's 4,096
+ * characters (FASTA_MAX_HEADER_LENGTH), leaving room for the rest of a UniProt header.
+ */
+export const KNOWN_GO_IDS_MAX = 300;
+
+const GO_ID = /^GO:\d{7}$/;
+
+/**
+ * GO= of a FASTA description: the GO terms the submitter already knows of a protein, comma-separated
+ * ('GO=GO:0003677,GO:0005634'), which inform its prediction as a reference protein's own terms do
+ * (docs/prediction.md, "Known terms of a new protein"). Null without a GO= tag; the ids once each, in
+ * their order, when every one is a GO id and there are at most KNOWN_GO_IDS_MAX; otherwise a problem
+ * that says what is wrong (the upload refuses it, naming the line), never a partial list.
+ */
+export function parseKnownGoTag(description: string): { ids: string[] } | { problem: string } | null {
+  const value = readTags(description).values.GO;
+  if (value === undefined) return null;
+  const tokens = value.split(',').map((token) => token.trim());
+  if (value === '' || tokens.some((token) => token === '')) {
+    return { problem: 'GO= must list GO ids separated by commas, with no empty item' };
+  }
+  const bad = tokens.filter((token) => !GO_ID.test(token));
+  if (bad.length > 0) {
+    const shown = bad
+      .slice(0, 3)
+      .map((token) => JSON.stringify(token.slice(0, 20)))
+      .join(', ');
+    return { problem: `GO= holds ${bad.length} item(s) that are not GO ids (GO:NNNNNNN): ${shown}` };
+  }
+  const ids = [...new Set(tokens)];
+  if (ids.length > KNOWN_GO_IDS_MAX) {
+    return { problem: `GO= lists ${ids.length} GO ids; at most ${KNOWN_GO_IDS_MAX} are allowed per protein` };
+  }
+  return { ids };
 }
 
 /**

@@ -191,6 +191,7 @@ describe('PredictionExportReader', () => {
       identity: null,
       evidenceCode: 'EXP',
       known: false,
+      submitted: false,
       ...extra,
     });
     const all = await best({});

@@ -32,6 +32,8 @@ export interface BestTermRow {
   evidenceCode: string | null;
   /** The query's own annotation (self-transfer), not a prediction: score 1. */
   known: boolean;
+  /** A term the upload said is known of the query (GO=, or an ancestor of one), not a prediction: score 1. */
+  submitted: boolean;
 }
 
 /** Rows per batch: each batch is whole proteins, about this many rows, read in one statement. */
@@ -125,11 +127,12 @@ export class PredictionExportReader {
       queryTextRows(
         this.db,
         `SELECT b.protein_accession, b.go_id, b.score, b.aspect, COALESCE(e.taxonomy_id::text, b.query_taxonomy_id),
-                b.ref_protein_accession, t.name, b.identity, b.evidence_code, e.gene_name, b.known
+                b.ref_protein_accession, t.name, b.identity, b.evidence_code, e.gene_name, b.known, b.submitted
            FROM (SELECT DISTINCT ON (p.protein_accession, p.go_id) p.protein_accession, p.go_id, p.go_term_id,
                         ${ROW_SCORE_SQL} AS score, p.aspect, p.query_taxonomy_id, p.ref_protein_accession, p.evidence_code,
                         COALESCE(p.features ->> 'identity', p.identity_sw::text) AS identity,
-                        (p.features ->> 'source') IS NOT DISTINCT FROM 'known' AS known
+                        (p.features ->> 'source') IS NOT DISTINCT FROM 'known' AS known,
+                        (p.features ->> 'source') IS NOT DISTINCT FROM 'submitted' AS submitted
                    FROM ${PREDICTION_ROWS} p WHERE ${batch.where}
                   ORDER BY p.protein_accession, p.go_id, score DESC, p.distance, p.id) b
            LEFT JOIN go_term t ON t.id = b.go_term_id
@@ -158,6 +161,7 @@ export class PredictionExportReader {
           evidenceCode: r[8] ?? null,
           geneName: r[9] ?? null,
           known: r[10] === 't' || r[10] === 'true',
+          submitted: r[11] === 't' || r[11] === 'true',
         });
       }
       if (protein !== null) yield { protein, terms };

@@ -261,6 +261,23 @@ describe('PredictionSetRepository', () => {
     ]);
   });
 
+  it('streamRows can leave out the terms an upload said are known (GO=), as an evaluation reads a set', async () => {
+    const target = await sets.create(newSet());
+    const rows = ROWS();
+    rows[1] = { ...rows[1]!, distance: 0, ref_protein_accession: null, features: { source: 'submitted' } };
+    await sets.writeRows(target, rows);
+    const read = async (predictionsOnly: boolean) => {
+      const out: Record<string, unknown>[] = [];
+      for await (const chunk of sets.streamRows(target, {}, 1000, 'score', predictionsOnly))
+        out.push(...chunk);
+      return out.map((r) => `${String(r['protein_accession'])} ${String(r['go_id'])}`);
+    };
+    const every = await read(false);
+    expect(every).toHaveLength(6);
+    expect(every).toContain(`${QA} GO:0000002`);
+    expect(await read(true)).toEqual(every.filter((k) => k !== `${QA} GO:0000002`));
+  });
+
   it('allRows gives every row in streamRows’ order', async () => {
     const streamed: Record<string, unknown>[] = [];
     for await (const chunk of sets.streamRows(setId, {}, 2)) streamed.push(...chunk);

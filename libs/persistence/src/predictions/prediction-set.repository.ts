@@ -334,14 +334,16 @@ export class PredictionSetRepository {
   /**
    * One protein's predicted terms, best score first (an unknown accession gives an empty list), with
    * `self_hit`: the donor is the query's own accession or an isoform of it (annotation mode only), and
-   * `known`: the row is the query's own annotation (self-transfer), not a prediction.
+   * `known`: the row is the query's own annotation (self-transfer), not a prediction; `submitted`: a
+   * term its upload said is known (GO=), not a prediction either.
    */
   async proteinPredictions(id: string, accession: string): Promise<Record<string, unknown>[]> {
     await this.get(id);
     return queryRows(
       this.db,
       `SELECT ${tsvSelect()}, ${SCORE_SELECT}, COALESCE((p.features ->> 'self_hit')::boolean, false) AS self_hit,
-              (p.features ->> 'source') IS NOT DISTINCT FROM 'known' AS known
+              (p.features ->> 'source') IS NOT DISTINCT FROM 'known' AS known,
+              (p.features ->> 'source') IS NOT DISTINCT FROM 'submitted' AS submitted
          FROM ${PREDICTION_ROWS} p LEFT JOIN go_term t ON t.id = p.go_term_id
         WHERE p.prediction_set_id = $1 AND p.protein_accession = $2 ORDER BY score DESC, p.distance, p.go_id`,
       [id, accession],
@@ -401,6 +403,8 @@ export class PredictionSetRepository {
     filters: TsvFilters,
     chunk = 1000,
     columns: 'export' | 'score' = 'export',
+    /** Leave out the terms an upload said are known (GO=): they are no prediction to evaluate. */
+    predictionsOnly = false,
   ): AsyncGenerator<Record<string, unknown>[]> {
     // `score`: what the evaluator needs without a scoring config (no term join, no features).
     const select =
@@ -414,7 +418,9 @@ export class PredictionSetRepository {
     const read = (batch: ProteinBatch) =>
       queryRows<Record<string, unknown>>(
         this.db,
-        `SELECT ${select} FROM ${from} WHERE ${batch.where} ORDER BY ${ROW_ORDER_SQL}`,
+        `SELECT ${select} FROM ${from} WHERE ${batch.where}${
+          predictionsOnly ? ` AND (p.features ->> 'source') IS DISTINCT FROM 'submitted'` : ''
+        } ORDER BY ${ROW_ORDER_SQL}`,
         batch.params,
       );
     for await (const rows of readProteinBatches(this.db, id, filters, chunk, read))

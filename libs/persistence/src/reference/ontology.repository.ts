@@ -216,6 +216,16 @@ export class OntologyRepository {
     return digest;
   }
 
+  /** The snapshot's alternate ids (alt_id) of terms that are not obsolete, with the term each names. */
+  liveAltIds(snapshotId: string): Promise<{ alt_id: string; go_term_id: number }[]> {
+    return queryRows(
+      this.db,
+      `SELECT a.alt_id, a.go_term_id FROM go_term_alt_id a JOIN go_term t ON t.id = a.go_term_id
+        WHERE a.ontology_snapshot_id = $1 AND NOT t.is_obsolete`,
+      [snapshotId],
+    );
+  }
+
   /** The snapshot's terms that are not obsolete, with their aspect. */
   liveTermAspects(
     snapshotId: string,

@@ -59,7 +59,7 @@ describe('QuerySetRepository', () => {
       description: 'three queries',
       entries: [
         entry('q2', shared, { species: 'Homo sapiens', taxonomyId: 9606, geneName: 'TP53' }),
-        entry('q1', other),
+        entry('q1', other, { knownGoIds: ['GO:0003677', 'GO:0005634'] }),
         entry('q3', shared),
         entry('q4', known),
       ],
@@ -71,6 +71,7 @@ describe('QuerySetRepository', () => {
       description: 'three queries',
       entry_count: 4,
       unique_sequences: 3,
+      entries_with_known_terms: 1,
     });
 
     const detail = await querySets.detail(created['id']);
@@ -93,12 +94,13 @@ describe('QuerySetRepository', () => {
         e['species'],
         e['taxonomy_id'],
         e['gene_name'],
+        e['known_go_ids'],
       ]),
     ).toEqual([
-      ['q2', 30, md5Hex(shared), 'Homo sapiens', 9606, 'TP53'],
-      ['q1', 45, md5Hex(other), null, null, null],
-      ['q3', 30, md5Hex(shared), null, null, null],
-      ['q4', 20, md5Hex(known), null, null, null],
+      ['q2', 30, md5Hex(shared), 'Homo sapiens', 9606, 'TP53', null],
+      ['q1', 45, md5Hex(other), null, null, null, ['GO:0003677', 'GO:0005634']],
+      ['q3', 30, md5Hex(shared), null, null, null, null],
+      ['q4', 20, md5Hex(known), null, null, null, null],
     ]);
     expect(entries[0]!['sequence_id']).toBe(entries[2]!['sequence_id']);
     expect(entries[3]!['sequence_id']).toBe(before.get(md5Hex(known)));

@@ -15,6 +15,8 @@ export interface QuerySetEntryInput {
   taxonomyId: number | null;
   /** The header's GN=, the symbol of the entry's GAF lines; null when it has none. */
   geneName: string | null;
+  /** The header's GO=, the GO ids the submitter knows of the protein (checked); null when it has none. */
+  knownGoIds?: string[] | null;
 }
 
 const OWNER_COLUMNS = `q.owner_user_id, q.visibility, ${isoColumn('q.expires_at', 'expires_at')}`;
@@ -26,6 +28,7 @@ export interface QuerySetCreated {
   description: string | null;
   entry_count: number;
   unique_sequences: number;
+  entries_with_known_terms: number;
 }
 
 /** A query set as lists and its detail read it. */
@@ -48,6 +51,8 @@ export interface QuerySetEntryRow {
   species: string | null;
   taxonomy_id: number | null;
   gene_name: string | null;
+  /** The GO ids its header said are known (GO=); null when it said none. */
+  known_go_ids: string[] | null;
   length: number;
   sequence_hash: string;
   created_at: string;
@@ -99,6 +104,7 @@ export class QuerySetRepository {
           { name: 'species', type: 'text' },
           { name: 'taxonomy_id', type: 'int' },
           { name: 'gene_name', type: 'text' },
+          { name: 'known_go_ids', type: 'jsonb' },
         ],
         rows: input.entries.map((e) => [
           set!.id,
@@ -107,6 +113,7 @@ export class QuerySetRepository {
           e.species,
           e.taxonomyId,
           e.geneName,
+          e.knownGoIds === null || e.knownGoIds === undefined ? null : JSON.stringify(e.knownGoIds),
         ]),
       });
       return {
@@ -115,6 +122,7 @@ export class QuerySetRepository {
         description: input.description,
         entry_count: input.entries.length,
         unique_sequences: ids.size,
+        entries_with_known_terms: input.entries.filter((e) => (e.knownGoIds ?? null) !== null).length,
       };
     });
   }
@@ -141,7 +149,7 @@ export class QuerySetRepository {
     if (set === null) throw notFound('Query set');
     const entries = await queryRows<QuerySetEntryRow>(
       this.db,
-      `SELECT e.id, e.accession, e.sequence_id, e.species, e.taxonomy_id, e.gene_name, length(s.sequence) AS length,
+      `SELECT e.id, e.accession, e.sequence_id, e.species, e.taxonomy_id, e.gene_name, e.known_go_ids, length(s.sequence) AS length,
               s.sequence_hash,
               ${isoColumn('e.created_at', 'created_at')}
          FROM query_set_entry e JOIN sequence s ON s.id = e.sequence_id WHERE e.query_set_id = $1 ORDER BY e.id`,

@@ -63,7 +63,7 @@ const ROWS = [
 ];
 
 function reads(chunkSize: number, truthRows = GROUND_TRUTH) {
-  const asked: { columns: string | undefined }[] = [];
+  const asked: { columns: string | undefined; predictionsOnly?: boolean }[] = [];
   const repos: EvaluationReads = {
     ontologies: { oboDocument: () => Promise.resolve(parseObo(OBO)) },
     evaluations: {
@@ -71,8 +71,14 @@ function reads(chunkSize: number, truthRows = GROUND_TRUTH) {
         Promise.resolve(truthRows.filter((t) => t.category === category)),
     },
     predictionSets: {
-      async *streamRows(_id: string, _filters: object, _chunk?: number, columns?: 'export' | 'score') {
-        asked.push({ columns });
+      async *streamRows(
+        _id: string,
+        _filters: object,
+        _chunk?: number,
+        columns?: 'export' | 'score',
+        predictionsOnly?: boolean,
+      ) {
+        asked.push({ columns, predictionsOnly });
         for (let i = 0; i < ROWS.length; i += chunkSize) yield ROWS.slice(i, i + chunkSize);
       },
     },
@@ -117,7 +123,7 @@ describe('evaluatePredictionSet', () => {
     expect(byCategory.get('NK')!.known).toBeNull();
     expect(byCategory.get('PK')!.known).toEqual([{ protein: 'D', term: 'GO:0000002' }]);
     // Without a scoring config or scorer, only the scores are read, and the rows are read once.
-    expect(asked).toEqual([{ columns: 'score' }]);
+    expect(asked).toEqual([{ columns: 'score', predictionsOnly: true }]);
   });
 
   it('gives the same metrics whatever the chunks the rows arrive in', async () => {
@@ -150,7 +156,7 @@ describe('evaluatePredictionSet', () => {
       weights: null,
       scorerFor: (category: EvaluationCategory) => (category === 'NK' ? inverse : null),
     });
-    expect(asked).toEqual([{ columns: 'export' }]);
+    expect(asked).toEqual([{ columns: 'export', predictionsOnly: true }]);
     expect(metrics['NK']!['MFO']!['fmax']).toBeCloseTo(2 / 3, 9);
     expect(metrics['NK']!['MFO']!['threshold']).toBe(0.01);
     expect(metrics['LK']!['MFO']).toMatchObject({ fmax: 1, threshold: 0.01 });

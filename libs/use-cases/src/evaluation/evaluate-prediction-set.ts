@@ -124,7 +124,7 @@ export async function evaluatePredictionSet(input: {
   }
   // Without a scoring config or re-rankers a row is scored by its own score: only that is read.
   const columns = input.weights === null && input.scorerFor === undefined ? 'score' : 'export';
-  const rows = predictionSets.streamRows(input.predictionSetId, {}, 5000, columns);
+  const rows = predictionSets.streamRows(input.predictionSetId, {}, 5000, columns, true);
   for await (const chunk of rows) {
     for (const entry of categories) {
       foldBestScores(
