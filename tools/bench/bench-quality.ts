@@ -64,7 +64,7 @@ const signed = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFix
  * band of term specificity, so that a specific term is checked apart from the generic ones.
  */
 function calibration(window: QualityWindow, predictor: Predictor): CalibrationReport {
-  return calibrationReport(window, labelledScores(window, predictor, ['NK', 'LK']));
+  return calibrationReport(window, labelledScores(window, predictor, ['NK', 'LK']), CALIBRATION_BOUND);
 }
 
 /** The previous default, one calibration map per aspect: the term-aware calibration's ablation. */
@@ -153,6 +153,8 @@ async function benchWindow(
   console.log(`  per aspect: ${cal.perAspect}`);
   console.log(`  per band of term specificity: ${cal.perBand}`);
   for (const line of cal.bins) console.log(`  ${line}`);
+  if (cal.overBound.length > 0) console.log('  bins of each aspect over the bound:');
+  for (const line of cal.overBound) console.log(`    ${line}`);
   const wideCal = calibration(wide, methods['every evidence code']!);
   console.log(
     `  every evidence code as donors (${wideModel.version}): ECE ${f3(wideCal.ece)}, worst ${f3(wideCal.worst)}; per aspect ${wideCal.perAspect}; per band ${wideCal.perBand}`,

@@ -47,6 +47,8 @@ export interface CalibrationReport {
   bins: string[];
   perAspect: string;
   perBand: string;
+  /** The bins of each aspect whose error exceeds `bound`, to see where it comes from. */
+  overBound: string[];
   /** The largest error of any aspect or band. */
   worst: number;
 }
@@ -55,12 +57,15 @@ export interface CalibrationReport {
 export function calibrationReport(
   window: QualityWindow,
   samples: Record<GoAspect, { term: string; score: number; label: boolean }[]>,
+  bound = Infinity,
 ): CalibrationReport {
   const overall = expectedCalibrationError(ASPECTS.flatMap((a) => samples[a]));
   let worst = 0;
+  const overBound: string[] = [];
   const perAspect = ASPECTS.map((a) => {
-    const { ece } = expectedCalibrationError(samples[a]);
+    const { ece, bins } = expectedCalibrationError(samples[a]);
     worst = Math.max(worst, ece);
+    if (ece > bound) overBound.push(`${ASPECT_NAME[a]} ${f3(ece)}:`, ...bins.map((bin) => `  ${bin}`));
     return `${ASPECT_NAME[a]} ${f3(ece)}`;
   });
   const band = (aspect: GoAspect, term: string): number => {
@@ -80,5 +85,6 @@ export function calibrationReport(
     bins: overall.bins,
     perAspect: perAspect.join(', '),
     perBand: perBand.join(', '),
+    overBound,
   };
 }
