@@ -97,7 +97,7 @@ export async function homologyTransfer(input: {
    * Queries with submitted known terms, the submitted ids in all, and those the pool's ontology does
    * not hold as live terms (left out, counted here for the batch to report).
    */
-  submitted: { queries: number; ids: number; unknown: number; unknownSample: string[] };
+  submitted: { queries: number; ids: number; unknown: number; unknownSample: string[]; unmatched: number };
 }> {
   // DIAMOND's refusal of the references (formatting the pool) or of the queries fails the job with a
   // stable code; the batch step and the dataset export both come through here.
@@ -127,7 +127,7 @@ export async function homologyTransfer(input: {
   // Scoring a batch of thousands of queries against a Swiss-Prot pool takes minutes of CPU: the loop
   // gives way to the event loop as it goes.
   const pause = eventLoopPause();
-  const submittedCount = { queries: 0, ids: 0, unknown: 0, unknownSample: [] as string[] };
+  const submittedCount = { queries: 0, ids: 0, unknown: 0, unknownSample: [] as string[], unmatched: 0 };
   for (const { query, id } of searchable) {
     await pause();
     const { hits, selves } = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
@@ -139,6 +139,10 @@ export async function homologyTransfer(input: {
       association === undefined
         ? null
         : await informedPriors(pool, association, query, submitted, input.pool.memoryFraction, pause);
+    // Listed terms that match no reference protein (each carried by none, or by too many to tell
+    // proteins apart: the association's max_posting) leave the prior as it was: counted, not silent.
+    if (submitted !== null && (informed === null || Object.keys(informed).length === 0))
+      submittedCount.unmatched += 1;
     let known = 0;
     for (const aspect of ['F', 'P', 'C'] as const) {
       // Self-transfer: the query's own annotations are known, reported apart and not predicted; so
@@ -184,7 +188,7 @@ const UNKNOWN_SAMPLE = 5;
 function submittedOf(
   pool: HomologyPool,
   query: HomologyQuery,
-  count: { queries: number; ids: number; unknown: number; unknownSample: string[] },
+  count: { queries: number; ids: number; unknown: number; unknownSample: string[]; unmatched: number },
 ): ReadonlyMap<GoAspect, ReadonlyMap<string, SubmittedTerm>> | null {
   const ids = query.known_go_ids;
   if (ids === undefined || ids === null || ids.length === 0) return null;

@@ -217,6 +217,8 @@ export interface SubmittedKnown {
   ids: number;
   unknown: number;
   unknownSample: string[];
+  /** Queries whose listed terms informed no aspect's prior (no reference protein matched on them). */
+  unmatched: number;
 }
 
 async function vectorSearch(

@@ -390,18 +390,41 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     expect(refused.headers.get('content-type')).toContain('application/problem+json');
     expect(JSON.stringify(await refused.json())).toContain('line 3: GO= holds 1 item(s) that are not GO ids');
 
+    // A live function that no reference protein carries, nor any of its ancestors but the root: a
+    // list of it alone matches no protein and leaves the prior as it was, which the batch counts.
+    const carried = new Set(
+      (
+        await gateway.infra.db.query<{ go_id: string }[]>(
+          `SELECT DISTINCT t.go_id FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
+            WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.evidence_code = ANY($2::text[])`,
+          [annotationSetId, EXPERIMENTAL],
+        )
+      ).flatMap((r) => [r.go_id, ...graph.ancestors(r.go_id)]),
+    );
+    const lonely = parseObo(readFileSync(OBO, 'utf8'))
+      .terms.map((t) => t.id)
+      .find(
+        (id) =>
+          graph.aspect(id) === 'F' &&
+          !graph.isObsolete(id) &&
+          graph.ancestors(id).length > 0 &&
+          [id, ...graph.ancestors(id)].every((a) => !carried.has(a) || graph.ancestors(a).length === 0),
+      );
+    expect(lonely).toBeDefined();
     const uploaded = await upload(
-      `>NEW_ONE OS=Homo sapiens GO=${[...functions, 'GO:9999999'].join(',')}\n${sequence}\n>NEW_TWO\n${sequence}\n`,
+      `>NEW_ONE OS=Homo sapiens GO=${[...functions, 'GO:9999999'].join(',')}\n${sequence}\n>NEW_TWO\n${sequence}\n` +
+        `>NEW_THREE GO=${lonely!}\n${sequence}\n`,
     );
     expect(uploaded.status).toBe(201);
     const querySet = (await uploaded.json()) as { id: string; entries_with_known_terms: number };
-    expect(querySet.entries_with_known_terms).toBe(1);
+    expect(querySet.entries_with_known_terms).toBe(2);
     const detail = await api.get<{ entries: { accession: string; known_go_ids: string[] | null }[] }>(
       `/v1/query-sets/${querySet.id}`,
     );
     expect(detail.body.entries.map((e) => [e.accession, e.known_go_ids])).toEqual([
       ['NEW_ONE', [...functions, 'GO:9999999']],
       ['NEW_TWO', null],
+      ['NEW_THREE', [lonely]],
     ]);
     const job = await runJobToSuccess<TestJob>(api, '/v1/embeddings/predict', {
       embedding_config_id: configId,
@@ -461,13 +484,27 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
       false,
     );
 
+    // NEW_THREE's list is reported as submitted, and its processes are NEW_TWO's: nothing matched.
+    expect(
+      [...(await rows('NEW_THREE', 'F')).values()].some(
+        (r) => r.go_id === lonely && r.features['source'] === 'submitted',
+      ),
+    ).toBe(true);
+    expect([...(await rows('NEW_THREE', 'P')).values()].some((r) => 'association' in r.features)).toBe(false);
+
     // The batch says how many ids it was given and which it could not place, never a silent drop.
     const events = await api.get<{ event: string; fields: Record<string, unknown> }[]>(
       `/v1/jobs/${job.id}/events?limit=2000`,
     );
     const done = events.body.filter((e) => e.event === 'predict_go_terms_batch.done');
     expect(done.map((e) => e.fields['submitted_known'])).toEqual([
-      { queries: 1, ids: functions.length + 1, unknown_ids: 1, unknown_sample: ['GO:9999999'] },
+      {
+        queries: 2,
+        ids: functions.length + 2,
+        unknown_ids: 1,
+        unknown_sample: ['GO:9999999'],
+        queries_unmatched: 1,
+      },
     ]);
 
     // Downloads: submitted terms are in the JSON as such, and in neither the CAFA file nor the GAF.

@@ -93,6 +93,7 @@ export const predictionsBatchStep = defineStep<PredictionsBatchPayload>({
                 ids: submitted.ids,
                 unknown_ids: submitted.unknown,
                 unknown_sample: submitted.unknownSample,
+                queries_unmatched: submitted.unmatched,
               },
             }
           : {}),
