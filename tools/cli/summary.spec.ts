@@ -1,5 +1,5 @@
 import { provenanceWarnings, type ReferenceSummary } from '@svc/domain';
-import { coverageLine, referenceLines, searchPhase, warningLines } from './summary';
+import { coverageLine, referenceLines, searchPhase, submittedLines, warningLines } from './summary';
 
 const REFERENCE: ReferenceSummary = {
   reference_name: 'human',
@@ -75,5 +75,45 @@ describe('searchPhase', () => {
   it('says nothing for any other newest event, or none', () => {
     expect(searchPhase({ event: 'predict_go_terms.planned', fields: { queries: 17857 } })).toBeNull();
     expect(searchPhase(undefined)).toBeNull();
+  });
+});
+
+describe('submittedLines', () => {
+  const batch = (known: Record<string, unknown> | undefined) => ({
+    event: 'predict_go_terms_batch.done',
+    fields: known === undefined ? { queries: 10 } : { queries: 10, submitted_known: known },
+  });
+
+  it('sums the batches: ids and proteins, ids the release lacks (with samples), lists that matched nothing', () => {
+    expect(
+      submittedLines([
+        batch({ queries: 2, ids: 7, unknown_ids: 1, unknown_sample: ['GO:9999999'], queries_unmatched: 1 }),
+        { event: 'predict_go_terms.planned', fields: { queries: 20 } },
+        batch(undefined),
+        batch({
+          queries: 1,
+          ids: 3,
+          unknown_ids: 2,
+          unknown_sample: ['GO:9999999', 'GO:8888888'],
+          queries_unmatched: 0,
+        }),
+      ]),
+    ).toEqual([
+      'known terms: 10 GO ids listed for 3 proteins (GO=); they come back as submitted, not predicted',
+      "warning: 3 listed GO ids are not a live term of the run's GO release and were left out (GO:9999999, GO:8888888)",
+      'warning: the listed terms of 1 protein matched no reference protein (too generic, or carried by none) and did not change its prediction: list the most specific terms known',
+    ]);
+  });
+
+  it('says nothing when no protein listed terms, and only the count when all were used', () => {
+    expect(submittedLines([batch(undefined)])).toEqual([]);
+    expect(submittedLines([])).toEqual([]);
+    expect(
+      submittedLines([
+        batch({ queries: 1, ids: 1, unknown_ids: 0, unknown_sample: [], queries_unmatched: 0 }),
+      ]),
+    ).toEqual([
+      'known terms: 1 GO id listed for 1 protein (GO=); they come back as submitted, not predicted',
+    ]);
   });
 });

@@ -53,3 +53,43 @@ export function searchPhase(
     ? `searching ${queries.toLocaleString('en-US')} queries with DIAMOND`
     : 'searching with DIAMOND';
 }
+
+/**
+ * What became of the known terms the FASTA listed (GO=), summed over the batches' events: how many
+ * were taken as submitted, how many the GO release does not hold, and how many proteins' lists matched
+ * no reference protein (too generic to inform their prediction). Empty when no batch reports any.
+ */
+export function submittedLines(
+  events: readonly { event: string; fields?: Record<string, unknown> | null }[],
+): string[] {
+  let queries = 0;
+  let ids = 0;
+  let unknown = 0;
+  let unmatched = 0;
+  const samples: string[] = [];
+  for (const e of events) {
+    if (e.event !== 'predict_go_terms_batch.done') continue;
+    const known = e.fields?.['submitted_known'] as Record<string, unknown> | undefined;
+    if (known === undefined || known === null) continue;
+    queries += Number(known['queries']) || 0;
+    ids += Number(known['ids']) || 0;
+    unknown += Number(known['unknown_ids']) || 0;
+    unmatched += Number(known['queries_unmatched']) || 0;
+    for (const id of (known['unknown_sample'] as unknown[] | undefined) ?? [])
+      if (typeof id === 'string' && samples.length < 3 && !samples.includes(id)) samples.push(id);
+  }
+  if (queries === 0) return [];
+  const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  const lines = [
+    `known terms: ${plural(ids, 'GO id', 'GO ids')} listed for ${plural(queries, 'protein', 'proteins')} (GO=); they come back as submitted, not predicted`,
+  ];
+  if (unknown > 0)
+    lines.push(
+      `warning: ${plural(unknown, 'listed GO id is', 'listed GO ids are')} not a live term of the run's GO release and ${unknown === 1 ? 'was' : 'were'} left out (${samples.join(', ')})`,
+    );
+  if (unmatched > 0)
+    lines.push(
+      `warning: the listed terms of ${plural(unmatched, 'protein', 'proteins')} matched no reference protein (too generic, or carried by none) and did not change ${unmatched === 1 ? 'its' : 'their'} prediction: list the most specific terms known`,
+    );
+  return lines;
+}

@@ -28,7 +28,7 @@ import {
 } from '@svc/client';
 import type { Coverage, ReferenceSummary } from '@svc/domain';
 import { CliUsageError, main as evaluateMain, USAGE as EVALUATE_USAGE } from '../evaluate/evaluate';
-import { coverageLine, referenceLines, searchPhase, warningLines } from './summary';
+import { coverageLine, referenceLines, searchPhase, submittedLines, warningLines } from './summary';
 
 export const USAGE = `usage: svc login --url URL [--api-key KEY]
        svc annotate FILE.fasta --out DIR [--format tsv,gaf,json,cafa] [--threshold 0.3] [--name NAME] [--save]
@@ -45,6 +45,8 @@ const FORMATS = Object.keys(EXPORT_FILES) as ExportFormat[];
  * every term with a prior would otherwise be there (hundreds per protein). `--threshold 0` keeps all.
  */
 const DEFAULT_THRESHOLD = 0.3;
+/** Events read to sum the batches' known-term counts: the service's largest page (newest first). */
+const JOB_EVENTS_READ = 2000;
 
 class UsageError extends Error {}
 
@@ -155,8 +157,9 @@ async function annotate(args: string[]): Promise<void> {
   const client = clientOf(values);
   const name = values.name ?? basename(fasta).replace(/\.[^.]+$/, '');
 
+  const text = readFileSync(fasta, 'utf8');
   const answer = await client.annotate({
-    fasta: readFileSync(fasta, 'utf8'),
+    fasta: text,
     name,
     saveHistory: values.save,
     ...(values.taxon !== undefined ? { taxon: Number(values.taxon) } : {}),
@@ -188,8 +191,14 @@ async function annotate(args: string[]): Promise<void> {
   if (typeof setId !== 'string')
     throw new Error(`the prediction job ${predicted.id} names no prediction set`);
 
+  // What became of the known terms the headers listed (GO=), from the batches' events.
+  const listsKnown = /^>[^\n]*\sGO=/m.test(text);
+  const submitted = listsKnown
+    ? submittedLines(await client.jobEvents(predictionJob, { limit: JOB_EVENTS_READ }))
+    : [];
   say([
     coverageLine((predicted.result?.['coverage'] as Coverage | undefined) ?? null),
+    ...submitted,
     // The reference's warning was said before the run; the coverage's is new.
     ...warningLines(
       ((predicted.result?.['warnings'] as string[] | undefined) ?? []).filter(
