@@ -302,10 +302,13 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     expect((await api.get(`${base}&min_score=1.5`)).status).toBe(422);
   });
 
-  it('what the reference knows of a query informs its prior: a protein known only by its functions gets the processes of proteins with those functions (LK)', async () => {
-    // A reference protein with experimental molecular functions and no process: LK for BP.
-    const [lk] = await gateway.infra.db.query<{ accession: string }[]>(
-      `SELECT a.protein_accession AS accession
+  /**
+   * The reference protein with the most experimental molecular functions and no process (LK for BP),
+   * with its experimental terms.
+   */
+  const lkProtein = async (): Promise<{ accession: string; terms: string[] } | undefined> => {
+    const [lk] = await gateway.infra.db.query<{ accession: string; terms: string[] }[]>(
+      `SELECT a.protein_accession AS accession, array_agg(DISTINCT t.go_id ORDER BY t.go_id) AS terms
          FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
         WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.evidence_code = ANY($2::text[])
         GROUP BY a.protein_accession
@@ -313,6 +316,12 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
         ORDER BY count(*) FILTER (WHERE t.aspect = 'F') DESC, a.protein_accession LIMIT 1`,
       [annotationSetId, EXPERIMENTAL],
     );
+    return lk;
+  };
+
+  it('what the reference knows of a query informs its prior: a protein known only by its functions gets the processes of proteins with those functions (LK)', async () => {
+    // A reference protein with experimental molecular functions and no process: LK for BP.
+    const lk = await lkProtein();
     expect(lk).toBeDefined();
     // The same sequence, found by nothing, under the known accession and under an unknown one: only
     // what is known of the first tells them apart.
@@ -366,15 +375,7 @@ describe('the default prediction: DIAMOND homology blended with the term prior',
     // The molecular functions of a reference protein known only by them (LK for BP), given for a new
     // protein the reference has never seen, beside an unknown id and an alternate-free obsolete-free
     // id the snapshot does not hold.
-    const [lk] = await gateway.infra.db.query<{ accession: string; terms: string[] }[]>(
-      `SELECT a.protein_accession AS accession, array_agg(DISTINCT t.go_id ORDER BY t.go_id) AS terms
-         FROM protein_go_annotation a JOIN go_term t ON t.id = a.go_term_id
-        WHERE a.annotation_set_id = $1 AND NOT a.is_not AND a.evidence_code = ANY($2::text[])
-        GROUP BY a.protein_accession
-       HAVING bool_or(t.aspect = 'F') AND NOT bool_or(t.aspect = 'P')
-        ORDER BY count(*) FILTER (WHERE t.aspect = 'F') DESC, a.protein_accession LIMIT 1`,
-      [annotationSetId, EXPERIMENTAL],
-    );
+    const lk = await lkProtein();
     const functions = lk!.terms.filter((id) => graph.aspect(id) === 'F');
     expect(functions.length).toBeGreaterThan(0);
     const sequence = unrelated(260, 13);
