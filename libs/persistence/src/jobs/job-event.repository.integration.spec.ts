@@ -61,6 +61,31 @@ describe('JobEventRepository', () => {
     expect(await events.list(randomUUID(), 10)).toEqual([]);
   });
 
+  it("a job's events get strictly increasing times, so paging with after never skips one", async () => {
+    // An event stamped ahead of the clock (a coarse clock's tie, taken to the extreme): the next one
+    // still comes after it.
+    const jobId = await newJobId();
+    await db.query(
+      `INSERT INTO job_event (job_id, ts, level, event, message, fields)
+       VALUES ($1, clock_timestamp() + interval '1 second', 'info', 'ahead', NULL, '{}')`,
+      [jobId],
+    );
+    for (const n of [1, 2, 3]) await events.append(jobId, `step.${n}`, null);
+    const listed = await events.list(jobId, 10);
+    expect(listed.map((e) => e.event)).toEqual(['step.3', 'step.2', 'step.1', 'ahead', 'job.created']);
+    expect(new Set(listed.map((e) => e.ts)).size).toBe(listed.length);
+    // Walking back a page of one at a time reads every event once.
+    const walked: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const [next] = await events.list(jobId, 1, after);
+      if (next === undefined) break;
+      walked.push(next.event);
+      after = next.ts;
+    }
+    expect(walked).toEqual(listed.map((e) => e.event));
+  });
+
   it('named gives every event of the job whose name starts with the prefix, oldest first', async () => {
     const jobId = await newJobId();
     const otherId = await newJobId();

@@ -22,9 +22,13 @@ export class JobEventRepository {
     fields: Record<string, unknown> = {},
     level: JobEventLevel = 'info',
   ): Promise<void> {
+    // A job's events get strictly increasing timestamps: on a host whose clock ticks coarser than a
+    // microsecond two events in a row could share one, and `list(…, after)` would skip the second.
     await queryRows(
       this.db,
-      `INSERT INTO job_event (job_id, level, event, message, fields) VALUES ($1, $2, $3, $4, $5)`,
+      `INSERT INTO job_event (job_id, ts, level, event, message, fields)
+       VALUES ($1, GREATEST(clock_timestamp(),
+                 (SELECT max(ts) + interval '1 microsecond' FROM job_event WHERE job_id = $1)), $2, $3, $4, $5)`,
       [jobId, level, event, message, JSON.stringify(fields)],
     );
   }
