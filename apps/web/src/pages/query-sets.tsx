@@ -111,6 +111,15 @@ export function QuerySetPage({ id }: { id: string }) {
           { header: 'Accession', cell: (e) => e.accession },
           { header: 'Sequence', cell: (e) => e.sequence_id, numeric: true },
           { header: 'Species', cell: (e) => e.species ?? '—' },
+          { header: 'Gene', cell: (e) => e.gene_name ?? '—' },
+          {
+            // What the header's GO= says is known: it informs the prediction and comes back as submitted.
+            header: 'Known terms (GO=)',
+            cell: (e) =>
+              e.known_go_ids && e.known_go_ids.length > 0
+                ? `${e.known_go_ids.slice(0, 3).join(', ')}${e.known_go_ids.length > 3 ? ` and ${e.known_go_ids.length - 3} more` : ''}`
+                : '—',
+          },
         ]}
         rowKey={(e) => e.id}
       />
