@@ -4,6 +4,7 @@ import {
   associationSourceOf,
   informedPrior,
   propagatedTruth,
+  type BlendedTerm,
   type BlendModel,
   blendTerms,
   type CafaPrediction,
@@ -12,6 +13,7 @@ import {
   type GoAspect,
   type HoldoutCategory,
   type HomologyHit,
+  type TermPrior,
 } from '@svc/domain';
 import { HOMOLOGY_HITS } from '@svc/go-transfer';
 import { ASPECTS, CATEGORIES, NAMESPACE_OF, type QualityWindow } from './windows';
@@ -115,16 +117,33 @@ export function associationPredictor(
       const association = cached.scores[aspect];
       if (weight > 0 && association !== undefined) prior = informedPrior(prior, association, weight);
     }
-    return blendTerms({
-      hits: foreignHits(hits, target),
-      termsOf: (reference) => window.references.get(reference)?.[aspect],
-      prior,
-      params: model.aspects[aspect],
-      minScore: model.min_score,
-      specificity: window.priors[aspect],
-      ancestorsOf: window.ancestorsOf,
-    }).map((term) => [term.goId, term.score] as const);
+    return blendedTerms(window, hits, model, target, aspect, prior).map(
+      (term) => [term.goId, term.score] as const,
+    );
   };
+}
+
+/**
+ * The default's blend of a target's hits (itself left out) with a prior, plain or informed, as the
+ * prediction worker scores it: term-aware calibration by the term's band in the plain prior.
+ */
+export function blendedTerms(
+  window: QualityWindow,
+  hits: ReadonlyMap<string, HomologyHit[]>,
+  model: BlendModel,
+  target: string,
+  aspect: GoAspect,
+  prior: TermPrior,
+): BlendedTerm[] {
+  return blendTerms({
+    hits: foreignHits(hits, target),
+    termsOf: (reference) => window.references.get(reference)?.[aspect],
+    prior,
+    params: model.aspects[aspect],
+    minScore: model.min_score,
+    specificity: window.priors[aspect],
+    ancestorsOf: window.ancestorsOf,
+  });
 }
 
 export type CellScores = Record<HoldoutCategory, Record<GoAspect, number>>;

@@ -12,7 +12,6 @@ import { join, resolve } from 'node:path';
 import {
   AssociationIndex,
   associationSourceOf,
-  blendTerms,
   type GoAspect,
   type HoldoutCategory,
   informedPrior,
@@ -20,9 +19,9 @@ import {
 import { defaultBlendModel } from '@svc/go-transfer';
 import { searchWindow } from '../quality/homology';
 import {
+  blendedTerms,
   defaultPredictor,
   evaluatePredictor,
-  foreignHits,
   type Predictor,
   windowEvaluators,
 } from '../quality/methods';
@@ -85,15 +84,9 @@ async function main(): Promise<void> {
           const scores = primary.scores(known, target)[aspect] ?? fallback.scores(known, target)[aspect];
           if (weight > 0 && scores !== undefined) prior = informedPrior(prior, scores, weight);
         }
-        return blendTerms({
-          hits: foreignHits(searched.hits, target),
-          termsOf: (reference) => window.references.get(reference)?.[aspect],
-          prior,
-          params: model.aspects[aspect],
-          minScore: model.min_score,
-          specificity: window.priors[aspect],
-          ancestorsOf: window.ancestorsOf,
-        }).map((term) => [term.goId, term.score] as const);
+        return blendedTerms(window, searched.hits, model, target, aspect, prior).map(
+          (term) => [term.goId, term.score] as const,
+        );
       };
       const got = evaluatePredictor(window, evaluators, predictor, CELLS);
       const name =

@@ -16,7 +16,6 @@ import { join, resolve } from 'node:path';
 import {
   AssociationIndex,
   associationSourceOf,
-  blendTerms,
   type GoAspect,
   type HoldoutCategory,
   informedPrior,
@@ -26,6 +25,7 @@ import { defaultBlendModel } from '@svc/go-transfer';
 import { calibrationReport } from '../quality/calibration';
 import { searchWindow } from '../quality/homology';
 import {
+  blendedTerms,
   defaultPredictor,
   evaluatePredictor,
   foreignHits,
@@ -115,15 +115,7 @@ async function rowsOf(
         );
         const own = new Set(category === 'PK' ? (known?.[aspect] ?? []) : []);
         const terms: string[] = [];
-        for (const t of blendTerms({
-          hits,
-          termsOf: (reference) => window.references.get(reference)?.[aspect],
-          prior,
-          params: model.aspects[aspect],
-          minScore: model.min_score,
-          specificity: plain,
-          ancestorsOf: window.ancestorsOf,
-        })) {
+        for (const t of blendedTerms(window, searched.hits, model, target, aspect, prior)) {
           if (own.has(t.goId)) continue;
           const frequency = plain.frequency.get(t.goId) ?? 0;
           terms.push(t.goId);
