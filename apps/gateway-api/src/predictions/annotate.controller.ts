@@ -6,7 +6,7 @@ import { CurrentPrincipal, Principal, Roles, ValidQuery } from '@svc/platform';
 import { ApiDoc } from '../http/api-doc';
 import { MultipartBody } from '../http/multipart-body';
 import { FastaUploadPolicy } from '../reference/fasta-upload-policy';
-import { TAXON_FIELD } from '../reference/reference.service';
+import { KNOWN_TERMS_HEADER, TAXON_FIELD } from '../reference/reference.service';
 import { AnnotateService } from './annotate.service';
 
 const DONOR_EVIDENCE_FIELD =
@@ -38,7 +38,9 @@ export class AnnotateController {
   @Roles('guest')
   @MultipartBody({
     files: {
-      file: 'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)',
+      file:
+        'FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422). ' +
+        KNOWN_TERMS_HEADER,
     },
     fields: {
       name: 'A name for the query set (default: the file name)',

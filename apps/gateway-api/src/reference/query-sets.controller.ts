@@ -13,7 +13,7 @@ import { viewerOf } from '../common/viewer';
 import { ApiDoc } from '../http/api-doc';
 import { MultipartBody } from '../http/multipart-body';
 import { FastaUploadPolicy } from './fasta-upload-policy';
-import { ReferenceService, TAXON_FIELD } from './reference.service';
+import { KNOWN_TERMS_HEADER, ReferenceService, TAXON_FIELD } from './reference.service';
 
 @ApiTags('query-sets')
 @Controller('query-sets')
@@ -33,7 +33,9 @@ export class QuerySetsController {
   @Roles('researcher')
   @MultipartBody({
     files: {
-      file: 'FASTA file of protein sequences (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)',
+      file:
+        'FASTA file of protein sequences (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422). ' +
+        KNOWN_TERMS_HEADER,
     },
     fields: {
       name: 'Query set name (default: the file name)',

@@ -46,6 +46,11 @@ export interface QuerySetUpload {
   entries: QuerySetEntryInput[];
 }
 
+/** What a FASTA upload's description says of the GO= header tag (docs/prediction.md, "Known terms of a new protein"). */
+export const KNOWN_TERMS_HEADER =
+  'A header may list GO terms already known of the protein, GO=GO:0004672,GO:0005524 (at most 300; a malformed list is a 422 naming its line): ' +
+  'they inform its prediction and come back as submitted, never predicted';
+
 /** The OpenAPI description of the `taxon` form field of a FASTA upload. */
 export const TAXON_FIELD =
   'NCBI taxonomy id (a positive integer, e.g. 9606) of the records whose FASTA header has no OX=; ' +

@@ -60,7 +60,9 @@ export function QuerySetsPage() {
           <input id="qs-name" name="name" required />
           <label htmlFor="qs-description">Description</label>
           <input id="qs-description" name="description" />
-          <label htmlFor="qs-file">FASTA file</label>
+          <label htmlFor="qs-file">
+            FASTA file (known terms of a protein may go in its header: GO=GO:…,GO:…)
+          </label>
           <input id="qs-file" name="file" type="file" accept=".fasta,.fa,.faa,.txt,text/plain" required />
           {error && (
             <p className="error" role="alert">
@@ -176,6 +178,10 @@ export function AnnotatePage({ runId }: { runId?: string }) {
         ontology), aligns the sequences to its annotated proteins with DIAMOND and predicts GO terms from
         their homologs and the term prior.
       </p>
+      <p className="muted">
+        Terms you already know of a protein go in its header, <code>GO=GO:0004672,GO:0005524</code>: they
+        inform its prediction and come back as submitted, not predicted.
+      </p>
       <form className="stack-form card" onSubmit={(e) => void submit(e)}>
         <label htmlFor="annotate-name">Name</label>
         <input id="annotate-name" name="name" placeholder="my proteins" />
@@ -187,7 +193,9 @@ export function AnnotatePage({ runId }: { runId?: string }) {
           <option value="experimental">
             Experimental evidence only (what the scores are calibrated for)
           </option>
-          <option value="all">Every evidence code, electronic (IEA) included (scores not calibrated)</option>
+          <option value="all">
+            Every evidence code, electronic (IEA) included (scored by a blend fitted for it)
+          </option>
         </select>
         <label className="inline">
           <input type="checkbox" name="save_history" defaultChecked={Boolean(user)} disabled={!user} />

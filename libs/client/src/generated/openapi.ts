@@ -5778,7 +5778,7 @@ export interface operations {
                     donor_evidence?: "experimental" | "all";
                     /**
                      * Format: binary
-                     * @description FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)
+                     * @description FASTA file of the proteins to annotate (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422). A header may list GO terms already known of the protein, GO=GO:0004672,GO:0005524 (at most 300; a malformed list is a 422 naming its line): they inform its prediction and come back as submitted, never predicted
                      */
                     file: string;
                     /** @description A name for the query set (default: the file name) */
@@ -12082,7 +12082,7 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: binary
-                     * @description FASTA file of protein sequences (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422)
+                     * @description FASTA file of protein sequences (up to SVC_FASTA_UPLOAD_LIMIT_BYTES; records that look like DNA or RNA are refused with 422). A header may list GO terms already known of the protein, GO=GO:0004672,GO:0005524 (at most 300; a malformed list is a 422 naming its line): they inform its prediction and come back as submitted, never predicted
                      */
                     file: string;
                     /** @description Query set name (default: the file name) */
