@@ -208,6 +208,43 @@ describe('hostile input never gets a 500 (finding 10, rule 9)', () => {
     expect((await api.get('/v1/proteins?offset=0&limit=1000')).status).toBe(200);
   });
 
+  it('rule 9: a hostile GO= list of known terms is a 422 naming its line; nothing is stored, and a guest is not charged', async () => {
+    const ids = (n: number): string =>
+      Array.from({ length: n }, (_, i) => `GO:${String(i + 1).padStart(7, '0')}`).join(',');
+    const fasta = [
+      `>KNOWN_OK GO=GO:0005634`,
+      'MKTAYIAKQRQISFVKSHFSRQ',
+      `>KNOWN_TOO_MANY GO=${ids(301)}`,
+      'MKTAYIAKQRQISFVKSHFSRQ',
+      `>KNOWN_SQL GO=GO:0005634');DROP TABLE query_set_entry;--`,
+      'MKTAYIAKQRQISFVKSHFSRQ',
+      `>KNOWN_EMPTY GO=`,
+      'MKTAYIAKQRQISFVKSHFSRQ',
+      '',
+    ].join('\n');
+    const before = await api.get<unknown[]>('/v1/query-sets?mine=true', researcher.headers);
+    const res = await upload('/v1/query-sets', fastaForm(fasta), researcher.headers);
+    expectProblem(res, [422], 'query set with hostile GO= lists');
+    expect(res.body.errors).toEqual([
+      { path: 'file:3', message: expect.stringContaining('at most 300') },
+      { path: 'file:5', message: expect.stringContaining('not GO ids') },
+      { path: 'file:7', message: expect.stringContaining('no empty item') },
+    ]);
+    // What is echoed of a hostile item is bounded.
+    expect(res.text.length).toBeLessThan(5_000);
+    const after = await api.get<unknown[]>('/v1/query-sets?mine=true', researcher.headers);
+    expect([before.status, after.status]).toEqual([200, 200]);
+    expect(after.body).toEqual(before.body);
+    // A guest's one-click annotation is refused the same way before any quota is charged (the next
+    // test still finds the guest's whole daily quota).
+    const guest = await upload(
+      '/v1/annotate',
+      fastaForm(`>GUEST_KNOWN GO=nucleus\nMKTAYIAKQRQISFVKSHFSRQ\n`),
+    );
+    expectProblem(guest, [422], 'one-click annotation with a malformed GO= list');
+    expect(guest.body.errors).toEqual([{ path: 'file:1', message: expect.stringContaining('not GO ids') }]);
+  });
+
   it('finding 10: a 512 KB FASTA header is a 422 listing the problem, and the guest quota is not charged for it', async () => {
     const huge = await upload('/v1/annotate', fastaForm(`>${'A'.repeat(512 * 1024)} big\nMKTAYIAKQR\n`));
     expectProblem(huge, [422], 'one-click annotation with a 1 MB header');
