@@ -49,6 +49,16 @@ export interface HomologyQuery {
   known_go_ids?: readonly string[] | null;
 }
 
+/** Submitted known terms of a homology batch (GO= at upload): queries, ids, and ids no live term has. */
+export interface SubmittedKnown {
+  queries: number;
+  ids: number;
+  unknown: number;
+  unknownSample: string[];
+  /** Queries whose listed terms informed no aspect's prior (no reference protein matched on them). */
+  unmatched: number;
+}
+
 /** One (query, term) of the homology path; `ref` is null for a term scored by the prior alone. */
 export interface HomologyTerm {
   query: HomologyQuery;
@@ -93,11 +103,8 @@ export async function homologyTransfer(input: {
   queriesWithoutSequence: number;
   /** The set's prior and the weight of every (query, aspect) scored on it (not an informed prior). */
   composition: PriorComposition;
-  /**
-   * Queries with submitted known terms, the submitted ids in all, and those the pool's ontology does
-   * not hold as live terms (left out, counted here for the batch to report).
-   */
-  submitted: { queries: number; ids: number; unknown: number; unknownSample: string[]; unmatched: number };
+  /** What became of the submitted known terms (counted here for the batch to report). */
+  submitted: SubmittedKnown;
 }> {
   // DIAMOND's refusal of the references (formatting the pool) or of the queries fails the job with a
   // stable code; the batch step and the dataset export both come through here.
@@ -127,7 +134,7 @@ export async function homologyTransfer(input: {
   // Scoring a batch of thousands of queries against a Swiss-Prot pool takes minutes of CPU: the loop
   // gives way to the event loop as it goes.
   const pause = eventLoopPause();
-  const submittedCount = { queries: 0, ids: 0, unknown: 0, unknownSample: [] as string[], unmatched: 0 };
+  const submittedCount: SubmittedKnown = { queries: 0, ids: 0, unknown: 0, unknownSample: [], unmatched: 0 };
   for (const { query, id } of searchable) {
     await pause();
     const { hits, selves } = keptHits(pool, query, hitsById.get(id) ?? [], input.excludeSelf);
@@ -188,7 +195,7 @@ const UNKNOWN_SAMPLE = 5;
 function submittedOf(
   pool: HomologyPool,
   query: HomologyQuery,
-  count: { queries: number; ids: number; unknown: number; unknownSample: string[]; unmatched: number },
+  count: SubmittedKnown,
 ): ReadonlyMap<GoAspect, ReadonlyMap<string, SubmittedTerm>> | null {
   const ids = query.known_go_ids;
   if (ids === undefined || ids === null || ids.length === 0) return null;
@@ -201,6 +208,32 @@ function submittedOf(
       count.unknownSample.push(goId);
   }
   return terms.size === 0 ? null : terms;
+}
+
+/**
+ * A term reported as known, not predicted (distance 0): from the query's own annotation in the
+ * reference (`donor`, the reference protein that is the query, one vote), or from its submitter
+ * (`donor` null: no donor, no vote).
+ */
+function knownTerm(
+  term: Pick<TransferredTerm, 'goTermId' | 'goId' | 'aspect' | 'viaDescendant'>,
+  donor: Pick<TransferredTerm, 'refIndex' | 'qualifier' | 'evidenceCode' | 'refAnnotationDensity'> | null,
+): TransferredTerm {
+  return {
+    ...term,
+    distance: 0,
+    refIndex: donor?.refIndex ?? -1,
+    qualifier: donor?.qualifier ?? null,
+    evidenceCode: donor?.evidenceCode ?? '',
+    kPosition: 0,
+    voteCount: donor === null ? 0 : 1,
+    neighbourVoteFraction: donor === null ? 0 : 1,
+    neighbourDistanceStd: 0,
+    refAnnotationDensity: donor?.refAnnotationDensity ?? 0,
+    goTermFrequency: null,
+    minDistance: 0,
+    meanDistance: 0,
+  };
 }
 
 /**
@@ -217,24 +250,7 @@ function submittedRows(
   const out: HomologyTerm[] = [];
   for (const t of submitted.values()) {
     if (own.has(t.goId)) continue;
-    const term: TransferredTerm = {
-      goTermId: t.goTermId,
-      goId: t.goId,
-      aspect,
-      distance: 0,
-      refIndex: -1,
-      qualifier: null,
-      evidenceCode: '',
-      kPosition: 0,
-      voteCount: 0,
-      neighbourVoteFraction: 0,
-      neighbourDistanceStd: 0,
-      refAnnotationDensity: 0,
-      goTermFrequency: null,
-      minDistance: 0,
-      meanDistance: 0,
-      viaDescendant: !t.direct,
-    };
+    const term = knownTerm({ goTermId: t.goTermId, goId: t.goId, aspect, viaDescendant: !t.direct }, null);
     out.push({
       query,
       ref: null,
@@ -434,24 +450,15 @@ function knownTerms(
     if (carried === undefined) continue;
     for (const t of carried.values()) {
       if (out.has(t.goId)) continue;
-      const term: TransferredTerm = {
-        goTermId: t.goTermId,
-        goId: t.goId,
-        aspect,
-        distance: 0,
-        refIndex: self.index,
-        qualifier: t.direct?.qualifier ?? null,
-        evidenceCode: t.via.evidenceCode,
-        kPosition: 0,
-        voteCount: 1,
-        neighbourVoteFraction: 1,
-        neighbourDistanceStd: 0,
-        refAnnotationDensity: pool.directCount(self.index, aspect),
-        goTermFrequency: null,
-        minDistance: 0,
-        meanDistance: 0,
-        viaDescendant: t.direct === null,
-      };
+      const term = knownTerm(
+        { goTermId: t.goTermId, goId: t.goId, aspect, viaDescendant: t.direct === null },
+        {
+          refIndex: self.index,
+          qualifier: t.direct?.qualifier ?? null,
+          evidenceCode: t.via.evidenceCode,
+          refAnnotationDensity: pool.directCount(self.index, aspect),
+        },
+      );
       out.set(t.goId, {
         query,
         ref: { accession: self.reference, sequenceId: pool.protein(self.index)!.sequenceId },

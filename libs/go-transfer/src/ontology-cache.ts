@@ -27,12 +27,19 @@ async function load(repos: Repositories, snapshotId: string): Promise<OntologyVi
   const edges = await ontology.isAPartOfEdges(snapshotId);
   const info = new Map<number, TermInfo>();
   for (const t of terms) if (t.aspect !== null) info.set(t.id, { goId: t.go_id, aspect: t.aspect });
-  // GO id -> live term, alternate ids included (a file may name a term by an id it was merged from).
-  const byGoId = new Map<string, number>();
-  for (const alt of await ontology.liveAltIds(snapshotId)) {
-    if (info.has(alt.go_term_id)) byGoId.set(alt.alt_id, alt.go_term_id);
-  }
-  for (const [id, term] of info) byGoId.set(term.goId, id);
+  // GO id -> live term, alternate ids included (a file may name a term by an id it was merged from):
+  // built on first use, since only submitted known terms (GO= at upload) are looked up by GO id.
+  const altIds = await ontology.liveAltIds(snapshotId);
+  let byGoId: Map<string, number> | null = null;
+  const termIdOf = (goId: string): number | undefined => {
+    if (byGoId === null) {
+      byGoId = new Map(
+        altIds.filter((alt) => info.has(alt.go_term_id)).map((alt) => [alt.alt_id, alt.go_term_id]),
+      );
+      for (const [id, term] of info) byGoId.set(term.goId, id);
+    }
+    return byGoId.get(goId);
+  };
   const parents = new Map<number, number[]>();
   for (const e of edges) {
     let list = parents.get(e.child);
@@ -55,5 +62,5 @@ async function load(repos: Repositories, snapshotId: string): Promise<OntologyVi
     ancestors.set(id, list);
     return list;
   };
-  return { termInfo: (id) => info.get(id) ?? null, ancestorsOf, termIdOf: (goId) => byGoId.get(goId) };
+  return { termInfo: (id) => info.get(id) ?? null, ancestorsOf, termIdOf };
 }

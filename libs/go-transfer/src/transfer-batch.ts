@@ -10,11 +10,11 @@ import {
 } from '@svc/domain';
 import { normalizeRows } from '@svc/inference';
 import { EmitFn } from '@svc/jobs';
-import { knownGoIdsKey, Repositories, PredictionRow } from '@svc/persistence';
+import { Repositories, PredictionRow } from '@svc/persistence';
 import { AppConfig, SourcePolicy } from '@svc/platform';
 import { blendModelFor } from './blend/default-blend';
 import { addExtraFeatures } from './extra-features';
-import { homologyTransfer, searchHomologsAhead } from './homology-transfer';
+import { homologyTransfer, searchHomologsAhead, type SubmittedKnown } from './homology-transfer';
 import { ontologyView } from './ontology-cache';
 import { pairFeatureService } from './pair-features';
 import type { PriorComposition } from './prior-composition';
@@ -127,7 +127,7 @@ async function homologySearch(
       ? new Map<string, string[]>()
       : await input.repos.referencePools.knownGoIds(
           querySetId,
-          input.queries.map((q) => ({ accession: q.accession, sequenceId: q.sequence_id })),
+          input.queries.map((q) => q.accession),
         );
   const { terms, summaries, queriesWithoutSequence, composition, submitted } = await homologyTransfer({
     ...homologySettingsOf(input.config, input.settings, donorEvidence),
@@ -135,7 +135,7 @@ async function homologySearch(
     excludeSelf,
     queries: input.queries.map((q) => ({
       ...q,
-      known_go_ids: knownGoIds.get(knownGoIdsKey(q.accession, q.sequence_id)) ?? null,
+      known_go_ids: knownGoIds.get(q.accession) ?? null,
     })),
     model: blendModelFor(donorEvidence),
     ...(input.hits !== undefined ? { hits: input.hits } : {}),
@@ -209,16 +209,6 @@ interface Searched {
   queriesWithoutEmbedding: number;
   composition?: PriorComposition;
   submitted?: SubmittedKnown;
-}
-
-/** Submitted known terms of a homology batch (GO= at upload): queries, ids, and ids no live term has. */
-export interface SubmittedKnown {
-  queries: number;
-  ids: number;
-  unknown: number;
-  unknownSample: string[];
-  /** Queries whose listed terms informed no aspect's prior (no reference protein matched on them). */
-  unmatched: number;
 }
 
 async function vectorSearch(

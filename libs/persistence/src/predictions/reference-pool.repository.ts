@@ -45,9 +45,6 @@ export interface QueryProtein {
   readonly taxonomyId: string | null;
 }
 
-/** The key of a query in `ReferencePoolRepository.knownGoIds`. */
-export const knownGoIdsKey = (accession: string, sequenceId: number): string => `${accession}\t${sequenceId}`;
-
 /** Mean of a sequence's chunk vectors, so a chunked sequence is one point in the index. */
 export function averageChunks(chunks: Float32Array[]): Float32Array {
   const first = chunks[0];
@@ -279,28 +276,17 @@ export class ReferencePoolRepository {
 
   /**
    * The GO ids the upload said are known of these queries of a query set (their header's GO=), by
-   * accession and sequence id (`knownGoIdsKey`); a query without any is absent.
+   * accession (one entry per accession in a set); a query without any is absent.
    */
-  async knownGoIds(
-    querySetId: string,
-    queries: readonly { accession: string; sequenceId: number }[],
-  ): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
-    if (queries.length === 0) return out;
-    const rows = await queryRows<{ accession: string; sequence_id: number; known_go_ids: string[] }>(
+  async knownGoIds(querySetId: string, accessions: readonly string[]): Promise<Map<string, string[]>> {
+    if (accessions.length === 0) return new Map();
+    const rows = await queryRows<{ accession: string; known_go_ids: string[] }>(
       this.db,
-      `SELECT e.accession, e.sequence_id, e.known_go_ids FROM query_set_entry e
-         JOIN unnest($2::text[], $3::int[]) AS q(accession, sequence_id)
-           ON q.accession = e.accession AND q.sequence_id = e.sequence_id
-        WHERE e.query_set_id = $1 AND e.known_go_ids IS NOT NULL`,
-      [querySetId, queries.map((q) => q.accession), queries.map((q) => q.sequenceId)],
+      `SELECT accession, known_go_ids FROM query_set_entry
+        WHERE query_set_id = $1 AND accession = ANY($2::text[]) AND known_go_ids IS NOT NULL`,
+      [querySetId, accessions],
     );
-    for (const row of rows) {
-      // Two records of one set with the same name and sequence: what either says is known.
-      const key = knownGoIdsKey(row.accession, row.sequence_id);
-      out.set(key, [...new Set([...(out.get(key) ?? []), ...row.known_go_ids])]);
-    }
-    return out;
+    return new Map(rows.map((row) => [row.accession, row.known_go_ids]));
   }
 
   /** The queries of a query set, or every protein with an embedding for the config. */
