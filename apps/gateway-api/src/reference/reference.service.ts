@@ -85,6 +85,11 @@ function queryGeneName(description: string): string | null {
     : null;
 }
 
+/** The ids of a record's checked GO= list; null without one (a malformed list was refused before). */
+function knownIdsOf(known: ReturnType<typeof parseKnownGoTag> | undefined): string[] | null {
+  return known && 'ids' in known ? known.ids : null;
+}
+
 function tooLong(path: string, value: string | null, max: number): FieldError[] {
   return value !== null && value.length > max
     ? [{ path, message: `${path} is longer than ${max} characters` }]
@@ -256,7 +261,7 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
       ...parsed.problems.map((p) => ({ path: `file:${p.lineNumber}`, message: p.message })),
       ...parsed.records.flatMap((record, i) => {
         const known = knownGoIds[i];
-        return known !== null && known !== undefined && 'problem' in known
+        return known && 'problem' in known
           ? [{ path: `file:${record.lineNumber}`, message: `line ${record.lineNumber}: ${known.problem}` }]
           : [];
       }),
@@ -282,7 +287,7 @@ export class ReferenceService implements OnModuleInit, OnModuleDestroy {
         species: tags.organism,
         taxonomyId: own ?? given.taxon,
         geneName: queryGeneName(record.description),
-        knownGoIds: (knownGoIds[i] as { ids: string[] } | null)?.ids ?? null,
+        knownGoIds: knownIdsOf(knownGoIds[i]),
       };
     });
     return { name: input.name, description: input.description, entries };
